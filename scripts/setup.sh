@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian package the project needs to build, test and run its demo.
+# Idempotent: packages already present are skipped, so a second run costs seconds.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  protobuf-compiler libprotobuf-dev
+  libsqlite3-dev libfmt-dev libgtest-dev libgmock-dev
+  libboost-dev libboost-system-dev
+  libcli11-dev libtomlplusplus-dev
+  clang libclang-rt-14-dev
+  python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing packages (${missing[*]}); run as root or install them yourself" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup: all build dependencies present"
