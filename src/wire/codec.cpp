@@ -1,0 +1,94 @@
+#include "wire/codec.h"
+
+namespace dissem::wire {
+namespace {
+
+using engine::DecodeError;
+
+std::uint8_t prefix(Kind k) { return static_cast<std::uint8_t>(kWireVersion << 4 | static_cast<std::uint8_t>(k)); }
+
+std::vector<std::uint8_t> frame(Kind kind, const google::protobuf::MessageLite& m) {
+  const std::size_t body = m.ByteSizeLong();
+  std::vector<std::uint8_t> out(body + 1);
+  out[0] = prefix(kind);
+  m.SerializeWithCachedSizesToArray(out.data() + 1);
+  return out;
+}
+
+bool valid_group(const std::string& g, const Limits& limits) {
+  return !g.empty() && g.size() <= limits.max_group_name;
+}
+
+std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limits) {
+  if (!valid_group(d.group(), limits)) return DecodeError::BadGroup;
+  if (d.total_length() == 0 || d.total_length() > limits.max_message_size) return DecodeError::BadLength;
+  if (d.payload().empty() || d.seq() == 0 || d.publisher() == 0) return DecodeError::BadRange;
+  const std::uint64_t end = std::uint64_t{d.offset()} + d.payload().size();
+  if (end > d.total_length()) return DecodeError::BadRange;
+  return std::nullopt;
+}
+
+std::optional<DecodeError> check_request(const MissingFragmentRequest& r, const Limits& limits) {
+  std::size_t messages = 0;
+  std::size_t ranges = 0;
+  for (const auto& w : r.wants()) {
+    if (!valid_group(w.group(), limits)) return DecodeError::BadGroup;
+    messages += static_cast<std::size_t>(w.messages_size());
+    if (messages > limits.max_request_messages) return DecodeError::OversizedRequest;
+    for (const auto& m : w.messages()) {
+      if (m.seq() == 0) return DecodeError::BadRange;
+      const auto& rs = m.ranges();
+      if (rs.size() % 2 != 0) return DecodeError::BadRange;
+      ranges += static_cast<std::size_t>(rs.size() / 2);
+      if (ranges > limits.max_request_ranges) return DecodeError::OversizedRequest;
+      for (int i = 0; i < rs.size(); i += 2) {
+        if (rs[i] >= rs[i + 1] || rs[i + 1] > limits.max_message_size) return DecodeError::BadRange;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<DecodeError> check_beacon(const Beacon& b, const Limits& limits) {
+  if (static_cast<std::size_t>(b.newest_size()) > limits.max_beacon_entries ||
+      static_cast<std::size_t>(b.echoes_size()) > limits.max_beacon_entries)
+    return DecodeError::OversizedRequest;
+  for (const auto& n : b.newest()) {
+    if (!valid_group(n.group(), limits)) return DecodeError::BadGroup;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Limits& limits, Decoded& out) {
+  if (bytes.empty()) return DecodeError::Empty;
+  const std::uint8_t version = bytes[0] >> 4;
+  const std::uint8_t kind = bytes[0] & 0x0f;
+  if (version != kWireVersion) return DecodeError::BadVersion;
+  const void* body = bytes.data() + 1;
+  const int size = static_cast<int>(bytes.size() - 1);
+  switch (static_cast<Kind>(kind)) {
+    case Kind::Data:
+      out.kind = Kind::Data;
+      if (!out.data.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      return check_data(out.data, limits);
+    case Kind::Request:
+      out.kind = Kind::Request;
+      if (!out.request.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      return check_request(out.request, limits);
+    case Kind::Beacon:
+      out.kind = Kind::Beacon;
+      if (!out.beacon.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      return check_beacon(out.beacon, limits);
+  }
+  return DecodeError::UnknownKind;
+}
+
+std::vector<std::uint8_t> encode(const DataFragment& m) { return frame(Kind::Data, m); }
+std::vector<std::uint8_t> encode(const MissingFragmentRequest& m) { return frame(Kind::Request, m); }
+std::vector<std::uint8_t> encode(const Beacon& m) { return frame(Kind::Beacon, m); }
+
+std::size_t encoded_size(const google::protobuf::MessageLite& m) { return m.ByteSizeLong() + 1; }
+
+}  // namespace dissem::wire

@@ -1,0 +1,52 @@
+// Datagram framing and validation: bytes <-> protobuf messages of wire.proto.
+//
+// decode() is the single gate every received datagram passes. It rejects,
+// with a reason the engine counts, anything malformed or hostile before
+// protocol logic sees it, so the rest of the engine can trust field values
+// (offsets inside the message, bounded lengths and request sizes).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "engine/stats.h"
+#include "wire.pb.h"
+
+namespace dissem::wire {
+
+constexpr std::uint8_t kWireVersion = 1;
+
+enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3 };
+
+struct Limits {
+  std::uint32_t max_message_size = 64u << 20;
+  std::size_t max_group_name = 255;
+  std::size_t max_request_ranges = 4096;     // [begin, end) pairs in one MFR
+  std::size_t max_request_messages = 4096;   // message entries in one MFR
+  std::size_t max_beacon_entries = 1024;
+};
+
+// Reusable decode target: one object per engine avoids an allocation per datagram.
+struct Decoded {
+  Kind kind = Kind::Data;
+  DataFragment data;
+  MissingFragmentRequest request;
+  Beacon beacon;
+};
+
+// Parses and validates `bytes` into `out`. Returns the rejection reason, or
+// nullopt when `out` holds a valid message of kind out.kind.
+std::optional<engine::DecodeError> decode(std::span<const std::uint8_t> bytes, const Limits& limits,
+                                          Decoded& out);
+
+std::vector<std::uint8_t> encode(const DataFragment& m);
+std::vector<std::uint8_t> encode(const MissingFragmentRequest& m);
+std::vector<std::uint8_t> encode(const Beacon& m);
+
+// Bytes on the wire for a message, prefix included, without serialising it.
+std::size_t encoded_size(const google::protobuf::MessageLite& m);
+
+}  // namespace dissem::wire
