@@ -1,0 +1,55 @@
+// Engine tunables. Every field has a default that works; values derived from
+// link capacity and round-trip time are computed by timing.h, not stored here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/types.h"
+
+namespace dissem::engine {
+
+struct EngineConfig {
+  NodeId node_id = 1;
+  std::uint64_t seed = 1;  // the engine's only source of randomness
+
+  // --- link ---------------------------------------------------------------
+  std::uint64_t link_capacity_bps = 1'000'000;  // nominal capacity of this node's link
+  std::uint64_t rate_limit_bps = 0;             // own transmit budget; 0 = link capacity
+  // When both own publications and repairs are waiting, repairs get this share.
+  double repair_share = 0.5;
+  // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
+  std::uint32_t per_datagram_overhead = 28;
+  std::uint32_t payload_size = 1400;  // fragment payload bytes (the paper used 1400)
+  std::size_t max_queued_datagrams = 4096;  // per send queue (publications, repairs)
+
+  // Round trip used until one is measured from beacon echoes.
+  Micros configured_rtt = 50 * kMillis;
+
+  // --- missing-fragment requests ------------------------------------------
+  double request_probability = 0.7;    // p: chance each eligible item joins a round's MFR
+  double traffic_gate_fraction = 0.8;  // no MFRs (or answers) while incoming >= this x capacity
+  Micros traffic_window = 500 * kMillis;  // sliding window of the incoming-traffic meter
+  std::uint32_t max_backoff_exponent = 5;  // an item's interval doubles at most this often
+  double mfr_budget_fraction = 0.05;       // MFR bytes per round <= this share of capacity
+  Micros reorder_time = 200 * kMillis;     // ordered-unreliable: wait this long for a gap
+
+  // --- serving requests -----------------------------------------------------
+  bool serve_requests = true;  // false: e.g. a sender behind a receive-less link
+  bool cache_unsubscribed = true;  // opportunistic listening
+  bool use_traffic_memory = true;  // false: answer every request (for experiments)
+  Micros ntm_window = 0;        // 0 = derived from RTT and capacity
+  Micros serve_delay_max = 0;   // 0 = derived
+
+  // --- beacons and peers -----------------------------------------------------
+  Micros beacon_interval = 1 * kSeconds;
+  Micros peer_silent_after = 5 * kSeconds;
+
+  // --- defensive limits --------------------------------------------------
+  std::uint32_t max_message_size = 64u << 20;     // larger total_length is rejected
+  std::size_t max_group_name = 255;
+  std::size_t max_tracked_messages = 200'000;     // incomplete messages tracked at once
+  std::size_t max_request_fragments = 4096;       // fragments one MFR may ask us to send
+};
+
+}  // namespace dissem::engine

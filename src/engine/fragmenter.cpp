@@ -1,0 +1,46 @@
+#include "engine/fragmenter.h"
+
+#include <algorithm>
+
+namespace dissem::engine {
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> fragment_layout(std::uint32_t total,
+                                                                     std::uint32_t payload_size) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  const std::uint32_t step = std::max<std::uint32_t>(payload_size, 1);
+  out.reserve(total / step + 1);
+  for (std::uint32_t off = 0; off < total; off += std::min(step, total - off)) {
+    out.emplace_back(off, std::min(step, total - off));
+  }
+  return out;
+}
+
+void fill_fragment(wire::DataFragment& out, const MessageMeta& meta, std::uint32_t offset,
+                   std::span<const std::uint8_t> payload, bool repair, std::uint32_t hops) {
+  out.Clear();
+  out.set_group(meta.id.group);
+  out.set_publisher(meta.id.publisher);
+  out.set_seq(meta.id.seq);
+  out.set_offset(offset);
+  out.set_total_length(meta.total_length);
+  out.set_priority(meta.priority);
+  out.set_expiry_s(meta.expiry_s);
+  out.set_history_window(meta.history_window);
+  out.set_repair(repair);
+  out.set_hops(hops);
+  if (!meta.tag.empty()) out.set_tag(meta.tag);
+  out.set_payload(payload.data(), payload.size());
+}
+
+MessageMeta meta_of(const wire::DataFragment& d) {
+  MessageMeta m;
+  m.id = MessageId{d.group(), d.publisher(), d.seq()};
+  m.total_length = d.total_length();
+  m.priority = d.priority();
+  m.expiry_s = d.expiry_s();
+  m.history_window = d.history_window();
+  m.tag = d.tag();
+  return m;
+}
+
+}  // namespace dissem::engine

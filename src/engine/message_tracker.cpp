@@ -1,0 +1,152 @@
+#include "engine/message_tracker.h"
+
+#include <algorithm>
+
+namespace dissem::engine {
+namespace {
+// A stream that jumps ahead by more than this is only tracked for its newest
+// messages: bounds memory against hostile or very long gaps.
+constexpr std::uint64_t kMaxGapTracked = 1024;
+}  // namespace
+
+MessageState* MessageTracker::track(const MessageId& id, Micros now) {
+  auto it = messages_.find(id);
+  if (it != messages_.end()) return &it->second;
+  if (incomplete_.size() >= max_tracked_) return nullptr;
+  auto& st = messages_[id];
+  st.first_seen = now;
+  incomplete_.emplace(id, &st);
+  return &st;
+}
+
+FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32_t offset,
+                                            std::uint32_t length, Micros now) {
+  if (settled(meta.id)) return FragmentOutcome::Settled;
+  MessageState* st = track(meta.id, now);
+  if (st == nullptr) return FragmentOutcome::Overloaded;
+  if (st->complete) return FragmentOutcome::Duplicate;
+  if (st->meta && st->meta->total_length != meta.total_length) return FragmentOutcome::Inconsistent;
+  if (!st->meta) st->meta = meta;
+  if (st->have.add(offset, offset + length) == 0) return FragmentOutcome::Duplicate;
+  st->last_arrival = now;
+  // New data resets this item's backoff: the sender is active, ask again soon.
+  st->request.level = 0;
+  st->request.next_eligible = 0;
+  if (st->have.covered() == meta.total_length) {
+    mark_complete(meta.id, *st);
+    return FragmentOutcome::Completed;
+  }
+  return FragmentOutcome::New;
+}
+
+void MessageTracker::mark_complete(const MessageId& id, MessageState& st) {
+  st.complete = true;
+  st.have.clear();
+  incomplete_.erase(id);
+  auto& s = streams_[stream_of(id)];
+  s.settled.add(id.seq, id.seq + 1);
+  s.newest = std::max(s.newest, id.seq);
+}
+
+void MessageTracker::learn_newest(const StreamId& stream, std::uint64_t seq, bool track_gaps,
+                                  std::uint32_t history, bool inclusive, Micros now) {
+  auto& s = streams_[stream];
+  const std::uint64_t last = inclusive ? seq : seq - 1;
+  if (track_gaps && s.baseline == 0) {
+    s.baseline = seq > history ? seq - history : 1;
+    s.newest = std::max<std::uint64_t>(s.newest, s.baseline - 1);
+  }
+  if (track_gaps && last >= s.baseline && last > 0) {
+    std::uint64_t from = std::max(s.baseline, s.newest + 1);
+    if (s.newest + 1 < s.baseline) from = s.baseline;
+    if (last >= from && last - from >= kMaxGapTracked) from = last - kMaxGapTracked + 1;
+    for (std::uint64_t q = from; q <= last; ++q) {
+      if (!s.settled.contains(q)) track(MessageId{stream.group, stream.publisher, q}, now);
+    }
+  }
+  s.newest = std::max(s.newest, seq);
+}
+
+void MessageTracker::extend_history(const StreamId& stream, std::uint32_t count, Micros now) {
+  auto it = streams_.find(stream);
+  if (it == streams_.end() || it->second.baseline == 0 || count == 0) return;
+  auto& s = it->second;
+  const std::uint64_t old_base = s.baseline;
+  const std::uint64_t new_base = old_base > count ? old_base - count : 1;
+  for (std::uint64_t q = new_base; q < old_base && q - new_base < kMaxGapTracked; ++q) {
+    if (!s.settled.contains(q)) track(MessageId{stream.group, stream.publisher, q}, now);
+  }
+  s.baseline = new_base;
+}
+
+void MessageTracker::settle(const MessageId& id) {
+  incomplete_.erase(id);
+  messages_.erase(id);
+  streams_[stream_of(id)].settled.add(id.seq, id.seq + 1);
+}
+
+void MessageTracker::restore(const MessageMeta& meta, bool complete,
+                             const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fragments,
+                             Micros first_seen) {
+  auto& st = messages_[meta.id];
+  st.meta = meta;
+  st.first_seen = first_seen;
+  auto& s = streams_[stream_of(meta.id)];
+  s.newest = std::max(s.newest, meta.id.seq);
+  // After a restart we do not fetch anything older than what we held.
+  s.baseline = s.baseline == 0 ? meta.id.seq : std::min(s.baseline, meta.id.seq);
+  if (complete) {
+    mark_complete(meta.id, st);
+    return;
+  }
+  for (const auto& [off, len] : fragments) st.have.add(off, off + len);
+  incomplete_.emplace(meta.id, &st);
+}
+
+MessageState* MessageTracker::find(const MessageId& id) {
+  auto it = messages_.find(id);
+  return it == messages_.end() ? nullptr : &it->second;
+}
+
+const MessageState* MessageTracker::find(const MessageId& id) const {
+  auto it = messages_.find(id);
+  return it == messages_.end() ? nullptr : &it->second;
+}
+
+StreamState* MessageTracker::stream(const StreamId& s) {
+  auto it = streams_.find(s);
+  return it == streams_.end() ? nullptr : &it->second;
+}
+
+const StreamState* MessageTracker::stream(const StreamId& s) const {
+  auto it = streams_.find(s);
+  return it == streams_.end() ? nullptr : &it->second;
+}
+
+bool MessageTracker::settled(const MessageId& id) const {
+  auto it = streams_.find(stream_of(id));
+  return it != streams_.end() && it->second.settled.contains(id.seq);
+}
+
+void MessageTracker::reset_backoff_all() {
+  for (auto& [id, st] : incomplete_) {
+    st->request.level = 0;
+    st->request.next_eligible = 0;
+  }
+}
+
+MissingRanges missing_ranges(const MessageState& st, Micros now, Micros tail_timeout) {
+  MissingRanges out;
+  if (!st.meta || st.have.empty()) {
+    out.whole = true;
+    return out;
+  }
+  out.ranges = st.have.gaps(0, st.have.max_end());
+  const std::uint32_t total = st.meta->total_length;
+  if (st.have.max_end() < total && now - st.last_arrival >= tail_timeout) {
+    out.ranges.emplace_back(st.have.max_end(), total);
+  }
+  return out;
+}
+
+}  // namespace dissem::engine

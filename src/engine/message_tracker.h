@@ -1,0 +1,102 @@
+// What this node knows about every message and every stream: reassembly of
+// partial messages (byte range sets), which sequence numbers are settled, and
+// which messages are known to be missing (from sequence gaps and beacons).
+//
+// A message is "settled" in its stream once it is complete here, or given up
+// (expired, evicted): settled messages are never requested again.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/range_set.h"
+#include "engine/types.h"
+
+namespace dissem::engine {
+
+// Exponential backoff of one missing item (a message we request).
+struct RequestState {
+  std::uint32_t level = 0;    // times requested since the last reset
+  Micros next_eligible = 0;   // not requested again before this
+  std::uint32_t cursor = 0;   // where the next round's gap list starts (sweep)
+};
+
+struct MessageState {
+  std::optional<MessageMeta> meta;  // unknown until one fragment arrived
+  ByteRanges have;                  // bytes held (cleared once complete)
+  bool complete = false;
+  Micros first_seen = 0;
+  Micros last_arrival = 0;
+  RequestState request;
+};
+
+struct StreamState {
+  SeqRanges settled;
+  std::uint64_t newest = 0;    // newest sequence number known to exist
+  std::uint64_t baseline = 0;  // oldest sequence number we want; 0 = no contact yet
+};
+
+enum class FragmentOutcome { New, Completed, Duplicate, Settled, Inconsistent, Overloaded };
+
+class MessageTracker {
+ public:
+  explicit MessageTracker(std::size_t max_tracked) : max_tracked_(max_tracked) {}
+
+  // Records a fragment's bytes. Completed means this fragment finished the message.
+  FragmentOutcome on_fragment(const MessageMeta& meta, std::uint32_t offset, std::uint32_t length,
+                              Micros now);
+
+  // Declares that messages up to `seq` exist in `stream`. For streams we want
+  // (`track_gaps`), unsettled sequence numbers from the baseline up to `seq`
+  // become known-missing messages. First contact sets the baseline to
+  // seq - history (never below 1).
+  void learn_newest(const StreamId& stream, std::uint64_t seq, bool track_gaps, std::uint32_t history,
+                    bool inclusive, Micros now);
+  // Moves the baseline down to fetch `count` older messages.
+  void extend_history(const StreamId& stream, std::uint32_t count, Micros now);
+
+  // Gives up on a message (expired, evicted): settled, never requested again.
+  void settle(const MessageId& id);
+  void restore(const MessageMeta& meta, bool complete,
+               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fragments, Micros first_seen);
+
+  MessageState* find(const MessageId& id);
+  const MessageState* find(const MessageId& id) const;
+  StreamState* stream(const StreamId& s);
+  const StreamState* stream(const StreamId& s) const;
+  bool settled(const MessageId& id) const;
+  void reset_backoff_all();
+
+  // Incomplete messages (including known-missing ones), in a stable order.
+  template <typename F>
+  void for_each_incomplete(F&& f) {
+    for (auto& [id, st] : incomplete_) f(id, *st);
+  }
+  std::size_t incomplete_count() const { return incomplete_.size(); }
+  const std::unordered_map<StreamId, StreamState, StreamIdHash>& streams() const { return streams_; }
+
+ private:
+  MessageState* track(const MessageId& id, Micros now);
+  void mark_complete(const MessageId& id, MessageState& st);
+
+  std::size_t max_tracked_;
+  std::unordered_map<MessageId, MessageState, MessageIdHash> messages_;
+  // Ordered view of the incomplete ones: deterministic request rounds.
+  std::map<MessageId, MessageState*> incomplete_;
+  std::unordered_map<StreamId, StreamState, StreamIdHash> streams_;
+};
+
+// Ranges of `st` worth requesting now: interior gaps always; the tail beyond
+// the highest byte received once the message has been silent for
+// `tail_timeout`. Empty with `whole` set: the message is entirely unknown.
+struct MissingRanges {
+  bool whole = false;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  bool empty() const { return !whole && ranges.empty(); }
+};
+MissingRanges missing_ranges(const MessageState& st, Micros now, Micros tail_timeout);
+
+}  // namespace dissem::engine

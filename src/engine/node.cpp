@@ -1,0 +1,425 @@
+// Construction and restart, API calls, timers and deadlines of the node.
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+#include "engine/fragmenter.h"
+#include "engine/node_impl.h"
+#include "engine/request_scheduler.h"
+
+namespace dissem::engine {
+namespace {
+
+constexpr Micros kHousekeepingInterval = 250 * kMillis;
+
+std::string seq_state_key(const std::string& group) { return "pubseq/" + group; }
+
+}  // namespace
+
+NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micros now)
+    : config(c),
+      store(std::move(s)),
+      rng(c.seed),
+      tracker(c.max_tracked_messages),
+      ntm(0),
+      meter(c.traffic_window),
+      pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
+      split(c.repair_share),
+      forwarding(std::make_unique<controllers::NoForwarding>()),
+      deletion(std::make_unique<controllers::QuotaEviction>()) {
+  limits.max_message_size = c.max_message_size;
+  limits.max_group_name = c.max_group_name;
+  limits.max_request_ranges = c.max_request_fragments;
+  limits.max_request_messages = c.max_request_fragments;
+  subscriptions.set_reorder_time(c.reorder_time);
+  update_rtt();
+
+  // Restart: everything cached comes back; what was complete stays settled
+  // and what was partial is requested again once someone subscribes.
+  for (const auto& rec : store->load_index()) {
+    tracker.restore(rec.meta, rec.complete, rec.fragments, rec.first_seen);
+    note_expiry(rec.meta.expiry_s);
+    if (rec.own) {
+      auto& last = last_published_seq[rec.meta.id.group];
+      last = std::max(last, rec.meta.id.seq);
+    }
+  }
+  // Spread first beacons so nodes started together do not collide.
+  next_beacon = now + rng.uniform_int(0, config.beacon_interval / 4);
+  next_housekeeping = now + kHousekeepingInterval;
+  next_request_round = now;
+}
+
+void NodeImpl::update_rtt() {
+  timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt));
+  ntm.set_window(timing.ntm_window);
+}
+
+bool NodeImpl::traffic_gate_open(Micros now) {
+  return meter.rate_bps(now) <
+         config.traffic_gate_fraction * static_cast<double>(config.link_capacity_bps);
+}
+
+void NodeImpl::note_expiry(std::uint32_t expiry_s) {
+  if (expiry_s != 0 && (next_expiry_s == 0 || expiry_s < next_expiry_s)) next_expiry_s = expiry_s;
+}
+
+void NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind) {
+  if (control_queue.size() >= config.max_queued_datagrams) {
+    ++stats.queue_drops;
+    return;
+  }
+  control_queue.push_back(OutgoingDatagram{std::move(bytes), kind});
+}
+
+// --- API calls ---------------------------------------------------------------
+
+MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
+  if (r.group.empty() || r.group.size() > config.max_group_name)
+    throw PublishError("group name must be 1.." + std::to_string(config.max_group_name) + " bytes");
+  if (r.payload.empty()) throw PublishError("payload is empty");
+  if (r.payload.size() > config.max_message_size)
+    throw PublishError("payload of " + std::to_string(r.payload.size()) + " bytes exceeds max_message_size " +
+                       std::to_string(config.max_message_size));
+  if (r.expiry_s != 0 && r.expiry_s <= to_unix_seconds(now)) throw PublishError("expiry is in the past");
+
+  // The counter is durable before the message is acknowledged, and also kept
+  // in node_state so eviction of our own messages can never make it go back.
+  auto [it, first_use] = last_published_seq.try_emplace(r.group, 0);
+  if (auto saved = store->get_state(seq_state_key(r.group))) {
+    std::uint64_t v = 0;
+    std::from_chars(saved->data(), saved->data() + saved->size(), v);
+    it->second = std::max(it->second, v);
+  }
+  const std::uint64_t seq = ++it->second;
+
+  MessageMeta meta;
+  meta.id = MessageId{r.group, config.node_id, seq};
+  meta.total_length = static_cast<std::uint32_t>(r.payload.size());
+  meta.priority = r.priority;
+  meta.expiry_s = r.expiry_s;
+  meta.history_window = r.history_window;
+  meta.tag = r.tag;
+
+  for (const auto& [off, len] : fragment_layout(meta.total_length, config.payload_size)) {
+    store->put_fragment(meta, off, std::span(r.payload).subspan(off, len), now, true);
+  }
+  store->set_state(seq_state_key(r.group), std::to_string(seq));
+  store->mark_complete(meta.id);
+  store->flush();
+
+  tracker.restore(meta, true, {}, now);
+  note_expiry(meta.expiry_s);
+  publish_queue.push_back(PublicationCursor{meta.id, 0});
+  ++stats.messages_published;
+  // Local subscribers on this node get it too.
+  on_message_settled(meta.id, true, now);
+  return meta.id;
+}
+
+SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionOptions& o, Micros now) {
+  Subscription s;
+  s.group = group;
+  s.reliable = o.reliable;
+  s.ordered = o.ordered;
+  s.history = o.history;
+  s.use_publisher_history = o.use_publisher_history;
+  const SubscriptionId id = subscriptions.add(std::move(s));
+
+  // Publishers already known (e.g. cached opportunistically): history asked
+  // for now is fetched, and what of it is cached is delivered at once.
+  std::vector<DeliveryOrder> orders;
+  for (const auto& [stream, st] : tracker.streams()) {
+    if (stream.group != group || stream.publisher == config.node_id || st.newest == 0) continue;
+    const std::uint64_t from = o.history >= st.newest ? 1 : st.newest - o.history + 1;
+    if (o.history > 0) {
+      if (st.baseline == 0) {
+        tracker.learn_newest(stream, st.newest, o.reliable, o.history - 1, true, now);
+      } else if (st.baseline > from) {
+        tracker.extend_history(stream, static_cast<std::uint32_t>(st.baseline - from), now);
+      }
+      for (std::uint64_t q = from; q <= st.newest; ++q) {
+        const MessageId mid{stream.group, stream.publisher, q};
+        const MessageState* m = tracker.find(mid);
+        if (m != nullptr && m->complete) orders.push_back({id, mid, false});
+      }
+    }
+    if (o.ordered) {
+      OrderState os;
+      os.next = o.history > 0 ? from : st.newest + 1;
+      // Cached history goes out in order through the normal path instead.
+      if (o.history > 0) {
+        for (const auto& ord : orders) os.ready.insert(ord.message.seq);
+        orders.clear();
+      }
+      subscriptions.find(id)->order.emplace(stream, std::move(os));
+    }
+  }
+  if (o.ordered) subscriptions.on_timer(tracker, now, orders);
+  emit_deliveries(orders);
+  return id;
+}
+
+void NodeImpl::unsubscribe(SubscriptionId id) { subscriptions.remove(id); }
+
+void NodeImpl::request_history(const std::string& group, std::uint32_t count, Micros now) {
+  std::vector<StreamId> streams;
+  for (const auto& [stream, st] : tracker.streams())
+    if (stream.group == group && stream.publisher != config.node_id) streams.push_back(stream);
+  for (const auto& s : streams) tracker.extend_history(s, count, now);
+}
+
+// --- shared helpers ------------------------------------------------------------
+
+void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history,
+                            bool inclusive, Micros now) {
+  if (stream.publisher == config.node_id) return;
+  const bool reliable = subscriptions.reliable(stream.group);
+  tracker.learn_newest(stream, seq, reliable, subscriptions.history(stream.group, publisher_history), inclusive,
+                       now);
+}
+
+void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
+  if (!subscriptions.any(id.group)) return;
+  std::vector<DeliveryOrder> orders;
+  subscriptions.on_settled(id, complete, tracker, now, orders);
+  emit_deliveries(orders);
+}
+
+void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders) {
+  if (orders.empty()) return;
+  // Deliver only what the cache has committed: a crash after this point
+  // cannot lose a message an application has already seen.
+  store->flush();
+  const MessageId* cached_id = nullptr;
+  std::optional<std::vector<std::uint8_t>> cached;
+  for (const auto& o : orders) {
+    if (o.skipped) {
+      events.push_back(Event{Event::Kind::MessageSkipped, 0, o.message});
+      continue;
+    }
+    if (cached_id == nullptr || *cached_id != o.message) {
+      cached = store->read_message(o.message);
+      cached_id = &o.message;
+    }
+    const MessageState* st = tracker.find(o.message);
+    if (!cached || st == nullptr || !st->meta) continue;  // evicted meanwhile
+    deliveries.push_back(Delivery{o.subscription, *st->meta, *cached});
+    ++stats.deliveries;
+  }
+}
+
+// --- timers ------------------------------------------------------------------
+
+void NodeImpl::on_timer(Micros now) {
+  serve_due_requests(now);
+  release_due_forwards(now);
+  if (now >= next_request_round) {
+    run_request_round(now);
+    next_request_round = now + timing.request_round;
+  }
+  if (now >= next_beacon) {
+    send_beacon(now);
+    // +-10 % jitter keeps beacons of different nodes from synchronising.
+    const Micros j = config.beacon_interval / 10;
+    next_beacon = now + config.beacon_interval + rng.uniform_int(-j, j);
+  }
+  if (now >= next_housekeeping) {
+    housekeeping(now);
+    next_housekeeping = now + kHousekeepingInterval;
+  }
+  std::vector<DeliveryOrder> orders;
+  subscriptions.on_timer(tracker, now, orders);
+  emit_deliveries(orders);
+}
+
+Micros NodeImpl::next_deadline() const {
+  Micros t = std::min(next_beacon, next_housekeeping);
+  if (tracker.incomplete_count() > 0) t = std::min(t, next_request_round);
+  if (auto due = server.next_due()) t = std::min(t, *due);
+  if (!forward_pending.empty()) t = std::min(t, forward_pending.begin()->first);
+  t = std::min(t, subscriptions.next_deadline(config.reorder_time));
+  if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty())
+    t = std::min(t, pacer.next_send_time());
+  return t;
+}
+
+void NodeImpl::run_request_round(Micros now) {
+  if (tracker.incomplete_count() == 0) return;
+  if (!traffic_gate_open(now)) {
+    ++stats.mfr_rounds_gated;
+    return;
+  }
+  RequestRoundParams p;
+  p.self = config.node_id;
+  p.probability = config.request_probability;
+  // MFRs may use at most their budget share of the link per round.
+  const double budget = config.mfr_budget_fraction * static_cast<double>(config.link_capacity_bps) *
+                        static_cast<double>(timing.request_round) / (8.0 * static_cast<double>(kSeconds));
+  p.max_bytes = std::clamp<std::size_t>(static_cast<std::size_t>(budget), 128, config.payload_size);
+  p.backoff_base = timing.request_backoff;
+  p.drain_us_per_byte = timing.drain_us_per_byte;
+  p.max_backoff_exponent = config.max_backoff_exponent;
+  p.tail_timeout = timing.tail_timeout;
+  auto wanted = [this](const std::string& g) { return subscriptions.reliable(g); };
+  auto round = build_request_round(tracker, wanted, p, now, rng);
+  if (!round) return;
+  ++stats.mfrs_sent;
+  stats.mfr_items_sent += round->items;
+  enqueue_control(wire::encode(round->request), TrafficKind::Request);
+}
+
+void NodeImpl::serve_due_requests(Micros now) {
+  for (auto& task : server.take_due(now)) {
+    const MessageState* st = tracker.find(task.message);
+    if (st == nullptr || !st->meta) continue;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> wanted;
+    if (task.whole) {
+      wanted.emplace_back(0, st->meta->total_length);
+    } else {
+      wanted = task.ranges.ranges();
+    }
+    std::size_t queued = 0;
+    for (const auto& [b, e] : wanted) {
+      for (const auto& [off, len] : store->fragment_offsets(task.message, b, e)) {
+        const FragmentKey key{task.message, off};
+        const auto seen = ntm.last_seen(key, now);
+        if (config.use_traffic_memory && seen && *seen > task.requested_at) {
+          ++stats.repairs_suppressed_ntm;
+          continue;
+        }
+        if (repair_queued.contains(key)) continue;
+        if (repair_queue.size() >= config.max_queued_datagrams || ++queued > config.max_request_fragments) {
+          ++stats.queue_drops;
+          return;
+        }
+        repair_queue.push_back(QueuedFragment{key, 0, false, task.requested_at});
+        repair_queued.insert(key);
+        ++stats.repairs_queued;
+      }
+    }
+    store->touch(task.message, now);
+  }
+}
+
+void NodeImpl::release_due_forwards(Micros now) {
+  while (!forward_pending.empty() && forward_pending.begin()->first <= now) {
+    QueuedFragment f = forward_pending.begin()->second;
+    forward_pending.erase(forward_pending.begin());
+    if (repair_queued.contains(f.key) || repair_queue.size() >= config.max_queued_datagrams) continue;
+    repair_queued.insert(f.key);
+    repair_queue.push_back(f);
+  }
+}
+
+void NodeImpl::send_beacon(Micros now) {
+  wire::Beacon b;
+  b.set_node(config.node_id);
+  b.set_sent_us(static_cast<std::uint64_t>(now));
+  for (const auto& [id, p] : peers.all()) {
+    if (p.beacon_heard_at == 0) continue;
+    auto* e = b.add_echoes();
+    e->set_peer(id);
+    e->set_peer_sent_us(p.beacon_sent_us);
+    e->set_held_us(static_cast<std::uint32_t>(std::min<Micros>(now - p.beacon_heard_at, 0xffffffff)));
+  }
+  // Newest sequence per stream, in a rotating window when they do not all fit.
+  std::vector<std::pair<StreamId, std::uint64_t>> known;
+  for (const auto& [stream, st] : tracker.streams())
+    if (st.newest > 0) known.emplace_back(stream, st.newest);
+  std::sort(known.begin(), known.end());
+  std::size_t size = wire::encoded_size(b);
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    const auto& [stream, newest] = known[(beacon_rotation + i) % known.size()];
+    const std::size_t cost = 2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest);
+    if (size + cost > config.payload_size) break;
+    auto* n = b.add_newest();
+    n->set_group(stream.group);
+    n->set_publisher(stream.publisher);
+    n->set_seq(newest);
+    size += cost;
+    ++beacon_rotation;
+  }
+  enqueue_control(wire::encode(b), TrafficKind::Beacon);
+}
+
+void NodeImpl::housekeeping(Micros now) {
+  for (NodeId gone : peers.expire(now, config.peer_silent_after)) {
+    events.push_back(Event{Event::Kind::PeerSilent, gone, {}});
+    update_rtt();
+  }
+  const bool expiry_due = next_expiry_s != 0 && to_unix_seconds(now) >= next_expiry_s;
+  if (expiry_due || store->total_bytes() > store->options().quota_bytes) {
+    const auto messages = store->list_messages();
+    const auto victims =
+        deletion->select_victims(messages, store->total_bytes(), store->options().quota_bytes, now);
+    for (const auto& v : victims) {
+      const MessageState* st = tracker.find(v);
+      const bool expired = st != nullptr && st->meta && st->meta->expired_at(now);
+      store->erase(v);
+      tracker.settle(v);
+      ++(expired ? stats.messages_expired : stats.messages_evicted);
+      events.push_back(Event{Event::Kind::MessageEvicted, 0, v});
+      on_message_settled(v, false, now);
+    }
+    next_expiry_s = 0;
+    for (const auto& m : messages)
+      if (std::find(victims.begin(), victims.end(), m.meta.id) == victims.end()) note_expiry(m.meta.expiry_s);
+  }
+  store->flush();
+}
+
+// --- Node: the public face ---------------------------------------------------------
+
+Node::Node(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now)
+    : impl_(std::make_unique<NodeImpl>(config, std::move(store), now)) {}
+Node::~Node() = default;
+
+void Node::on_datagram(std::span<const std::uint8_t> bytes, Micros now) { impl_->on_datagram(bytes, now); }
+void Node::on_timer(Micros now) { impl_->on_timer(now); }
+MessageId Node::publish(const PublishRequest& request, Micros now) { return impl_->publish(request, now); }
+SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {
+  return impl_->subscribe(group, options, now);
+}
+void Node::unsubscribe(SubscriptionId id, Micros) { impl_->unsubscribe(id); }
+void Node::request_history(const std::string& group, std::uint32_t count, Micros now) {
+  impl_->request_history(group, count, now);
+}
+std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) { return impl_->poll_datagram(now); }
+
+std::optional<Delivery> Node::poll_delivery() {
+  if (impl_->deliveries.empty()) return std::nullopt;
+  Delivery d = std::move(impl_->deliveries.front());
+  impl_->deliveries.pop_front();
+  return d;
+}
+
+std::optional<Event> Node::poll_event() {
+  if (impl_->events.empty()) return std::nullopt;
+  Event e = std::move(impl_->events.front());
+  impl_->events.pop_front();
+  return e;
+}
+
+Micros Node::next_deadline() const { return impl_->next_deadline(); }
+const Stats& Node::stats() const { return impl_->stats; }
+NodeId Node::id() const { return impl_->config.node_id; }
+const EngineConfig& Node::config() const { return impl_->config; }
+cache::Store& Node::store() { return *impl_->store; }
+
+std::size_t Node::incomplete_wanted() const {
+  std::size_t n = 0;
+  impl_->tracker.for_each_incomplete([&](const MessageId& id, const MessageState&) {
+    if (impl_->subscriptions.reliable(id.group)) ++n;
+  });
+  return n;
+}
+
+void Node::set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c) {
+  impl_->forwarding = std::move(c);
+}
+void Node::set_deletion_controller(std::unique_ptr<controllers::DeletionController> c) {
+  impl_->deletion = std::move(c);
+}
+
+}  // namespace dissem::engine

@@ -1,0 +1,130 @@
+// The sans-I/O dissemination node: the entry points of the protocol engine.
+//
+// A host (the asio daemon, the virtual-time simulator, a test) owns sockets
+// and clocks and drives a Node like this:
+//
+//   node.on_datagram(bytes, now)            for every datagram received
+//   node.publish(...), node.subscribe(...)  for API calls
+//   if (now >= node.next_deadline()) node.on_timer(now)
+//   while (auto d = node.poll_datagram(now)) broadcast(d->bytes)
+//   while (auto m = node.poll_delivery())    hand m to the subscriber
+//   while (auto e = node.poll_event())       report e
+//   sleep until node.next_deadline()
+//
+// The Node never reads a clock or a socket and draws every random number from
+// a generator seeded by EngineConfig::seed, so the same inputs at the same
+// times produce the same outputs.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cache/store.h"
+#include "engine/config.h"
+#include "engine/stats.h"
+#include "engine/types.h"
+
+namespace dissem::controllers {
+class ForwardingController;
+class DeletionController;
+}  // namespace dissem::controllers
+
+namespace dissem::engine {
+
+using SubscriptionId = std::uint64_t;
+
+struct SubscriptionOptions {
+  bool reliable = true;  // request missing fragments
+  bool ordered = false;  // deliver in sequence order per publisher
+  // Prior messages to fetch when a publisher is first heard from. With
+  // use_publisher_history the header's history_window is used when larger.
+  std::uint32_t history = 0;
+  bool use_publisher_history = false;
+};
+
+struct PublishRequest {
+  std::string group;
+  std::vector<std::uint8_t> payload;
+  std::uint32_t priority = 0;
+  std::uint32_t expiry_s = 0;  // absolute Unix seconds, 0 = never
+  std::uint32_t history_window = 0;
+  std::string tag;
+};
+
+struct OutgoingDatagram {
+  std::vector<std::uint8_t> bytes;
+  TrafficKind kind = TrafficKind::Data;
+};
+
+struct Delivery {
+  SubscriptionId subscription = 0;
+  MessageMeta meta;
+  std::vector<std::uint8_t> payload;
+};
+
+struct Event {
+  enum class Kind { PeerAppeared, PeerSilent, MessageSkipped, MessageEvicted };
+  Kind kind;
+  NodeId peer = 0;      // PeerAppeared, PeerSilent
+  MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted
+};
+
+class PublishError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class NodeImpl;
+
+class Node {
+ public:
+  // Restores completed and partial messages, and the publisher's sequence
+  // counters, from `store`.
+  Node(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now);
+  ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  // --- inputs --------------------------------------------------------------
+  void on_datagram(std::span<const std::uint8_t> bytes, Micros now);
+  void on_timer(Micros now);
+
+  // Fragments, stores durably and queues the message. Returns its id once the
+  // cache has committed it. Throws PublishError for invalid requests.
+  MessageId publish(const PublishRequest& request, Micros now);
+  SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
+  void unsubscribe(SubscriptionId id, Micros now);
+  // Fetch up to `count` messages before the oldest held, per known publisher.
+  void request_history(const std::string& group, std::uint32_t count, Micros now);
+
+  // --- outputs -------------------------------------------------------------
+  // The next datagram the rate limiter allows at `now`, if any.
+  std::optional<OutgoingDatagram> poll_datagram(Micros now);
+  std::optional<Delivery> poll_delivery();
+  std::optional<Event> poll_event();
+  // Earliest time on_timer() or poll_datagram() has work to do.
+  Micros next_deadline() const;
+
+  // --- introspection -------------------------------------------------------
+  const Stats& stats() const;
+  NodeId id() const;
+  const EngineConfig& config() const;
+  cache::Store& store();
+  // Messages still missing bytes that this node wants (subscribed, reliable).
+  std::size_t incomplete_wanted() const;
+
+  // Controllers (defaults: no forwarding, quota eviction). Must be set before
+  // the first input.
+  void set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c);
+  void set_deletion_controller(std::unique_ptr<controllers::DeletionController> c);
+
+ private:
+  std::unique_ptr<NodeImpl> impl_;
+};
+
+}  // namespace dissem::engine

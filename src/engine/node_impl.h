@@ -1,0 +1,124 @@
+// Private state of engine::Node. One member per concept; the logic that
+// combines them lives in node_*.cpp files split by data path:
+//   node.cpp          construction, restart, API calls, timers, deadlines
+//   node_receive.cpp  decoding and handling received datagrams
+//   node_send.cpp     send queues, pacing and the per-datagram choice
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "controllers/deletion/deletion_controller.h"
+#include "controllers/forwarding/forwarding_controller.h"
+#include "engine/message_tracker.h"
+#include "engine/node.h"
+#include "engine/peers.h"
+#include "engine/random.h"
+#include "engine/rate_limiter.h"
+#include "engine/request_server.h"
+#include "engine/subscriptions.h"
+#include "engine/timing.h"
+#include "engine/traffic_memory.h"
+#include "engine/traffic_meter.h"
+#include "wire/codec.h"
+
+namespace dissem::engine {
+
+// A fragment waiting in the repair queue: an answer to an MFR, or a
+// rebroadcast chosen by the forwarding controller.
+struct QueuedFragment {
+  FragmentKey key;
+  std::uint32_t hops = 0;
+  bool forward = false;
+  // Redundant if the NTM saw the fragment on the air after this moment: for a
+  // repair, the arrival of the request (anything sent before it, the
+  // requester evidently missed); for a rebroadcast, when we heard it.
+  Micros since = 0;
+};
+
+// Own publication being sent for the first time, one fragment per pacing slot.
+struct PublicationCursor {
+  MessageId id;
+  std::uint32_t next_offset = 0;
+};
+
+class NodeImpl {
+ public:
+  NodeImpl(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now);
+
+  // node.cpp
+  MessageId publish(const PublishRequest& request, Micros now);
+  SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
+  void unsubscribe(SubscriptionId id);
+  void request_history(const std::string& group, std::uint32_t count, Micros now);
+  void on_timer(Micros now);
+  Micros next_deadline() const;
+
+  // node_receive.cpp
+  void on_datagram(std::span<const std::uint8_t> bytes, Micros now);
+
+  // node_send.cpp
+  std::optional<OutgoingDatagram> poll_datagram(Micros now);
+
+  EngineConfig config;
+  std::unique_ptr<cache::Store> store;
+  Random rng;
+  wire::Limits limits;
+  wire::Decoded decoded;  // reused decode target
+  Stats stats;
+
+  MessageTracker tracker;
+  Subscriptions subscriptions;
+  PeerTable peers;
+  TrafficMemory ntm;
+  TrafficMeter meter;
+  Pacer pacer;
+  PrioritySplit split;
+  RequestServer server;
+  Timing timing;
+
+  std::unique_ptr<controllers::ForwardingController> forwarding;
+  std::unique_ptr<controllers::DeletionController> deletion;
+
+  std::deque<OutgoingDatagram> control_queue;  // MFRs and beacons: small, first
+  std::deque<PublicationCursor> publish_queue;
+  std::deque<QueuedFragment> repair_queue;
+  std::unordered_set<FragmentKey, FragmentKeyHash> repair_queued;
+  std::multimap<Micros, QueuedFragment> forward_pending;
+
+  std::deque<Delivery> deliveries;
+  std::deque<Event> events;
+
+  std::unordered_map<std::string, std::uint64_t> last_published_seq;
+  std::uint32_t next_expiry_s = 0;  // earliest known expiry; 0 = none
+
+  Micros next_request_round = 0;
+  Micros next_beacon = 0;
+  Micros next_housekeeping = 0;
+  std::size_t beacon_rotation = 0;
+
+ private:
+  // node.cpp
+  void run_request_round(Micros now);
+  void serve_due_requests(Micros now);
+  void send_beacon(Micros now);
+  void housekeeping(Micros now);
+  void release_due_forwards(Micros now);
+
+ public:
+  // Shared by the data paths.
+  void on_message_settled(const MessageId& id, bool complete, Micros now);
+  void emit_deliveries(const std::vector<DeliveryOrder>& orders);
+  void learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history, bool inclusive,
+                    Micros now);
+  void update_rtt();
+  bool traffic_gate_open(Micros now);
+  void note_expiry(std::uint32_t expiry_s);
+  void enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
+};
+
+}  // namespace dissem::engine

@@ -1,0 +1,134 @@
+// The receive path: every datagram is metered, decoded and validated, then
+// handled by kind. Malformed input is counted and dropped, nothing else.
+#include "engine/fragmenter.h"
+#include "engine/node_impl.h"
+#include "engine/request_scheduler.h"
+
+namespace dissem::engine {
+namespace {
+
+void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Micros now) {
+  n.stats.received[static_cast<std::size_t>(d.repair() ? TrafficKind::Repair : TrafficKind::Data)].add(size);
+  MessageMeta meta = meta_of(d);
+  const auto offset = d.offset();
+  const auto length = static_cast<std::uint32_t>(d.payload().size());
+  // Everything on the air goes into the NTM, wanted or not: it is what lets
+  // this node stay quiet when someone else has just answered a request.
+  n.ntm.record(FragmentKey{meta.id, offset}, now);
+
+  const bool subscribed = n.subscriptions.any(meta.id.group);
+  if (!subscribed && !n.config.cache_unsubscribed) return;
+  if (meta.expired_at(now)) return;
+
+  n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
+  const auto outcome = n.tracker.on_fragment(meta, offset, length, now);
+  switch (outcome) {
+    case FragmentOutcome::Settled:
+    case FragmentOutcome::Duplicate:
+      ++n.stats.duplicate_fragments;
+      return;
+    case FragmentOutcome::Inconsistent:
+      ++n.stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];
+      return;
+    case FragmentOutcome::Overloaded:
+      ++n.stats.queue_drops;
+      return;
+    case FragmentOutcome::New:
+    case FragmentOutcome::Completed:
+      break;
+  }
+  const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
+  n.store->put_fragment(meta, offset, std::span(payload, length), now);
+  n.note_expiry(meta.expiry_s);
+
+  const auto decision = n.forwarding->on_new_fragment(
+      controllers::ReceivedFragment{meta, offset, length, d.hops(), subscribed}, now, n.rng);
+  if (decision.forward) {
+    n.forward_pending.emplace(now + decision.delay,
+                              QueuedFragment{FragmentKey{meta.id, offset}, d.hops() + 1, true, now});
+  }
+
+  if (outcome == FragmentOutcome::Completed) {
+    ++n.stats.messages_completed;
+    n.store->mark_complete(meta.id);
+    n.on_message_settled(meta.id, true, now);
+  }
+}
+
+void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::size_t size, Micros now) {
+  n.stats.received[static_cast<std::size_t>(TrafficKind::Request)].add(size);
+  if (r.requester() == n.config.node_id) {
+    ++n.stats.own_datagrams_ignored;
+    return;
+  }
+  ++n.stats.mfrs_received;
+  if (n.peers.heard(r.requester(), now)) {
+    n.events.push_back(Event{Event::Kind::PeerAppeared, r.requester(), {}});
+    n.tracker.reset_backoff_all();
+  }
+  // The answer to this request will reach us too if we miss the same things.
+  defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout);
+
+  if (!n.config.serve_requests || !n.traffic_gate_open(now)) return;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  for (const auto& w : r.wants()) {
+    for (const auto& m : w.messages()) {
+      const MessageId id{w.group(), w.publisher(), m.seq()};
+      const MessageState* st = n.tracker.find(id);
+      if (st == nullptr || !st->meta || (!st->complete && st->have.empty())) continue;
+      ranges.clear();
+      for (int i = 0; i + 1 < m.ranges().size(); i += 2) ranges.emplace_back(m.ranges(i), m.ranges(i + 1));
+      const Micros delay = n.rng.uniform_int(0, n.timing.serve_delay_max);
+      n.server.on_request(id, m.ranges().empty(), ranges, now, now + delay);
+    }
+  }
+}
+
+void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {
+  n.stats.received[static_cast<std::size_t>(TrafficKind::Beacon)].add(size);
+  if (b.node() == n.config.node_id) {
+    ++n.stats.own_datagrams_ignored;
+    return;
+  }
+  if (n.peers.heard(b.node(), now)) {
+    // A new peer may hold what we miss: ask again soon.
+    n.events.push_back(Event{Event::Kind::PeerAppeared, b.node(), {}});
+    n.tracker.reset_backoff_all();
+  }
+  n.peers.on_beacon(b.node(), b.sent_us(), now);
+  for (const auto& e : b.echoes()) {
+    if (e.peer() != n.config.node_id) continue;
+    const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
+    if (rtt > 0 && rtt < 60 * kSeconds) {
+      n.peers.on_rtt_sample(b.node(), rtt);
+      n.update_rtt();
+    }
+  }
+  for (const auto& nw : b.newest()) {
+    if (nw.seq() == 0 || nw.publisher() == 0) continue;
+    n.learn_stream(StreamId{nw.group(), nw.publisher()}, nw.seq(), 0, true, now);
+  }
+}
+
+}  // namespace
+
+void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
+  meter.add(now, bytes.size());
+  if (auto err = wire::decode(bytes, limits, decoded)) {
+    ++stats.malformed[static_cast<std::size_t>(*err)];
+    return;
+  }
+  switch (decoded.kind) {
+    case wire::Kind::Data:
+      handle_data(*this, decoded.data, bytes.size(), now);
+      break;
+    case wire::Kind::Request:
+      handle_request(*this, decoded.request, bytes.size(), now);
+      break;
+    case wire::Kind::Beacon:
+      handle_beacon(*this, decoded.beacon, bytes.size(), now);
+      break;
+  }
+}
+
+}  // namespace dissem::engine

@@ -1,0 +1,74 @@
+// The send path: which datagram goes next, when the pacer allows one.
+// Order: control (MFRs, beacons; small and time-critical), then own
+// publications and repairs sharing the rate by PrioritySplit. Repairs are
+// checked against the NTM again at the last moment: another node may have
+// answered while this one waited in the queue.
+#include "engine/fragmenter.h"
+#include "engine/node_impl.h"
+
+namespace dissem::engine {
+namespace {
+
+std::optional<OutgoingDatagram> finish(NodeImpl& n, std::vector<std::uint8_t> bytes, TrafficKind kind,
+                                       Micros now) {
+  n.pacer.on_sent(bytes.size(), now);
+  n.stats.sent[static_cast<std::size_t>(kind)].add(bytes.size());
+  return OutgoingDatagram{std::move(bytes), kind};
+}
+
+std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const MessageId& id, std::uint32_t offset,
+                                                         bool repair, std::uint32_t hops, std::uint32_t* length) {
+  const MessageState* st = n.tracker.find(id);
+  if (st == nullptr || !st->meta) return std::nullopt;
+  auto frags = n.store->read_fragments(id, offset, offset + 1);
+  if (frags.empty() || frags.front().offset != offset) return std::nullopt;
+  wire::DataFragment d;
+  fill_fragment(d, *st->meta, offset, frags.front().data, repair, hops);
+  if (length != nullptr) *length = static_cast<std::uint32_t>(frags.front().data.size());
+  return wire::encode(d);
+}
+
+}  // namespace
+
+std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
+  if (!pacer.can_send(now)) return std::nullopt;
+  if (!control_queue.empty()) {
+    OutgoingDatagram d = std::move(control_queue.front());
+    control_queue.pop_front();
+    return finish(*this, std::move(d.bytes), d.kind, now);
+  }
+  while (!publish_queue.empty() || !repair_queue.empty()) {
+    const bool take_repair = !repair_queue.empty() && (publish_queue.empty() || split.prefer_repair());
+    if (take_repair) {
+      QueuedFragment q = repair_queue.front();
+      repair_queue.pop_front();
+      repair_queued.erase(q.key);
+      const auto seen = ntm.last_seen(q.key, now);
+      if (config.use_traffic_memory && seen && *seen > q.since) {
+        ++stats.repairs_suppressed_ntm;
+        continue;
+      }
+      auto bytes = encode_fragment(*this, q.key.message, q.key.offset, !q.forward, q.hops, nullptr);
+      if (!bytes) continue;  // evicted or expired meanwhile
+      ntm.record(q.key, now);
+      split.on_sent(true, bytes->size(), !publish_queue.empty());
+      return finish(*this, std::move(*bytes), q.forward ? TrafficKind::Data : TrafficKind::Repair, now);
+    }
+    PublicationCursor& cur = publish_queue.front();
+    std::uint32_t length = 0;
+    auto bytes = encode_fragment(*this, cur.id, cur.next_offset, false, 0, &length);
+    const MessageState* st = tracker.find(cur.id);
+    if (!bytes || st == nullptr) {
+      publish_queue.pop_front();  // evicted before it was fully sent
+      continue;
+    }
+    ntm.record(FragmentKey{cur.id, cur.next_offset}, now);
+    cur.next_offset += length;
+    if (cur.next_offset >= st->meta->total_length) publish_queue.pop_front();
+    split.on_sent(false, bytes->size(), !repair_queue.empty());
+    return finish(*this, std::move(*bytes), TrafficKind::Data, now);
+  }
+  return std::nullopt;
+}
+
+}  // namespace dissem::engine

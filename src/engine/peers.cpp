@@ -1,0 +1,45 @@
+#include "engine/peers.h"
+
+#include <algorithm>
+
+namespace dissem::engine {
+
+bool PeerTable::heard(NodeId id, Micros now) {
+  auto [it, inserted] = peers_.try_emplace(id);
+  it->second.last_heard = now;
+  return inserted;
+}
+
+void PeerTable::on_beacon(NodeId id, std::uint64_t peer_sent_us, Micros now) {
+  auto& p = peers_[id];
+  p.beacon_sent_us = peer_sent_us;
+  p.beacon_heard_at = now;
+}
+
+void PeerTable::on_rtt_sample(NodeId id, Micros sample) {
+  auto it = peers_.find(id);
+  if (it == peers_.end() || sample <= 0) return;
+  auto& srtt = it->second.srtt;
+  srtt = srtt == 0 ? sample : (7 * srtt + sample) / 8;  // RFC 6298 gain
+}
+
+std::vector<NodeId> PeerTable::expire(Micros now, Micros silent_after) {
+  std::vector<NodeId> gone;
+  for (auto it = peers_.begin(); it != peers_.end();) {
+    if (now - it->second.last_heard > silent_after) {
+      gone.push_back(it->first);
+      it = peers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return gone;
+}
+
+Micros PeerTable::rtt_estimate(Micros fallback) const {
+  Micros worst = 0;
+  for (const auto& [id, p] : peers_) worst = std::max(worst, p.srtt);
+  return worst > 0 ? worst : fallback;
+}
+
+}  // namespace dissem::engine

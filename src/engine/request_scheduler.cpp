@@ -1,0 +1,143 @@
+#include "engine/request_scheduler.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace dissem::engine {
+
+std::size_t varint_size(std::uint64_t v) {
+  std::size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+namespace {
+
+struct Candidate {
+  const MessageId* id;
+  MessageState* state;
+  MissingRanges missing;
+};
+
+// Conservative encoded sizes (tag + length prefix), so the MFR never exceeds
+// the budget. Lengths below 16 KiB fit a 2-byte length varint.
+constexpr std::size_t kSubmessageOverhead = 3;
+
+std::size_t block_cost(const MessageId& id) { return kSubmessageOverhead + 2 + id.group.size() + 5; }
+
+void back_off(RequestState& r, const RequestRoundParams& p, Micros now, Micros drain) {
+  r.next_eligible = now + drain + (p.backoff_base << std::min(r.level, p.max_backoff_exponent));
+  r.level = std::min(r.level + 1, p.max_backoff_exponent);
+  r.cursor = 0;
+}
+
+}  // namespace
+
+std::optional<RequestRound> build_request_round(MessageTracker& tracker,
+                                                const std::function<bool(const std::string&)>& wanted,
+                                                const RequestRoundParams& params, Micros now, Random& rng) {
+  std::vector<Candidate> candidates;
+  tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
+    if (st.request.next_eligible > now || !wanted(id.group)) return;
+    auto missing = missing_ranges(st, now, params.tail_timeout);
+    if (!missing.empty()) candidates.push_back({&id, &st, std::move(missing)});
+  });
+  if (candidates.empty()) return std::nullopt;
+
+  // The probabilistic subset; never empty, so a lone missing item is not starved.
+  std::vector<Candidate*> chosen;
+  for (auto& c : candidates)
+    if (rng.chance(params.probability)) chosen.push_back(&c);
+  if (chosen.empty()) {
+    chosen.push_back(&candidates[static_cast<std::size_t>(
+        rng.uniform_int(0, static_cast<std::int64_t>(candidates.size()) - 1))]);
+  }
+
+  RequestRound round;
+  round.candidates = candidates.size();
+  auto& req = round.request;
+  req.set_requester(params.self);
+  std::size_t size = 1 + 5;  // prefix byte + requester
+  wire::PublisherWants* block = nullptr;
+  std::uint64_t requested_bytes = 0;
+  std::vector<RequestState*> completed_sweeps;
+
+  for (Candidate* c : chosen) {
+    const MessageId& id = *c->id;
+    const bool new_block = block == nullptr || block->group() != id.group || block->publisher() != id.publisher;
+    const std::size_t base = (new_block ? block_cost(id) : 0) + kSubmessageOverhead + 1 + varint_size(id.seq) +
+                             (c->missing.whole ? 0 : kSubmessageOverhead);
+    if (size + base > params.max_bytes) break;
+
+    // Ranges start at the item's sweep cursor, so a message with more gaps
+    // than fit in one MFR has all of them requested over successive rounds.
+    auto& ranges = c->missing.ranges;
+    auto start = std::find_if(ranges.begin(), ranges.end(),
+                              [&](const auto& r) { return r.first >= c->state->request.cursor; });
+    std::rotate(ranges.begin(), start, ranges.end());
+    std::size_t ranges_cost = 0;
+    std::size_t fitted = 0;
+    for (const auto& r : ranges) {
+      const std::size_t cost = varint_size(r.first) + varint_size(r.second);
+      if (size + base + ranges_cost + cost > params.max_bytes) break;
+      ranges_cost += cost;
+      ++fitted;
+    }
+    if (!c->missing.whole && fitted == 0) break;
+
+    if (new_block) {
+      block = req.add_wants();
+      block->set_group(id.group);
+      block->set_publisher(id.publisher);
+    }
+    auto* mw = block->add_messages();
+    mw->set_seq(id.seq);
+    for (std::size_t i = 0; i < fitted; ++i) {
+      mw->add_ranges(ranges[i].first);
+      mw->add_ranges(ranges[i].second);
+      requested_bytes += ranges[i].second - ranges[i].first;
+    }
+    if (c->missing.whole) {
+      requested_bytes += c->state->meta ? c->state->meta->total_length : params.max_bytes;
+    }
+    size += base + ranges_cost;
+    ++round.items;
+
+    if (c->missing.whole || fitted == ranges.size()) {
+      completed_sweeps.push_back(&c->state->request);
+    } else {
+      c->state->request.cursor = ranges[fitted - 1].second;  // continue there next round
+    }
+  }
+  if (round.items == 0) return std::nullopt;
+  // Everything asked for in this round needs time to come back before any of
+  // it is worth asking for again.
+  const auto drain = static_cast<Micros>(static_cast<double>(requested_bytes) * params.drain_us_per_byte);
+  for (RequestState* r : completed_sweeps) back_off(*r, params, now, drain);
+  return round;
+}
+
+void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragmentRequest& request,
+                              Micros now, Micros defer, Micros tail_timeout) {
+  for (const auto& w : request.wants()) {
+    for (const auto& m : w.messages()) {
+      MessageState* st = tracker.find(MessageId{w.group(), w.publisher(), m.seq()});
+      if (st == nullptr || st->complete) continue;
+      bool covered = m.ranges().empty();
+      if (!covered) {
+        ByteRanges asked;
+        for (int i = 0; i + 1 < m.ranges().size(); i += 2) asked.add(m.ranges(i), m.ranges(i + 1));
+        const auto mine = missing_ranges(*st, now, tail_timeout);
+        covered = !mine.whole && std::all_of(mine.ranges.begin(), mine.ranges.end(), [&](const auto& r) {
+          return asked.contains(r.first, r.second);
+        });
+      }
+      if (covered) st->request.next_eligible = std::max(st->request.next_eligible, now + defer);
+    }
+  }
+}
+
+}  // namespace dissem::engine

@@ -1,0 +1,47 @@
+// Building missing-fragment requests (MFRs), DisService style: each round
+// lists a random subset of what is missing (each eligible item joins with
+// probability p), packed up to a byte budget; every item listed backs off
+// exponentially before it may be listed again.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/message_tracker.h"
+#include "engine/random.h"
+#include "wire.pb.h"
+
+namespace dissem::engine {
+
+struct RequestRoundParams {
+  NodeId self = 0;
+  double probability = 0.7;
+  std::size_t max_bytes = 1400;        // encoded MFR size limit, prefix included
+  Micros backoff_base = 0;             // first re-request interval
+  double drain_us_per_byte = 0;        // added per byte requested in the round
+  std::uint32_t max_backoff_exponent = 5;
+  Micros tail_timeout = 0;
+};
+
+struct RequestRound {
+  wire::MissingFragmentRequest request;
+  std::size_t items = 0;       // messages listed
+  std::size_t candidates = 0;  // messages that were eligible
+};
+
+// Returns nullopt when nothing is eligible. `wanted(group)` says whether this
+// node requests missing data of a group (a reliable subscription exists).
+std::optional<RequestRound> build_request_round(MessageTracker& tracker,
+                                                const std::function<bool(const std::string&)>& wanted,
+                                                const RequestRoundParams& params, Micros now, Random& rng);
+
+// Another node's MFR lists items we miss too: its answer will reach us as
+// well, so defer our own request for every item the MFR fully covers.
+void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragmentRequest& request,
+                              Micros now, Micros defer, Micros tail_timeout);
+
+std::size_t varint_size(std::uint64_t v);
+
+}  // namespace dissem::engine

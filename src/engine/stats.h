@@ -1,0 +1,77 @@
+// Counters the engine keeps; hosts expose them (IPC stats, simulator report).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace dissem::engine {
+
+// Categories of traffic on the air, as the paper's byte counts break them down.
+enum class TrafficKind : std::uint8_t { Data = 0, Repair = 1, Request = 2, Beacon = 3 };
+constexpr std::size_t kTrafficKinds = 4;
+
+constexpr std::string_view traffic_kind_name(TrafficKind k) {
+  constexpr std::string_view names[] = {"data", "repair", "mfr", "beacon"};
+  return names[static_cast<std::size_t>(k)];
+}
+
+// Why a received datagram was dropped before it reached protocol logic.
+enum class DecodeError : std::uint8_t {
+  Empty = 0,
+  BadVersion,
+  UnknownKind,
+  Unparseable,      // protobuf refused it (truncated, bad varint, ...)
+  BadGroup,         // empty or longer than the limit
+  BadLength,        // total length zero or above the maximum message size
+  BadRange,         // fragment or requested range outside [0, total_length)
+  OversizedRequest  // an MFR asks for more than the per-request limit
+};
+constexpr std::size_t kDecodeErrors = 8;
+
+constexpr std::string_view decode_error_name(DecodeError e) {
+  constexpr std::string_view names[] = {"empty",     "bad_version", "unknown_kind", "unparseable",
+                                        "bad_group", "bad_length",  "bad_range",    "oversized_request"};
+  return names[static_cast<std::size_t>(e)];
+}
+
+struct TrafficCounter {
+  std::uint64_t datagrams = 0;
+  std::uint64_t bytes = 0;
+  void add(std::size_t n) {
+    ++datagrams;
+    bytes += n;
+  }
+};
+
+struct Stats {
+  std::array<TrafficCounter, kTrafficKinds> sent{};
+  std::array<TrafficCounter, kTrafficKinds> received{};
+  std::array<std::uint64_t, kDecodeErrors> malformed{};
+  std::uint64_t own_datagrams_ignored = 0;  // our own broadcasts looped back
+
+  std::uint64_t messages_published = 0;
+  std::uint64_t messages_completed = 0;   // reassembled (any group held)
+  std::uint64_t deliveries = 0;
+  std::uint64_t duplicate_fragments = 0;  // fragments we already held
+
+  std::uint64_t mfrs_sent = 0;
+  std::uint64_t mfr_items_sent = 0;       // message entries listed in our MFRs
+  std::uint64_t mfr_rounds_gated = 0;     // rounds skipped: incoming traffic too high
+  std::uint64_t mfrs_received = 0;
+  std::uint64_t repairs_queued = 0;       // fragments we decided to send as repairs
+  std::uint64_t repairs_suppressed_ntm = 0;  // not sent: the NTM saw them recently
+  std::uint64_t queue_drops = 0;          // datagrams dropped: send queue full
+
+  std::uint64_t messages_evicted = 0;
+  std::uint64_t messages_expired = 0;
+
+  std::uint64_t malformed_total() const {
+    std::uint64_t t = 0;
+    for (auto v : malformed) t += v;
+    return t;
+  }
+};
+
+}  // namespace dissem::engine

@@ -1,0 +1,48 @@
+// Protocol timers derived from the link: nothing here is a fixed multi-second
+// constant. Everything scales with the time one full fragment occupies the
+// link (capacity) and with the round-trip time (measured from beacon echoes,
+// or configured until measured).
+#pragma once
+
+#include <algorithm>
+
+#include "engine/config.h"
+#include "engine/types.h"
+
+namespace dissem::engine {
+
+struct Timing {
+  Micros packet_time = 0;     // one full-size fragment on the link
+  Micros rtt = 0;
+  Micros serve_delay_max = 0; // answers wait uniform [0, this] so one server usually wins
+  Micros ntm_window = 0;      // how long the NTM remembers a fragment on the air
+  Micros request_round = 0;   // interval between MFR rounds
+  Micros request_backoff = 0; // first re-request interval of an item (then doubles)
+  double drain_us_per_byte = 0; // answer time per requested byte, added to backoff
+  Micros tail_timeout = 0;    // silence after which a message's missing tail is requested
+
+  static Timing derive(const EngineConfig& c, Micros rtt) {
+    Timing t;
+    const auto capacity = std::max<std::uint64_t>(c.link_capacity_bps, 1);
+    const auto frame_bits = static_cast<std::uint64_t>(c.payload_size + 48 + c.per_datagram_overhead) * 8;
+    t.packet_time = static_cast<Micros>(frame_bits * static_cast<std::uint64_t>(kSeconds) / capacity);
+    t.rtt = std::max<Micros>(rtt, 1 * kMillis);
+    // A few packet times lets the first answer reach the other would-be
+    // servers before their own timers fire; half an RTT covers propagation.
+    t.serve_delay_max = c.serve_delay_max > 0 ? c.serve_delay_max : 3 * t.packet_time + t.rtt / 2;
+    // Servers suppress a fragment seen on the air *since the request arrived*;
+    // the window only bounds memory, so it must outlast any answer's wait.
+    t.ntm_window = c.ntm_window > 0 ? c.ntm_window
+                                    : std::max<Micros>(2 * kSeconds, 8 * (t.serve_delay_max + t.rtt));
+    t.request_round = std::clamp<Micros>(t.rtt / 2 + 2 * t.packet_time, 5 * kMillis, 2 * kSeconds);
+    // Re-request only once an answer could have come back: the servers'
+    // random delay, the round trip, and (per round) the time to send what was
+    // asked for at half the link rate (answers share it with publications).
+    t.request_backoff = t.serve_delay_max + t.rtt + 2 * t.packet_time;
+    t.drain_us_per_byte = 2.0 * 8.0 * static_cast<double>(kSeconds) / static_cast<double>(capacity);
+    t.tail_timeout = t.rtt + 4 * t.packet_time;
+    return t;
+  }
+};
+
+}  // namespace dissem::engine

@@ -1,0 +1,54 @@
+// Network Traffic Memory (NTM): which fragments went over the air recently.
+//
+// Every fragment a node sends or hears is recorded with the time. A node that
+// is about to serve a repair first asks the NTM: if that fragment was on the
+// air within the window, someone already answered and sending it again would
+// only duplicate traffic. Entries older than the window are pruned, so memory
+// is bounded by the traffic of one window.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <unordered_map>
+
+#include "engine/types.h"
+
+namespace dissem::engine {
+
+struct FragmentKey {
+  MessageId message;
+  std::uint32_t offset = 0;
+  bool operator==(const FragmentKey&) const = default;
+};
+
+struct FragmentKeyHash {
+  std::size_t operator()(const FragmentKey& k) const noexcept {
+    return MessageIdHash{}(k.message) ^ (std::size_t{k.offset} * 0x9e3779b97f4a7c15ULL);
+  }
+};
+
+class TrafficMemory {
+ public:
+  explicit TrafficMemory(Micros window) : window_(window) {}
+
+  void set_window(Micros window) { window_ = window; }
+  Micros window() const { return window_; }
+
+  void record(const FragmentKey& key, Micros now);
+  // True if `key` was seen at or after now - window.
+  bool seen_recently(const FragmentKey& key, Micros now);
+  // Last sighting within the window, if any.
+  std::optional<Micros> last_seen(const FragmentKey& key, Micros now);
+  std::size_t size() const { return last_seen_.size(); }
+
+ private:
+  void prune(Micros now);
+
+  Micros window_;
+  std::unordered_map<FragmentKey, Micros, FragmentKeyHash> last_seen_;
+  // Insertion-ordered log used to prune without scanning the map.
+  std::deque<std::pair<Micros, FragmentKey>> log_;
+};
+
+}  // namespace dissem::engine

@@ -1,0 +1,24 @@
+#include "engine/traffic_meter.h"
+
+namespace dissem::engine {
+
+void TrafficMeter::add(Micros now, std::size_t bytes) {
+  prune(now);
+  samples_.emplace_back(now, bytes);
+  bytes_in_window_ += bytes;
+}
+
+double TrafficMeter::rate_bps(Micros now) {
+  prune(now);
+  return static_cast<double>(bytes_in_window_) * 8.0 * static_cast<double>(kSeconds) /
+         static_cast<double>(window_);
+}
+
+void TrafficMeter::prune(Micros now) {
+  while (!samples_.empty() && samples_.front().first <= now - window_) {
+    bytes_in_window_ -= samples_.front().second;
+    samples_.pop_front();
+  }
+}
+
+}  // namespace dissem::engine

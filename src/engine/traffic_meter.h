@@ -1,0 +1,28 @@
+// Incoming traffic over a sliding window, for the MFR traffic gate: requests
+// (and answers) are only sent while the channel is not close to saturated.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "engine/types.h"
+
+namespace dissem::engine {
+
+class TrafficMeter {
+ public:
+  explicit TrafficMeter(Micros window) : window_(window) {}
+
+  void add(Micros now, std::size_t bytes);
+  // Bits per second observed over the last window.
+  double rate_bps(Micros now);
+
+ private:
+  void prune(Micros now);
+
+  Micros window_;
+  std::deque<std::pair<Micros, std::size_t>> samples_;
+  std::uint64_t bytes_in_window_ = 0;
+};
+
+}  // namespace dissem::engine
