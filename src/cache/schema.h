@@ -1,0 +1,64 @@
+// The on-disk layout of the cache. Bump kSchemaVersion (PRAGMA user_version)
+// on any incompatible change; a Store refuses a database with a newer version
+// rather than guess at it.
+//
+// The Store keeps a mirror of the `messages` table in memory (id -> rowid,
+// flags, byte counts, held fragment offsets), so the hot path is one INSERT
+// into `fragments` per fragment. The aggregate columns of `messages`
+// (complete, own, stored_bytes, last_used_us) are written lazily, but always
+// in the same transaction as the fragments they describe, just before its
+// COMMIT: every committed state of the file is self-consistent.
+//
+// No foreign keys: enforcing them would cost a parent lookup per fragment
+// insert. Store::erase deletes a message's fragments and its row explicitly,
+// in one transaction.
+//
+// Indexes: the two UNIQUE constraints are the only ones. (message, offset)
+// serves every per-message read, erase, and the restart query that lists the
+// fragments of incomplete messages. Eviction and LRU order are decided from
+// the in-memory mirror (Store::list_messages), so no index on last_used_us or
+// expiry_s is maintained: it would only slow down every commit.
+#pragma once
+
+namespace dissem::cache::schema {
+
+inline constexpr int kVersion = 1;
+
+// Created in one transaction on a fresh database. The SQL comments are kept
+// by SQLite in sqlite_schema, so `.schema` in the sqlite3 shell shows them.
+inline constexpr const char* kCreate = R"sql(
+CREATE TABLE messages (
+  id             INTEGER PRIMARY KEY,  -- rowid, referenced by fragments.message
+  group_name     TEXT    NOT NULL,     -- MessageId.group, bytes kept exactly
+  publisher      INTEGER NOT NULL,     -- MessageId.publisher (NodeId)
+  seq            INTEGER NOT NULL,     -- MessageId.seq: the uint64 bit pattern as int64
+  total_length   INTEGER NOT NULL,     -- payload bytes of the whole message
+  priority       INTEGER NOT NULL,
+  expiry_s       INTEGER NOT NULL,     -- absolute Unix seconds; 0 = never expires
+  history_window INTEGER NOT NULL,     -- publisher's history hint (messages)
+  tag            TEXT    NOT NULL,     -- application tag, bytes kept exactly
+  complete       INTEGER NOT NULL,     -- 1 once every byte is held
+  own            INTEGER NOT NULL,     -- 1 if published by this node
+  stored_bytes   INTEGER NOT NULL,     -- sum of length(data) of its fragments
+  first_seen_us  INTEGER NOT NULL,     -- Micros when the first fragment arrived
+  last_used_us   INTEGER NOT NULL,     -- Micros of the last delivery or repair served (LRU)
+  UNIQUE (group_name, publisher, seq)
+);
+
+CREATE TABLE fragments (
+  message INTEGER NOT NULL,  -- messages.id
+  offset  INTEGER NOT NULL,  -- byte offset of data within the message
+  data    BLOB    NOT NULL,  -- the payload bytes; their length is length(data)
+  UNIQUE (message, offset)
+);
+
+-- Small durable facts of the node: its id, the publisher's per-group
+-- sequence counters ("pubseq/<group>"). Written in the same transaction as
+-- the fragments they describe.
+CREATE TABLE node_state (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+}  // namespace dissem::cache::schema
