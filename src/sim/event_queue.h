@@ -1,0 +1,54 @@
+// Deterministic discrete-event queue in virtual time. Events run in order of
+// time, then of scheduling (a sequence number breaks ties), so a run never
+// depends on heap layout or on how the standard library orders equal keys.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "engine/types.h"
+
+namespace dissem::sim {
+
+class EventQueue {
+ public:
+  using Action = std::function<void()>;
+
+  // Runs `action` at virtual time `at` (>= now(); earlier is a logic error).
+  void schedule(Micros at, Action action);
+
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  // Time of the earliest pending event; only valid when !empty().
+  Micros next_time() const;
+  Micros now() const { return now_; }
+  std::uint64_t executed() const { return executed_; }
+
+  // Pops the earliest event, advances now() to its time and runs it.
+  // Returns false if nothing was pending.
+  bool run_next();
+
+  // Moves the clock forward without running anything; `t` must not pass a
+  // pending event (that would run it in the past).
+  void advance_to(Micros t);
+
+ private:
+  struct Entry {
+    Micros time;
+    std::uint64_t seq;
+    Action action;
+  };
+  // std::*_heap keeps the greatest on top; "greater" = later.
+  static bool later(const Entry& a, const Entry& b) {
+    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+  }
+
+  std::vector<Entry> heap_;
+  Micros now_ = 0;
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t executed_ = 0;
+};
+
+}  // namespace dissem::sim

@@ -1,0 +1,374 @@
+#include "sim/experiments.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include "sim/rng.h"
+
+namespace dissem::sim {
+namespace {
+
+const std::string kBaselineGroup = "baseline-grp";
+const std::string kTacticalGroup = "tactical-grp";
+
+// Seed sub-streams for payloads, far from the medium (0) and nodes (1 + i).
+constexpr std::uint64_t kPayloadStream = 1ULL << 32;
+
+std::vector<std::uint8_t> make_payload(std::uint64_t seed, std::uint64_t size) {
+  Rng rng(seed);
+  std::vector<std::uint8_t> out(size);
+  for (std::size_t i = 0; i < out.size(); i += 8) {
+    std::uint64_t v = rng.next();
+    for (std::size_t j = i; j < std::min<std::size_t>(i + 8, out.size()); ++j, v >>= 8)
+      out[j] = static_cast<std::uint8_t>(v & 0xffu);
+  }
+  return out;
+}
+
+// Follows the deliveries of a set of nodes incrementally (the run checks
+// completion after every event), counting distinct messages per node.
+class CompletionTracker {
+ public:
+  // accept(node, delivery): whether the delivery counts towards the node's total.
+  using Filter = std::function<bool(std::size_t, const engine::Delivery&)>;
+
+  CompletionTracker(std::vector<std::size_t> nodes, std::vector<std::size_t> expected, Filter accept)
+      : accept_(std::move(accept)) {
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      Entry e;
+      e.outcome.node = nodes[k];
+      e.expected = expected[k];
+      e.outcome.complete = e.expected == 0;
+      if (e.outcome.complete) e.outcome.completed_at = 0;
+      entries_.push_back(std::move(e));
+    }
+  }
+
+  bool update(const Simulation& sim) {
+    bool all = true;
+    for (Entry& e : entries_) {
+      const auto& got = sim.deliveries(e.outcome.node);
+      for (; e.scanned < got.size(); ++e.scanned) {
+        const ReceivedMessage& m = got[e.scanned];
+        if (!accept_(e.outcome.node, m.delivery)) continue;
+        if (!e.seen.insert(m.delivery.meta.id).second) {
+          ++e.outcome.duplicate_deliveries;
+          continue;
+        }
+        ++e.outcome.messages;
+        e.outcome.bytes += m.delivery.payload.size();
+        if (!e.outcome.complete && e.outcome.messages >= e.expected) {
+          e.outcome.complete = true;
+          e.outcome.completed_at = m.received_at;
+        }
+      }
+      all = all && e.outcome.complete;
+    }
+    return all;
+  }
+
+  std::vector<ReceiverOutcome> outcomes() const {
+    std::vector<ReceiverOutcome> out;
+    for (const Entry& e : entries_) out.push_back(e.outcome);
+    return out;
+  }
+
+ private:
+  struct Entry {
+    ReceiverOutcome outcome;
+    std::size_t expected = 0;
+    std::size_t scanned = 0;
+    std::set<MessageId> seen;
+  };
+  Filter accept_;
+  std::vector<Entry> entries_;
+};
+
+RunSummary summarize(const Simulation& sim, bool complete) {
+  RunSummary s;
+  s.finished_at = sim.now();
+  s.all_complete = complete;
+  s.medium = sim.medium();
+  for (std::size_t i = 0; i < sim.node_count(); ++i) s.node_stats.push_back(sim.node(i).stats());
+  s.sim = sim.stats();
+  s.trace_hash = sim.trace_hash();
+  return s;
+}
+
+LinkParams link_at(double reliability_pct, Micros latency = 0) {
+  LinkParams l;
+  l.reliability = reliability_pct / 100.0;
+  l.latency = latency;
+  return l;
+}
+
+void check_pct(double pct, const char* what) {
+  if (!(pct > 0.0 && pct <= 100.0)) throw std::invalid_argument(std::string(what) + " must be in (0, 100]");
+}
+
+}  // namespace
+
+std::uint64_t kbps_to_bps(double kbps) {
+  if (!(kbps > 0.0)) throw std::invalid_argument("capacity must be > 0 kbit/s");
+  return static_cast<std::uint64_t>(std::llround(kbps * static_cast<double>(kBitsPerKbit)));
+}
+
+engine::EngineConfig experiment_node_config(std::uint64_t capacity_bps, [[maybe_unused]] NodeRole role) {
+  // As in the paper's set-up, each node is configured with its link capacity
+  // and may use all of it, whatever its role; `role` is there so sender
+  // priority or a per-role rate split can be tuned here without touching the
+  // experiment builders.
+  engine::EngineConfig c;
+  c.link_capacity_bps = capacity_bps;
+  c.rate_limit_bps = capacity_bps;
+  return c;
+}
+
+// --- baseline ----------------------------------------------------------------------
+
+BaselineResult run_baseline(const BaselineParams& p) {
+  if (p.receivers == 0) throw std::invalid_argument("the baseline needs at least one receiver");
+  if (p.bytes == 0) throw std::invalid_argument("the baseline needs bytes > 0");
+  check_pct(p.reliability_pct, "reliability");
+
+  BaselineResult res;
+  res.params = p;
+  res.capacity_bps = kbps_to_bps(p.capacity_kbps);
+  const double reliability = p.reliability_pct / 100.0;
+  res.lower_bound_s = static_cast<double>(p.bytes) * 8.0 / (reliability * static_cast<double>(res.capacity_bps));
+
+  MediumConfig mc;
+  mc.shared_channel = p.shared_channel;
+  Simulation sim(p.seed, mc);
+  sim.set_all_links(link_at(p.reliability_pct, p.latency));
+  const std::size_t sender = sim.add_node(experiment_node_config(res.capacity_bps, NodeRole::Sender), res.capacity_bps);
+  std::vector<std::size_t> receivers;
+  for (std::size_t r = 0; r < p.receivers; ++r)
+    receivers.push_back(sim.add_node(experiment_node_config(res.capacity_bps, NodeRole::Receiver), res.capacity_bps));
+
+  std::vector<std::uint64_t> sizes;
+  const std::uint64_t piece = p.message_size == 0 ? p.bytes : p.message_size;
+  for (std::uint64_t off = 0; off < p.bytes; off += piece) sizes.push_back(std::min(piece, p.bytes - off));
+  res.messages = sizes.size();
+
+  sim.at(0, [&](Simulation& s) {
+    engine::SubscriptionOptions opts;
+    opts.reliable = true;
+    for (std::size_t r : receivers) s.subscribe(r, kBaselineGroup, opts);
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      engine::PublishRequest req;
+      req.group = kBaselineGroup;
+      req.payload = make_payload(derive_seed(p.seed, kPayloadStream + k), sizes[k]);
+      s.publish(sender, req);
+    }
+  });
+
+  const NodeId sender_id = sim.node(sender).id();
+  CompletionTracker tracker(receivers, std::vector<std::size_t>(receivers.size(), res.messages),
+                            [sender_id](std::size_t, const engine::Delivery& d) {
+                              return d.meta.id.group == kBaselineGroup && d.meta.id.publisher == sender_id;
+                            });
+  const Micros limit = p.time_limit > 0
+                           ? p.time_limit
+                           : static_cast<Micros>(10.0 * res.lower_bound_s * static_cast<double>(kSeconds)) + 60 * kSeconds;
+  const bool complete = sim.run_until([&](const Simulation& s) { return tracker.update(s); }, limit);
+
+  res.receivers = tracker.outcomes();
+  double sum = 0;
+  std::size_t n = 0;
+  for (const auto& r : res.receivers) {
+    if (!r.complete) continue;
+    sum += static_cast<double>(r.completed_at) / static_cast<double>(kSeconds);
+    ++n;
+  }
+  res.mean_delivery_s = n > 0 ? sum / static_cast<double>(n) : 0.0;
+  res.run = summarize(sim, complete);
+  return res;
+}
+
+// --- tactical ----------------------------------------------------------------------
+
+std::size_t tactical_default_messages(std::uint32_t message_size) {
+  switch (message_size) {
+    case 1024: return 1578;
+    case 7168: return 228;
+    case 15360: return 108;
+    case 35840: return 46;
+    default: break;
+  }
+  if (message_size == 0) throw std::invalid_argument("message size must be > 0");
+  const double n = std::round(1578.0 * 1024.0 / static_cast<double>(message_size));
+  return std::max<std::size_t>(1, static_cast<std::size_t>(n));
+}
+
+TacticalResult run_tactical(const TacticalParams& p) {
+  check_pct(p.sender_reliability_pct, "sender reliability");
+  check_pct(p.ground_reliability_pct, "ground reliability");
+  if (p.ground_nodes == 0 || p.subscribers == 0 || p.subscribers > p.ground_nodes)
+    throw std::invalid_argument("need 1 <= subscribers <= ground nodes");
+  if (p.window <= 0) throw std::invalid_argument("the sender window must be > 0");
+
+  TacticalResult res;
+  res.params = p;
+  const std::size_t count = p.messages > 0 ? p.messages : tactical_default_messages(p.message_size);
+  const std::uint64_t sender_bps = kbps_to_bps(p.sender_capacity_kbps);
+  const std::uint64_t ground_bps = kbps_to_bps(p.ground_capacity_kbps);
+
+  MediumConfig mc;
+  mc.shared_channel = p.shared_channel;
+  Simulation sim(p.seed, mc);
+  sim.set_all_links(link_at(p.ground_reliability_pct));
+  engine::EngineConfig uav = experiment_node_config(sender_bps, NodeRole::Sender);
+  uav.serve_requests = false;  // the paper's sender never serves MFRs: the ground repairs itself
+  const std::size_t sender = sim.add_node(uav, sender_bps);
+  std::vector<std::size_t> subscribers;
+  for (std::size_t g = 0; g < p.ground_nodes; ++g) {
+    const bool subscribes = g < p.subscribers;
+    const std::size_t i = sim.add_node(
+        experiment_node_config(ground_bps, subscribes ? NodeRole::Receiver : NodeRole::Relay), ground_bps);
+    if (subscribes) subscribers.push_back(i);
+    sim.set_link(sender, i, link_at(p.sender_reliability_pct));
+    LinkParams up = link_at(p.sender_reliability_pct);
+    up.enabled = !p.asymmetric;
+    sim.set_link(i, sender, up);
+  }
+
+  sim.at(0, [&](Simulation& s) {
+    for (std::size_t i : subscribers) s.subscribe(i, kTacticalGroup, engine::SubscriptionOptions{});
+  });
+  Micros last_publish = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const Micros t = p.window * static_cast<Micros>(k) / static_cast<Micros>(count);
+    last_publish = t;
+    sim.at(t, [&p, k, sender](Simulation& s) {
+      engine::PublishRequest req;
+      req.group = kTacticalGroup;
+      req.payload = make_payload(derive_seed(p.seed, kPayloadStream + k), p.message_size);
+      s.publish(sender, req);
+    });
+  }
+
+  const NodeId sender_id = sim.node(sender).id();
+  CompletionTracker tracker(subscribers, std::vector<std::size_t>(subscribers.size(), count),
+                            [sender_id](std::size_t, const engine::Delivery& d) {
+                              return d.meta.id.group == kTacticalGroup && d.meta.id.publisher == sender_id;
+                            });
+  const bool complete = sim.run_until(
+      [&](const Simulation& s) { return tracker.update(s) && s.now() >= last_publish; }, p.window + p.settle);
+  tracker.update(sim);
+
+  res.messages_sent = sim.node(sender).stats().messages_published;
+  res.subscribers = tracker.outcomes();
+  res.run = summarize(sim, complete);
+  double received = 0;
+  for (const auto& s : res.subscribers) received += static_cast<double>(s.messages);
+  res.mean_received = received / static_cast<double>(res.subscribers.size());
+  if (res.messages_sent > 0) {
+    const double sent = static_cast<double>(res.messages_sent);
+    res.success_pct = 100.0 * res.mean_received / sent;
+    const NodeTraffic& uav_air = res.run.medium.nodes[sender];
+    const double payload = sent * static_cast<double>(p.message_size);
+    res.sender_overhead_per_msg = (static_cast<double>(uav_air.on_air_bytes()) - payload) / sent;
+    res.sender_overhead_wire_per_msg =
+        (static_cast<double>(uav_air.on_air_bytes() + uav_air.header_bytes) - payload) / sent;
+    std::uint64_t ground = 0;
+    std::uint64_t ground_headers = 0;
+    for (std::size_t i = 0; i < res.run.medium.nodes.size(); ++i) {
+      if (i == sender) continue;
+      ground += res.run.medium.nodes[i].on_air_bytes();
+      ground_headers += res.run.medium.nodes[i].header_bytes;
+    }
+    res.p2p_overhead_per_msg = static_cast<double>(ground) / sent;
+    res.p2p_overhead_wire_per_msg = static_cast<double>(ground + ground_headers) / sent;
+  }
+  return res;
+}
+
+// --- scenario files -------------------------------------------------------------------
+
+ScenarioResult run_scenario(const Scenario& sc) {
+  ScenarioResult res;
+  res.source = sc.source;
+  res.seed = sc.seed;
+
+  Simulation sim(sc.seed, sc.medium);
+  sim.set_all_links(sc.default_link);
+  std::vector<bool> publishes(sc.nodes.size(), false);
+  for (const auto& pub : sc.publications) publishes.at(pub.node) = true;
+  for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
+    const ScenarioNode& n = sc.nodes[i];
+    const NodeRole role = publishes[i] ? NodeRole::Sender : n.subscribe.empty() ? NodeRole::Relay : NodeRole::Receiver;
+    engine::EngineConfig cfg = experiment_node_config(n.capacity_bps, role);
+    cfg.serve_requests = n.serve_requests;
+    cfg.cache_unsubscribed = n.cache_unsubscribed;
+    sim.add_node(cfg, n.capacity_bps);
+  }
+  for (const auto& l : sc.links) sim.set_link(l.from, l.to, l.params);
+
+  sim.at(0, [&sc](Simulation& s) {
+    for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
+      engine::SubscriptionOptions opts;
+      opts.reliable = sc.nodes[i].reliable;
+      for (const auto& g : sc.nodes[i].subscribe) s.subscribe(i, g, opts);
+    }
+  });
+
+  // Expected: every message published by another node in a group it subscribes to.
+  std::vector<std::size_t> expected(sc.nodes.size(), 0);
+  Micros last_publish = 0;
+  for (std::size_t pi = 0; pi < sc.publications.size(); ++pi) {
+    const ScenarioPublication& pub = sc.publications[pi];
+    for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
+      const auto& subs = sc.nodes[i].subscribe;
+      if (i != pub.node && std::find(subs.begin(), subs.end(), pub.group) != subs.end()) expected[i] += pub.count;
+    }
+    for (std::size_t k = 0; k < pub.count; ++k) {
+      const Micros t = pub.at + static_cast<Micros>(k) * pub.interval;
+      last_publish = std::max(last_publish, t);
+      sim.at(t, [&sc, pi, k](Simulation& s) {
+        const ScenarioPublication& q = sc.publications[pi];
+        engine::PublishRequest req;
+        req.group = q.group;
+        req.payload = q.payload.empty() ? make_payload(derive_seed(sc.seed, kPayloadStream + (pi << 20) + k), q.size)
+                                        : q.payload;
+        s.publish(q.node, req);
+      });
+    }
+  }
+
+  std::vector<std::size_t> all(sc.nodes.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  std::vector<NodeId> ids;
+  for (std::size_t i = 0; i < sc.nodes.size(); ++i) ids.push_back(sim.node(i).id());
+  CompletionTracker tracker(all, expected, [&ids](std::size_t node, const engine::Delivery& d) {
+    return d.meta.id.publisher != ids[node];
+  });
+  bool complete = false;
+  if (sc.stop_when_complete) {
+    complete = sim.run_until([&](const Simulation& s) { return s.now() >= last_publish && tracker.update(s); },
+                             sc.duration);
+  } else {
+    sim.run_until(sc.duration);
+  }
+  complete = tracker.update(sim);
+
+  const auto outcomes = tracker.outcomes();
+  for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
+    ScenarioNodeOutcome o;
+    o.name = sc.nodes[i].name;
+    o.expected = expected[i];
+    o.delivered = outcomes[i].messages;
+    o.bytes = outcomes[i].bytes;
+    o.complete = outcomes[i].complete;
+    o.completed_at = outcomes[i].completed_at;
+    res.nodes.push_back(std::move(o));
+  }
+  res.run = summarize(sim, complete);
+  return res;
+}
+
+}  // namespace dissem::sim

@@ -1,0 +1,181 @@
+#include "sim/medium.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace dissem::sim {
+namespace {
+
+// Tags that keep the trace fields of different event types apart.
+constexpr std::uint64_t kTraceOffer = 1;
+constexpr std::uint64_t kTraceStart = 2;
+constexpr std::uint64_t kTraceReception = 3;
+
+}  // namespace
+
+std::uint64_t NodeTraffic::on_air_bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& c : on_air) n += c.bytes;
+  return n;
+}
+
+std::uint64_t NodeTraffic::on_air_datagrams() const {
+  std::uint64_t n = 0;
+  for (const auto& c : on_air) n += c.datagrams;
+  return n;
+}
+
+Medium::Medium(EventQueue& queue, std::uint64_t seed, MediumConfig config)
+    : queue_(queue), rng_(seed), config_(config) {
+  if (config_.shared_channel) transmitters_.resize(1);
+}
+
+std::size_t Medium::add_node(std::uint64_t tx_capacity_bps) {
+  if (tx_capacity_bps == 0) throw std::invalid_argument("transmit capacity must be > 0 bit/s");
+  const std::size_t index = capacity_.size();
+  capacity_.push_back(tx_capacity_bps);
+  for (auto& row : links_) row.push_back(default_link_);
+  links_.emplace_back(index + 1, default_link_);
+  if (!config_.shared_channel) transmitters_.emplace_back();
+  waiting_.push_back(0);
+  stats_.nodes.emplace_back();
+  return index;
+}
+
+void Medium::check_node(std::size_t i) const {
+  if (i >= capacity_.size())
+    throw std::out_of_range("no node " + std::to_string(i) + " on the medium (" +
+                            std::to_string(capacity_.size()) + " nodes)");
+}
+
+void Medium::set_link(std::size_t from, std::size_t to, const LinkParams& params) {
+  check_node(from);
+  check_node(to);
+  if (from == to) throw std::invalid_argument("a node has no link to itself");
+  if (!(params.reliability >= 0.0 && params.reliability <= 1.0))
+    throw std::invalid_argument("link reliability must be in [0, 1]");
+  if (params.latency < 0 || params.jitter < 0) throw std::invalid_argument("link latency and jitter must be >= 0");
+  links_[from][to] = params;
+}
+
+void Medium::set_all_links(const LinkParams& params) {
+  default_link_ = params;
+  for (std::size_t f = 0; f < node_count(); ++f)
+    for (std::size_t t = 0; t < node_count(); ++t)
+      if (f != t) set_link(f, t, params);
+}
+
+const LinkParams& Medium::link(std::size_t from, std::size_t to) const {
+  check_node(from);
+  check_node(to);
+  return links_[from][to];
+}
+
+bool Medium::has_room(std::size_t from) const {
+  check_node(from);
+  return waiting_[from] < config_.queue_packets;
+}
+
+Micros Medium::transmit_time(std::size_t from, std::size_t bytes) const {
+  check_node(from);
+  const std::uint64_t bits = (static_cast<std::uint64_t>(bytes) + config_.per_packet_overhead) * 8;
+  // Rounded up, as the engine's pacer does, so a node paced at exactly the
+  // capacity never finds its radio still busy.
+  return static_cast<Micros>((bits * static_cast<std::uint64_t>(kSeconds) + capacity_[from] - 1) / capacity_[from]);
+}
+
+bool Medium::offer(std::size_t from, std::vector<std::uint8_t> bytes, engine::TrafficKind kind) {
+  check_node(from);
+  Packet p;
+  p.from = from;
+  p.kind = kind;
+  p.hash = content_hash(bytes);
+  const std::size_t size = bytes.size();
+  NodeTraffic& node = stats_.nodes[from];
+  node.offered.add(size);
+  stats_.total.offered.add(size);
+
+  const bool accepted = has_room(from);
+  trace_.add(kTraceOffer);
+  trace_.add(static_cast<std::uint64_t>(queue_.now()));
+  trace_.add(from);
+  trace_.add(size);
+  trace_.add(p.hash);
+  trace_.add(accepted ? 1 : 0);
+  if (!accepted) {
+    node.queue_dropped.add(size);
+    stats_.total.queue_dropped.add(size);
+    return false;
+  }
+  p.bytes = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
+  const std::size_t tx = transmitter_of(from);
+  transmitters_[tx].fifo.push_back(std::move(p));
+  ++waiting_[from];
+  node.max_queue = std::max(node.max_queue, waiting_[from]);
+  stats_.total.max_queue = std::max(stats_.total.max_queue, waiting_[from]);
+  // The sender is the caller: no room notification for a datagram it just offered.
+  start_next(tx, false);
+  return true;
+}
+
+void Medium::start_next(std::size_t tx, bool notify) {
+  Transmitter& t = transmitters_[tx];
+  if (t.busy || t.fifo.empty()) return;
+  Packet p = std::move(t.fifo.front());
+  t.fifo.pop_front();
+  --waiting_[p.from];
+  t.busy = true;
+
+  const std::size_t size = p.bytes->size();
+  const Micros duration = transmit_time(p.from, size);
+  for (NodeTraffic* n : {&stats_.nodes[p.from], &stats_.total}) {
+    n->on_air[static_cast<std::size_t>(p.kind)].add(size);
+    n->header_bytes += config_.per_packet_overhead;
+    n->airtime += duration;
+  }
+  trace_.add(kTraceStart);
+  trace_.add(static_cast<std::uint64_t>(queue_.now()));
+  trace_.add(p.from);
+  trace_.add(size);
+  trace_.add(p.hash);
+
+  const std::size_t from = p.from;
+  queue_.schedule(queue_.now() + duration, [this, tx, p = std::move(p)] { finish(tx, p); });
+  if (notify && on_room_) on_room_(from);
+}
+
+void Medium::finish(std::size_t tx, const Packet& p) {
+  const std::size_t size = p.bytes->size();
+  for (std::size_t to = 0; to < node_count(); ++to) {
+    if (to == p.from) continue;
+    const LinkParams& l = links_[p.from][to];
+    if (!l.enabled) continue;
+    const bool delivered = rng_.bernoulli(l.reliability);
+    Micros arrival = queue_.now() + l.latency;
+    if (delivered && l.jitter > 0) arrival += rng_.uniform_int(0, l.jitter);
+
+    trace_.add(kTraceReception);
+    trace_.add(static_cast<std::uint64_t>(arrival));
+    trace_.add(p.from);
+    trace_.add(to);
+    trace_.add(size);
+    trace_.add(p.hash);
+    trace_.add(delivered ? 1 : 0);
+    if (!delivered) {
+      stats_.nodes[to].lost.add(size);
+      stats_.total.lost.add(size);
+      continue;
+    }
+    stats_.nodes[to].received.add(size);
+    stats_.total.received.add(size);
+    queue_.schedule(arrival, [this, to, from = p.from, bytes = p.bytes] {
+      if (on_receive_) on_receive_(to, from, std::span<const std::uint8_t>(*bytes));
+    });
+  }
+  transmitters_[tx].busy = false;
+  start_next(tx, true);
+}
+
+}  // namespace dissem::sim

@@ -1,0 +1,170 @@
+// The broadcast medium: every datagram a node sends reaches each other node
+// over an ordered (sender, receiver) link, or is lost on it.
+//
+// Model (MANE semantics, as in the paper's emulation):
+//  * per ordered link: enabled (an asymmetric link is one direction
+//    disabled), reliability (independent Bernoulli loss per packet and per
+//    receiver, no correlation), latency and jitter (uniform in [0, jitter]);
+//  * per sender: a transmitter of `tx_capacity_bps` that serialises one
+//    datagram at a time, charging payload + per-packet overhead (IPv4+UDP),
+//    fed by a drop-tail queue of `queue_packets` waiting datagrams;
+//  * shared-channel mode: a single transmitter for the whole medium, all
+//    senders' datagrams contending in FIFO order of offer (each still
+//    serialised at its sender's capacity, each sender still limited to
+//    `queue_packets` waiting).
+// A datagram reaches receivers at end of transmission + latency + jitter
+// (so jitter may reorder a sender's datagrams, as netem does).
+//
+// The medium knows nothing of the engine: it moves byte strings tagged with
+// a traffic category, so it is tested on its own.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "engine/stats.h"
+#include "engine/types.h"
+#include "sim/event_queue.h"
+#include "sim/rng.h"
+
+namespace dissem::sim {
+
+struct LinkParams {
+  double reliability = 1.0;  // probability that one packet reaches the receiver
+  Micros latency = 0;
+  Micros jitter = 0;  // extra delay, uniform in [0, jitter]
+  bool enabled = true;
+};
+
+struct MediumConfig {
+  bool shared_channel = false;
+  std::uint32_t per_packet_overhead = 28;  // IPv4 + UDP bytes below each datagram
+  std::size_t queue_packets = 50;          // waiting datagrams per sender (not the one on the air)
+};
+
+// 64-bit FNV-1a over a stream of fields: cheap, stable everywhere, and good
+// enough to tell two traces apart.
+class TraceHasher {
+ public:
+  void add(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h_ ^= (v >> (8 * i)) & 0xffu;
+      h_ *= kPrime;
+    }
+  }
+  void add_bytes(std::span<const std::uint8_t> bytes) {
+    for (auto b : bytes) {
+      h_ ^= b;
+      h_ *= kPrime;
+    }
+  }
+  std::uint64_t value() const { return h_; }
+
+ private:
+  static constexpr std::uint64_t kPrime = 0x100000001b3ULL;
+  std::uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+inline std::uint64_t content_hash(std::span<const std::uint8_t> bytes) {
+  TraceHasher h;
+  h.add_bytes(bytes);
+  return h.value();
+}
+
+// Counters of one node; MediumStats::total sums them over all nodes.
+struct NodeTraffic {
+  engine::TrafficCounter offered;        // handed to the radio by this node
+  engine::TrafficCounter queue_dropped;  // refused: the radio queue was full
+  // Put on the air by this node, UDP payload bytes, by category.
+  std::array<engine::TrafficCounter, engine::kTrafficKinds> on_air{};
+  std::uint64_t header_bytes = 0;  // per-packet overhead of those datagrams
+  Micros airtime = 0;              // time this node's transmissions occupied
+  engine::TrafficCounter received;  // datagrams that reached this node
+  engine::TrafficCounter lost;      // datagrams lost on a link towards this node
+  std::size_t max_queue = 0;        // most datagrams waiting at once
+
+  std::uint64_t on_air_bytes() const;      // UDP payload, all categories
+  std::uint64_t on_air_datagrams() const;
+  std::uint64_t on_air_bytes(engine::TrafficKind k) const { return on_air[static_cast<std::size_t>(k)].bytes; }
+};
+
+struct MediumStats {
+  std::vector<NodeTraffic> nodes;
+  NodeTraffic total;
+};
+
+class Medium {
+ public:
+  // (receiver, sender, datagram): called at the reception time.
+  using ReceiveHandler = std::function<void(std::size_t, std::size_t, std::span<const std::uint8_t>)>;
+  // (sender): one of its waiting datagrams went on the air, so its queue has
+  // room again. Only called from event handlers, never from inside offer().
+  using RoomHandler = std::function<void(std::size_t)>;
+
+  Medium(EventQueue& queue, std::uint64_t seed, MediumConfig config = {});
+
+  // Adds a node; its links to and from existing nodes take the default
+  // parameters (the last set_all_links(), else LinkParams{}). Returns its index.
+  std::size_t add_node(std::uint64_t tx_capacity_bps);
+  std::size_t node_count() const { return capacity_.size(); }
+
+  void set_link(std::size_t from, std::size_t to, const LinkParams& params);
+  // Every ordered pair of distinct nodes, and nodes added later.
+  void set_all_links(const LinkParams& params);
+  const LinkParams& link(std::size_t from, std::size_t to) const;
+
+  void set_receive_handler(ReceiveHandler handler) { on_receive_ = std::move(handler); }
+  void set_room_handler(RoomHandler handler) { on_room_ = std::move(handler); }
+
+  // Whether offer() from `from` would be queued rather than dropped.
+  bool has_room(std::size_t from) const;
+  std::size_t waiting(std::size_t from) const { return waiting_[from]; }
+  // Hands a datagram to the sender's radio at the queue's current time.
+  // Returns false (and counts a queue drop) when the queue is full.
+  bool offer(std::size_t from, std::vector<std::uint8_t> bytes, engine::TrafficKind kind);
+
+  // Serialisation time of a datagram of `bytes` UDP payload from `from`.
+  Micros transmit_time(std::size_t from, std::size_t bytes) const;
+
+  const MediumConfig& config() const { return config_; }
+  const MediumStats& stats() const { return stats_; }
+  std::uint64_t trace_hash() const { return trace_.value(); }
+
+ private:
+  struct Packet {
+    std::size_t from = 0;
+    std::shared_ptr<const std::vector<std::uint8_t>> bytes;  // shared by all receptions
+    engine::TrafficKind kind = engine::TrafficKind::Data;
+    std::uint64_t hash = 0;
+  };
+  struct Transmitter {
+    std::deque<Packet> fifo;
+    bool busy = false;
+  };
+
+  std::size_t transmitter_of(std::size_t from) const { return config_.shared_channel ? 0 : from; }
+  void start_next(std::size_t tx, bool notify);
+  void finish(std::size_t tx, const Packet& p);
+  void check_node(std::size_t i) const;
+
+  EventQueue& queue_;
+  Rng rng_;
+  MediumConfig config_;
+  LinkParams default_link_;
+  std::vector<std::uint64_t> capacity_;
+  std::vector<std::vector<LinkParams>> links_;  // [from][to]
+  std::vector<Transmitter> transmitters_;
+  std::vector<std::size_t> waiting_;  // per sender, datagrams queued but not on the air
+  ReceiveHandler on_receive_;
+  RoomHandler on_room_;
+  MediumStats stats_;
+  TraceHasher trace_;
+};
+
+}  // namespace dissem::sim

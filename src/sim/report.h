@@ -1,0 +1,23 @@
+// Turns experiment results into a readable table or JSON. Pure formatting:
+// the same result always gives the same text (fixed precision, no clocks).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/experiments.h"
+
+namespace dissem::sim {
+
+std::string format_baseline(const BaselineResult& r);
+std::string format_tactical(const TacticalResult& r);
+std::string format_scenario(const ScenarioResult& r);
+
+std::string baseline_json(const BaselineResult& r);
+std::string tactical_json(const TacticalResult& r);
+std::string scenario_json(const ScenarioResult& r);
+
+// Bytes on the air by category per node and in total, with node names.
+std::string format_medium(const MediumStats& m, const std::vector<std::string>& names);
+
+}  // namespace dissem::sim

@@ -1,0 +1,300 @@
+#include "sim/scenario_file.h"
+
+#include <toml++/toml.h>  // Debian ships toml.h; used header-only (no library to link)
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+namespace dissem::sim {
+namespace {
+
+// 1 kbit = 1024 bit, the convention of the paper's capacities (see experiments.h).
+constexpr double kBitsPerKbit = 1024.0;
+
+std::string join(std::initializer_list<std::string_view> names) {
+  std::string out;
+  for (auto n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+// Reads one TOML table: rejects unknown keys up front, then hands out typed
+// values with errors that name the key and where it is.
+class TableReader {
+ public:
+  TableReader(const toml::table& table, std::string where, const std::string& source,
+              std::initializer_list<std::string_view> allowed)
+      : table_(table), where_(std::move(where)), source_(source) {
+    for (auto&& [key, value] : table) {
+      if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end())
+        throw ScenarioError(source_ + ": unknown key '" + std::string(key.str()) + "' in " + where_ +
+                            " (allowed: " + join(allowed) + ")");
+    }
+  }
+
+  [[noreturn]] void fail(std::string_view key, std::string_view what) const {
+    throw ScenarioError(source_ + ": key '" + std::string(key) + "' in " + where_ + " " + std::string(what));
+  }
+
+  bool has(std::string_view key) const { return table_.contains(key); }
+
+  std::optional<double> number(std::string_view key) const {
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (auto i = n->value_exact<std::int64_t>()) return static_cast<double>(*i);
+    if (auto d = n->value_exact<double>()) {
+      if (!std::isfinite(*d)) fail(key, "must be a finite number");
+      return *d;
+    }
+    fail(key, "must be a number");
+  }
+
+  std::optional<double> non_negative(std::string_view key) const {
+    auto v = number(key);
+    if (v && *v < 0) fail(key, "must be >= 0");
+    return v;
+  }
+
+  std::optional<std::int64_t> integer(std::string_view key) const {
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (auto i = n->value_exact<std::int64_t>()) return *i;
+    fail(key, "must be an integer");
+  }
+
+  std::optional<std::uint64_t> count(std::string_view key) const {
+    auto v = integer(key);
+    if (!v) return std::nullopt;
+    if (*v < 0) fail(key, "must be >= 0");
+    return static_cast<std::uint64_t>(*v);
+  }
+
+  std::optional<bool> boolean(std::string_view key) const {
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (auto b = n->value_exact<bool>()) return *b;
+    fail(key, "must be true or false");
+  }
+
+  std::optional<std::string> string(std::string_view key) const {
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (auto s = n->value_exact<std::string>()) return *s;
+    fail(key, "must be a string");
+  }
+
+  std::string required_string(std::string_view key) const {
+    auto s = string(key);
+    if (!s) fail(key, "is required");
+    return *s;
+  }
+
+  std::vector<std::string> strings(std::string_view key) const {
+    std::vector<std::string> out;
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return out;
+    const toml::array* a = n->as_array();
+    if (a == nullptr) fail(key, "must be an array of strings");
+    for (const toml::node& e : *a) {
+      auto s = e.value_exact<std::string>();
+      if (!s) fail(key, "must be an array of strings");
+      out.push_back(*s);
+    }
+    return out;
+  }
+
+  const toml::table* table(std::string_view key) const {
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return nullptr;
+    if (!n->is_table()) fail(key, "must be a table");
+    return n->as_table();
+  }
+
+  // An array of tables, [[key]]; empty if absent.
+  std::vector<const toml::table*> tables(std::string_view key) const {
+    std::vector<const toml::table*> out;
+    const toml::node* n = table_.get(key);
+    if (n == nullptr) return out;
+    const toml::array* a = n->as_array();
+    if (a == nullptr) fail(key, "must be an array of tables ([[" + std::string(key) + "]])");
+    for (const toml::node& e : *a) {
+      if (!e.is_table()) fail(key, "must be an array of tables ([[" + std::string(key) + "]])");
+      out.push_back(e.as_table());
+    }
+    return out;
+  }
+
+  const std::string& where() const { return where_; }
+
+ private:
+  const toml::table& table_;
+  std::string where_;
+  const std::string& source_;
+};
+
+Micros seconds_to_micros(double s) { return static_cast<Micros>(std::llround(s * static_cast<double>(kSeconds))); }
+Micros millis_to_micros(double ms) { return static_cast<Micros>(std::llround(ms * static_cast<double>(kMillis))); }
+
+// Applies the link fields present in `r` over `link`.
+void read_link_fields(const TableReader& r, LinkParams& link) {
+  if (auto v = r.non_negative("reliability_pct")) {
+    if (*v > 100) r.fail("reliability_pct", "must be in [0, 100]");
+    link.reliability = *v / 100.0;
+  }
+  if (auto v = r.non_negative("latency_ms")) link.latency = millis_to_micros(*v);
+  if (auto v = r.non_negative("jitter_ms")) link.jitter = millis_to_micros(*v);
+  if (auto v = r.boolean("enabled")) link.enabled = *v;
+}
+
+class Parser {
+ public:
+  Parser(const std::string& source, const std::filesystem::path& base_dir) : base_dir_(base_dir) {
+    s_.source = source;
+  }
+
+  Scenario run(const toml::table& root) {
+    TableReader r(root, "the top level", s_.source,
+                  {"seed", "duration_s", "stop_when_complete", "medium", "links", "nodes", "publications"});
+    if (auto v = r.count("seed")) s_.seed = *v;
+    if (auto v = r.non_negative("duration_s")) s_.duration = seconds_to_micros(*v);
+    if (auto v = r.boolean("stop_when_complete")) s_.stop_when_complete = *v;
+    if (const toml::table* m = r.table("medium")) read_medium(*m);
+
+    const auto nodes = r.tables("nodes");
+    if (nodes.empty()) throw ScenarioError(s_.source + ": at least one [[nodes]] entry is required");
+    for (std::size_t i = 0; i < nodes.size(); ++i) read_node(*nodes[i], i);
+    if (const toml::table* l = r.table("links")) read_links(*l);
+    const auto pubs = r.tables("publications");
+    for (std::size_t i = 0; i < pubs.size(); ++i) read_publication(*pubs[i], i);
+    return std::move(s_);
+  }
+
+ private:
+  void read_medium(const toml::table& t) {
+    TableReader r(t, "[medium]", s_.source, {"shared_channel", "per_packet_overhead", "queue_packets"});
+    if (auto v = r.boolean("shared_channel")) s_.medium.shared_channel = *v;
+    if (auto v = r.count("per_packet_overhead")) s_.medium.per_packet_overhead = static_cast<std::uint32_t>(*v);
+    if (auto v = r.count("queue_packets")) s_.medium.queue_packets = *v;
+  }
+
+  void read_node(const toml::table& t, std::size_t i) {
+    TableReader r(t, "[[nodes]] #" + std::to_string(i + 1), s_.source,
+                  {"name", "capacity_kbps", "capacity_bps", "serve_requests", "cache_unsubscribed", "subscribe",
+                   "reliable"});
+    ScenarioNode n;
+    n.name = r.required_string("name");
+    if (n.name.empty() || n.name == "*") r.fail("name", "must be a non-empty name other than \"*\"");
+    for (const auto& other : s_.nodes)
+      if (other.name == n.name) r.fail("name", "repeats the node name \"" + n.name + "\"");
+    if (r.has("capacity_kbps") && r.has("capacity_bps")) r.fail("capacity_bps", "conflicts with capacity_kbps");
+    if (auto v = r.non_negative("capacity_kbps")) n.capacity_bps = static_cast<std::uint64_t>(std::llround(*v * kBitsPerKbit));
+    if (auto v = r.count("capacity_bps")) n.capacity_bps = *v;
+    if (n.capacity_bps == 0) r.fail("capacity_kbps", "(or capacity_bps) is required and must be > 0");
+    if (auto v = r.boolean("serve_requests")) n.serve_requests = *v;
+    if (auto v = r.boolean("cache_unsubscribed")) n.cache_unsubscribed = *v;
+    if (auto v = r.boolean("reliable")) n.reliable = *v;
+    n.subscribe = r.strings("subscribe");
+    s_.nodes.push_back(std::move(n));
+  }
+
+  // Node indices a name stands for ("*": all).
+  std::vector<std::size_t> resolve(const TableReader& r, std::string_view key) const {
+    const std::string name = r.required_string(key);
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < s_.nodes.size(); ++i)
+      if (name == "*" || s_.nodes[i].name == name) out.push_back(i);
+    if (out.empty()) r.fail(key, "names no node: \"" + name + "\"");
+    return out;
+  }
+
+  void read_links(const toml::table& t) {
+    TableReader r(t, "[links]", s_.source, {"reliability_pct", "latency_ms", "jitter_ms", "enabled", "override"});
+    read_link_fields(r, s_.default_link);
+    const auto overrides = r.tables("override");
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+      TableReader o(*overrides[i], "[[links.override]] #" + std::to_string(i + 1), s_.source,
+                    {"from", "to", "symmetric", "reliability_pct", "latency_ms", "jitter_ms", "enabled"});
+      const auto from = resolve(o, "from");
+      const auto to = resolve(o, "to");
+      const bool symmetric = o.boolean("symmetric").value_or(false);
+      for (std::size_t f : from)
+        for (std::size_t d : to) {
+          if (f == d) continue;
+          add_override(o, f, d);
+          if (symmetric) add_override(o, d, f);
+        }
+    }
+  }
+
+  // An override changes only its own fields of whatever the pair had so far.
+  void add_override(const TableReader& o, std::size_t from, std::size_t to) {
+    LinkParams p = s_.default_link;
+    for (const auto& l : s_.links)
+      if (l.from == from && l.to == to) p = l.params;
+    read_link_fields(o, p);
+    s_.links.push_back({from, to, p});
+  }
+
+  void read_publication(const toml::table& t, std::size_t i) {
+    TableReader r(t, "[[publications]] #" + std::to_string(i + 1), s_.source,
+                  {"at_s", "node", "group", "size", "file", "count", "interval_s"});
+    ScenarioPublication p;
+    p.at = seconds_to_micros(r.non_negative("at_s").value_or(0.0));
+    const auto nodes = resolve(r, "node");
+    if (nodes.size() != 1) r.fail("node", "must name exactly one node");
+    p.node = nodes.front();
+    p.group = r.required_string("group");
+    if (p.group.empty()) r.fail("group", "must not be empty");
+    if (r.has("size") == r.has("file")) r.fail("size", "or 'file': exactly one is required");
+    if (auto v = r.count("size")) {
+      if (*v == 0) r.fail("size", "must be > 0");
+      p.size = *v;
+    }
+    if (auto f = r.string("file")) {
+      const std::filesystem::path path = base_dir_ / *f;
+      std::ifstream in(path, std::ios::binary);
+      if (!in) r.fail("file", "cannot be read: " + path.string());
+      p.payload.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      if (p.payload.empty()) r.fail("file", "is empty: " + path.string());
+      p.size = p.payload.size();
+    }
+    if (auto v = r.count("count")) {
+      if (*v == 0) r.fail("count", "must be >= 1");
+      p.count = *v;
+    }
+    p.interval = seconds_to_micros(r.non_negative("interval_s").value_or(0.0));
+    s_.publications.push_back(std::move(p));
+  }
+
+  std::filesystem::path base_dir_;
+  Scenario s_;
+};
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& base_dir) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream msg;
+    msg << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
+    throw ScenarioError(msg.str());
+  }
+  return Parser(source, base_dir).run(root);
+}
+
+Scenario load_scenario_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path.string() + ": cannot open scenario file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_scenario(text, path.string(), path.parent_path());
+}
+
+}  // namespace dissem::sim

@@ -1,0 +1,102 @@
+// A small TOML file describing a simulation: nodes, links, publications.
+//
+//   seed = 7                      # simulation seed
+//   duration_s = 120.0            # stop here at the latest
+//   stop_when_complete = true     # stop early once every subscriber has everything
+//
+//   [medium]                      # optional
+//   shared_channel = false
+//   per_packet_overhead = 28
+//   queue_packets = 50
+//
+//   [links]                       # defaults for every ordered pair (optional)
+//   reliability_pct = 90.0
+//   latency_ms = 1.0
+//   jitter_ms = 0.0
+//   enabled = true
+//   [[links.override]]            # applied in order over the defaults
+//   from = "uav"                  # a node name, or "*" for every node
+//   to = "*"
+//   symmetric = false             # also the reverse direction
+//   reliability_pct = 70.0        # omitted fields keep the defaults
+//
+//   [[nodes]]
+//   name = "uav"
+//   capacity_kbps = 230           # or capacity_bps; 1 kbit = 1024 bit
+//   serve_requests = false        # default true
+//   cache_unsubscribed = true     # opportunistic listening (default true)
+//   subscribe = ["intel"]
+//   reliable = true               # subscriptions request missing data
+//
+//   [[publications]]
+//   at_s = 1.0
+//   node = "uav"
+//   group = "intel"
+//   size = 4096                   # random bytes, or: file = "x.bin" (relative to this file)
+//   count = 10                    # optional, messages at interval_s apart
+//   interval_s = 0.5
+//
+// Any key not listed here is an error naming the key and where it was found.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/types.h"
+#include "sim/medium.h"
+
+namespace dissem::sim {
+
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ScenarioNode {
+  std::string name;
+  std::uint64_t capacity_bps = 0;
+  bool serve_requests = true;
+  bool cache_unsubscribed = true;
+  std::vector<std::string> subscribe;
+  bool reliable = true;
+};
+
+struct ScenarioLink {
+  std::size_t from = 0;
+  std::size_t to = 0;
+  LinkParams params;
+};
+
+struct ScenarioPublication {
+  Micros at = 0;
+  std::size_t node = 0;
+  std::string group;
+  std::uint64_t size = 0;             // random payload of this size, when no file
+  std::vector<std::uint8_t> payload;  // the file's bytes, when a file is named
+  std::size_t count = 1;
+  Micros interval = 0;
+};
+
+struct Scenario {
+  std::string source;  // file name, for reports and errors
+  std::uint64_t seed = 1;
+  Micros duration = 60 * kSeconds;
+  bool stop_when_complete = true;
+  MediumConfig medium;
+  LinkParams default_link;
+  std::vector<ScenarioNode> nodes;
+  std::vector<ScenarioLink> links;  // resolved overrides, in order
+  std::vector<ScenarioPublication> publications;
+};
+
+// Reads and validates `path`; throws ScenarioError.
+Scenario load_scenario_file(const std::filesystem::path& path);
+// Parses TOML text; `source` names it in errors, files are looked up in `base_dir`.
+Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& base_dir);
+
+}  // namespace dissem::sim
