@@ -16,8 +16,9 @@ struct EngineConfig {
   // --- link ---------------------------------------------------------------
   std::uint64_t link_capacity_bps = 1'000'000;  // nominal capacity of this node's link
   std::uint64_t rate_limit_bps = 0;             // own transmit budget; 0 = link capacity
-  // When both own publications and repairs are waiting, repairs get this share.
-  double repair_share = 0.5;
+  // When both own publications and repairs are waiting, repairs get this
+  // share (the sender keeps priority, as in the paper's set-up).
+  double repair_share = 0.3;
   // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
   std::uint32_t per_datagram_overhead = 28;
   std::uint32_t payload_size = 1400;  // fragment payload bytes (the paper used 1400)
@@ -28,7 +29,11 @@ struct EngineConfig {
 
   // --- missing-fragment requests ------------------------------------------
   double request_probability = 0.7;    // p: chance each eligible item joins a round's MFR
-  double traffic_gate_fraction = 0.8;  // no MFRs (or answers) while incoming >= this x capacity
+  double traffic_gate_fraction = 0.8;  // no MFRs while incoming traffic >= this x capacity
+  // No answers while incoming traffic >= this x capacity; 0 = answer always.
+  // Off by default: with per-node radios (MANE's model) a receiver's answers
+  // do not take air time from the sender, and gating them starves repair.
+  double serve_gate_fraction = 0.0;
   Micros traffic_window = 500 * kMillis;  // sliding window of the incoming-traffic meter
   std::uint32_t max_backoff_exponent = 5;  // an item's interval doubles at most this often
   double mfr_budget_fraction = 0.05;       // MFR bytes per round <= this share of capacity

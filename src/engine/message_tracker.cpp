@@ -28,7 +28,9 @@ FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32
   if (st->meta && st->meta->total_length != meta.total_length) return FragmentOutcome::Inconsistent;
   if (!st->meta) st->meta = meta;
   if (st->have.add(offset, offset + length) == 0) return FragmentOutcome::Duplicate;
+  if (st->fragments == 0) st->first_seen = now;
   st->last_arrival = now;
+  ++st->fragments;
   // New data resets this item's backoff: the sender is active, ask again soon.
   st->request.level = 0;
   st->request.next_eligible = 0;
@@ -135,7 +137,7 @@ void MessageTracker::reset_backoff_all() {
   }
 }
 
-MissingRanges missing_ranges(const MessageState& st, Micros now, Micros tail_timeout) {
+MissingRanges missing_ranges(const MessageState& st, Micros now, Micros tail_timeout, std::uint32_t tail_chunk) {
   MissingRanges out;
   if (!st.meta || st.have.empty()) {
     out.whole = true;
@@ -143,8 +145,12 @@ MissingRanges missing_ranges(const MessageState& st, Micros now, Micros tail_tim
   }
   out.ranges = st.have.gaps(0, st.have.max_end());
   const std::uint32_t total = st.meta->total_length;
-  if (st.have.max_end() < total && now - st.last_arrival >= tail_timeout) {
-    out.ranges.emplace_back(st.have.max_end(), total);
+  if (st.have.max_end() < total) {
+    const Micros mean_gap = st.fragments > 1 ? (st.last_arrival - st.first_seen) / (st.fragments - 1) : 0;
+    if (now - st.last_arrival >= std::max(tail_timeout, 4 * mean_gap)) {
+      const std::uint32_t end = total - st.have.max_end() > tail_chunk ? st.have.max_end() + tail_chunk : total;
+      out.ranges.emplace_back(st.have.max_end(), end);
+    }
   }
   return out;
 }

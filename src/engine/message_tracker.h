@@ -30,6 +30,7 @@ struct MessageState {
   bool complete = false;
   Micros first_seen = 0;
   Micros last_arrival = 0;
+  std::uint32_t fragments = 0;      // fragments received (for the arrival rate)
   RequestState request;
 };
 
@@ -90,13 +91,18 @@ class MessageTracker {
 };
 
 // Ranges of `st` worth requesting now: interior gaps always; the tail beyond
-// the highest byte received once the message has been silent for
-// `tail_timeout`. Empty with `whole` set: the message is entirely unknown.
+// the highest byte received once the message has been silent for longer than
+// `tail_timeout` and than four of its own mean inter-arrival gaps (a
+// publisher that shares its rate with repairs slows down; that is not a
+// loss). The tail is asked for `tail_chunk` bytes at a time: a silent
+// publisher may simply not have sent the rest yet. Empty with `whole` set:
+// the message is entirely unknown.
 struct MissingRanges {
   bool whole = false;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
   bool empty() const { return !whole && ranges.empty(); }
 };
-MissingRanges missing_ranges(const MessageState& st, Micros now, Micros tail_timeout);
+MissingRanges missing_ranges(const MessageState& st, Micros now, Micros tail_timeout,
+                             std::uint32_t tail_chunk = 0xffffffffu);
 
 }  // namespace dissem::engine

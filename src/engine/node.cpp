@@ -40,8 +40,11 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
     tracker.restore(rec.meta, rec.complete, rec.fragments, rec.first_seen);
     note_expiry(rec.meta.expiry_s);
     if (rec.own) {
+      // Whether their first pass finished before the restart is unknown:
+      // advertise them, and receivers that miss any will ask.
       auto& last = last_published_seq[rec.meta.id.group];
       last = std::max(last, rec.meta.id.seq);
+      last_sent_seq[rec.meta.id.group] = last;
     }
   }
   // Spread first beacons so nodes started together do not collide.
@@ -55,9 +58,8 @@ void NodeImpl::update_rtt() {
   ntm.set_window(timing.ntm_window);
 }
 
-bool NodeImpl::traffic_gate_open(Micros now) {
-  return meter.rate_bps(now) <
-         config.traffic_gate_fraction * static_cast<double>(config.link_capacity_bps);
+bool NodeImpl::traffic_below(double fraction, Micros now) {
+  return meter.rate_bps(now) < fraction * static_cast<double>(config.link_capacity_bps);
 }
 
 void NodeImpl::note_expiry(std::uint32_t expiry_s) {
@@ -246,7 +248,7 @@ Micros NodeImpl::next_deadline() const {
 
 void NodeImpl::run_request_round(Micros now) {
   if (tracker.incomplete_count() == 0) return;
-  if (!traffic_gate_open(now)) {
+  if (!traffic_below(config.traffic_gate_fraction, now)) {
     ++stats.mfr_rounds_gated;
     return;
   }
@@ -261,6 +263,7 @@ void NodeImpl::run_request_round(Micros now) {
   p.drain_us_per_byte = timing.drain_us_per_byte;
   p.max_backoff_exponent = config.max_backoff_exponent;
   p.tail_timeout = timing.tail_timeout;
+  p.tail_chunk = 8 * config.payload_size;
   auto wanted = [this](const std::string& g) { return subscriptions.reliable(g); };
   auto round = build_request_round(tracker, wanted, p, now, rng);
   if (!round) return;
@@ -279,12 +282,22 @@ void NodeImpl::serve_due_requests(Micros now) {
     } else {
       wanted = task.ranges.ranges();
     }
+    std::vector<std::uint32_t> offsets;
+    for (const auto& [b, e] : wanted)
+      for (const auto& [off, len] : store->fragment_offsets(task.message, b, e)) offsets.push_back(off);
+    // Several nodes may answer the same request. Walking the list in the
+    // same order they would race for the same next fragment every slot and
+    // send it twice before hearing each other; a random order each keeps
+    // them on different fragments, and the NTM then drops what the other sent.
+    for (std::size_t i = offsets.size(); i > 1; --i)
+      std::swap(offsets[i - 1], offsets[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(i) - 1))]);
     std::size_t queued = 0;
-    for (const auto& [b, e] : wanted) {
-      for (const auto& [off, len] : store->fragment_offsets(task.message, b, e)) {
+    {
+      for (const std::uint32_t off : offsets) {
         const FragmentKey key{task.message, off};
         const auto seen = ntm.last_seen(key, now);
-        if (config.use_traffic_memory && seen && *seen > task.requested_at) {
+        const Micros since = task.requested_at - timing.in_flight_slack;
+        if (config.use_traffic_memory && seen && *seen > since) {
           ++stats.repairs_suppressed_ntm;
           continue;
         }
@@ -293,7 +306,7 @@ void NodeImpl::serve_due_requests(Micros now) {
           ++stats.queue_drops;
           return;
         }
-        repair_queue.push_back(QueuedFragment{key, 0, false, task.requested_at});
+        repair_queue.push_back(QueuedFragment{key, 0, false, since});
         repair_queued.insert(key);
         ++stats.repairs_queued;
       }
@@ -325,8 +338,14 @@ void NodeImpl::send_beacon(Micros now) {
   }
   // Newest sequence per stream, in a rotating window when they do not all fit.
   std::vector<std::pair<StreamId, std::uint64_t>> known;
-  for (const auto& [stream, st] : tracker.streams())
-    if (st.newest > 0) known.emplace_back(stream, st.newest);
+  for (const auto& [stream, st] : tracker.streams()) {
+    std::uint64_t newest = st.newest;
+    if (stream.publisher == config.node_id) {
+      auto it = last_sent_seq.find(stream.group);
+      newest = it == last_sent_seq.end() ? 0 : it->second;
+    }
+    if (newest > 0) known.emplace_back(stream, newest);
+  }
   std::sort(known.begin(), known.end());
   std::size_t size = wire::encoded_size(b);
   for (std::size_t i = 0; i < known.size(); ++i) {

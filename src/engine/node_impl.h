@@ -94,6 +94,9 @@ class NodeImpl {
   std::deque<Event> events;
 
   std::unordered_map<std::string, std::uint64_t> last_published_seq;
+  // Newest own message whose first pass is complete, per group: what our
+  // beacons advertise, so receivers never ask for what we have not sent yet.
+  std::unordered_map<std::string, std::uint64_t> last_sent_seq;
   std::uint32_t next_expiry_s = 0;  // earliest known expiry; 0 = none
 
   Micros next_request_round = 0;
@@ -116,7 +119,7 @@ class NodeImpl {
   void learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history, bool inclusive,
                     Micros now);
   void update_rtt();
-  bool traffic_gate_open(Micros now);
+  bool traffic_below(double fraction, Micros now);
   void note_expiry(std::uint32_t expiry_s);
   void enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
 };

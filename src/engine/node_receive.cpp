@@ -69,7 +69,8 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
   // The answer to this request will reach us too if we miss the same things.
   defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout);
 
-  if (!n.config.serve_requests || !n.traffic_gate_open(now)) return;
+  if (!n.config.serve_requests) return;
+  if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
   for (const auto& w : r.wants()) {
     for (const auto& m : w.messages()) {

@@ -28,6 +28,17 @@ std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const Mess
   return wire::encode(d);
 }
 
+// Moves the first pass past one fragment; a finished message becomes what
+// our beacons advertise for its group.
+void advance_publication(NodeImpl& n, std::uint32_t length, std::uint32_t total) {
+  PublicationCursor& cur = n.publish_queue.front();
+  cur.next_offset += length;
+  if (cur.next_offset < total) return;
+  auto& sent = n.last_sent_seq[cur.id.group];
+  sent = std::max(sent, cur.id.seq);
+  n.publish_queue.pop_front();
+}
+
 }  // namespace
 
 std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
@@ -62,9 +73,16 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
       publish_queue.pop_front();  // evicted before it was fully sent
       continue;
     }
+    // Already on the air as a repair (a receiver asked for the tail before the
+    // first pass reached it): everyone in range had the same chance to hear
+    // it, so the first-pass copy would be a duplicate.
+    if (config.use_traffic_memory && ntm.last_seen(FragmentKey{cur.id, cur.next_offset}, now)) {
+      ++stats.repairs_suppressed_ntm;
+      advance_publication(*this, length, st->meta->total_length);
+      continue;
+    }
     ntm.record(FragmentKey{cur.id, cur.next_offset}, now);
-    cur.next_offset += length;
-    if (cur.next_offset >= st->meta->total_length) publish_queue.pop_front();
+    advance_publication(*this, length, st->meta->total_length);
     split.on_sent(false, bytes->size(), !repair_queue.empty());
     return finish(*this, std::move(*bytes), TrafficKind::Data, now);
   }

@@ -42,7 +42,7 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
   std::vector<Candidate> candidates;
   tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
     if (st.request.next_eligible > now || !wanted(id.group)) return;
-    auto missing = missing_ranges(st, now, params.tail_timeout);
+    auto missing = missing_ranges(st, now, params.tail_timeout, params.tail_chunk);
     if (!missing.empty()) candidates.push_back({&id, &st, std::move(missing)});
   });
   if (candidates.empty()) return std::nullopt;

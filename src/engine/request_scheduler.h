@@ -23,6 +23,7 @@ struct RequestRoundParams {
   double drain_us_per_byte = 0;        // added per byte requested in the round
   std::uint32_t max_backoff_exponent = 5;
   Micros tail_timeout = 0;
+  std::uint32_t tail_chunk = 0xffffffffu;  // bytes of a silent tail asked for at once
 };
 
 struct RequestRound {

@@ -19,6 +19,9 @@ struct Timing {
   Micros request_round = 0;   // interval between MFR rounds
   Micros request_backoff = 0; // first re-request interval of an item (then doubles)
   double drain_us_per_byte = 0; // answer time per requested byte, added to backoff
+  // A fragment sent this shortly before a request arrived was probably still
+  // in flight when the request left: count it as an answer to the request.
+  Micros in_flight_slack = 0;
   Micros tail_timeout = 0;    // silence after which a message's missing tail is requested
 
   static Timing derive(const EngineConfig& c, Micros rtt) {
@@ -41,6 +44,7 @@ struct Timing {
     t.request_backoff = t.serve_delay_max + t.rtt + 2 * t.packet_time;
     t.drain_us_per_byte = 2.0 * 8.0 * static_cast<double>(kSeconds) / static_cast<double>(capacity);
     t.tail_timeout = t.rtt + 4 * t.packet_time;
+    t.in_flight_slack = t.packet_time + t.rtt / 2;
     return t;
   }
 };

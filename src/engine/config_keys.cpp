@@ -1,0 +1,120 @@
+#include "engine/config_keys.h"
+
+#include <charconv>
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace dissem::engine {
+namespace {
+
+template <typename T>
+T parse_number(const std::string& key, const std::string& text, T lo, T hi) {
+  T v{};
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc{} || ptr != end || text.empty())
+    throw ConfigError("config key '" + key + "': '" + text + "' is not a valid number");
+  if (v < lo || v > hi) {
+    std::ostringstream os;
+    os << "config key '" << key << "': " << text << " is out of range [" << lo << ", " << hi << "]";
+    throw ConfigError(os.str());
+  }
+  return v;
+}
+
+bool parse_bool(const std::string& key, const std::string& text) {
+  if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
+  if (text == "false" || text == "0" || text == "no" || text == "off") return false;
+  throw ConfigError("config key '" + key + "': '" + text + "' is not true or false");
+}
+
+struct Field {
+  std::function<void(EngineConfig&, const std::string& key, const std::string&)> set;
+  std::function<std::string(const EngineConfig&)> get;
+};
+
+template <typename T>
+Field number(T EngineConfig::*member, T lo, T hi) {
+  return {[=](EngineConfig& c, const std::string& k, const std::string& v) { c.*member = parse_number<T>(k, v, lo, hi); },
+          [=](const EngineConfig& c) {
+            std::ostringstream os;
+            os << c.*member;
+            return os.str();
+          }};
+}
+
+// Durations are given in milliseconds (fractions allowed) and held in Micros.
+Field millis(Micros EngineConfig::*member, double lo_ms, double hi_ms) {
+  return {[=](EngineConfig& c, const std::string& k, const std::string& v) {
+            c.*member = static_cast<Micros>(parse_number<double>(k, v, lo_ms, hi_ms) * 1000.0);
+          },
+          [=](const EngineConfig& c) {
+            std::ostringstream os;
+            os << static_cast<double>(c.*member) / 1000.0;
+            return os.str();
+          }};
+}
+
+Field flag(bool EngineConfig::*member) {
+  return {[=](EngineConfig& c, const std::string& k, const std::string& v) { c.*member = parse_bool(k, v); },
+          [=](const EngineConfig& c) { return std::string(c.*member ? "true" : "false"); }};
+}
+
+const std::map<std::string, Field>& fields() {
+  using C = EngineConfig;
+  constexpr auto u64max = std::numeric_limits<std::uint64_t>::max();
+  static const std::map<std::string, Field> f = {
+      {"node_id", number<NodeId>(&C::node_id, 1, std::numeric_limits<NodeId>::max())},
+      {"seed", number<std::uint64_t>(&C::seed, 0, u64max)},
+      {"link_capacity_bps", number<std::uint64_t>(&C::link_capacity_bps, 1000, 100'000'000'000ULL)},
+      {"rate_limit_bps", number<std::uint64_t>(&C::rate_limit_bps, 0, 100'000'000'000ULL)},
+      {"repair_share", number<double>(&C::repair_share, 0.0, 1.0)},
+      {"per_datagram_overhead", number<std::uint32_t>(&C::per_datagram_overhead, 0, 256)},
+      {"payload_size", number<std::uint32_t>(&C::payload_size, 64, 65000)},
+      {"max_queued_datagrams", number<std::size_t>(&C::max_queued_datagrams, 16, 1'000'000)},
+      {"configured_rtt_ms", millis(&C::configured_rtt, 0.1, 60'000)},
+      {"request_probability", number<double>(&C::request_probability, 0.01, 1.0)},
+      {"traffic_gate_fraction", number<double>(&C::traffic_gate_fraction, 0.0, 100.0)},
+      {"serve_gate_fraction", number<double>(&C::serve_gate_fraction, 0.0, 100.0)},
+      {"traffic_window_ms", millis(&C::traffic_window, 10, 60'000)},
+      {"max_backoff_exponent", number<std::uint32_t>(&C::max_backoff_exponent, 0, 16)},
+      {"mfr_budget_fraction", number<double>(&C::mfr_budget_fraction, 0.001, 1.0)},
+      {"reorder_time_ms", millis(&C::reorder_time, 0, 600'000)},
+      {"serve_requests", flag(&C::serve_requests)},
+      {"cache_unsubscribed", flag(&C::cache_unsubscribed)},
+      {"use_traffic_memory", flag(&C::use_traffic_memory)},
+      {"ntm_window_ms", millis(&C::ntm_window, 0, 600'000)},
+      {"serve_delay_max_ms", millis(&C::serve_delay_max, 0, 600'000)},
+      {"beacon_interval_ms", millis(&C::beacon_interval, 10, 3'600'000)},
+      {"peer_silent_after_ms", millis(&C::peer_silent_after, 10, 86'400'000)},
+      {"max_message_size", number<std::uint32_t>(&C::max_message_size, 1, 1u << 30)},
+      {"max_tracked_messages", number<std::size_t>(&C::max_tracked_messages, 16, 100'000'000)},
+      {"max_request_fragments", number<std::size_t>(&C::max_request_fragments, 1, 1'000'000)},
+  };
+  return f;
+}
+
+}  // namespace
+
+void set_config_value(EngineConfig& config, const std::string& key, const std::string& value) {
+  auto it = fields().find(key);
+  if (it == fields().end()) throw ConfigError("unknown config key '" + key + "'");
+  it->second.set(config, key, value);
+}
+
+void apply_config_assignment(EngineConfig& config, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("'" + assignment + "' is not of the form key=value");
+  set_config_value(config, assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+std::vector<std::pair<std::string, std::string>> describe_config(const EngineConfig& config) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [k, f] : fields()) out.emplace_back(k, f.get(config));
+  return out;
+}
+
+}  // namespace dissem::engine

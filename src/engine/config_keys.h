@@ -1,0 +1,27 @@
+// EngineConfig by name: one table of every tunable, used by dissem-sim
+// (`--engine key=value`), scenario files and the daemon's configuration, so a
+// key is spelt and validated the same way everywhere.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/config.h"
+
+namespace dissem::engine {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Sets `key` from its text form. Throws ConfigError naming the key when the
+// key is unknown or the value is malformed or out of range.
+void set_config_value(EngineConfig& config, const std::string& key, const std::string& value);
+// "key=value"
+void apply_config_assignment(EngineConfig& config, const std::string& assignment);
+// Every key with its current value, in a stable order (for --print-config).
+std::vector<std::pair<std::string, std::string>> describe_config(const EngineConfig& config);
+
+}  // namespace dissem::engine
