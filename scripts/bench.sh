@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds Release and runs the benchmarks. They print figures; they assert nothing about time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cmake -S . -B build/release-bench -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/release-bench -j "$(nproc)"
+echo "== engine receive path with the SQLite cache"
+build/release-bench/tests/bench_receive_path
+echo "== dissem-sim on the paper's Table 2 cells (1 to 3, 256 kbit/s)"
+for r in 100 90 80 70; do
+  build/release-bench/src/dissem-sim baseline --receivers 3 --capacity-kbps 256 --reliability "$r" --seed 1
+done

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets up, builds (Debug, ASan + UBSan, warnings as errors) and runs every test,
+# then runs the datagram fuzzer briefly (clang, libFuzzer).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+
+jobs=$(nproc)
+cmake -S . -B build/debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDISSEM_SANITIZE=ON >/dev/null
+cmake --build build/debug -j "$jobs"
+(cd build/debug && ctest --output-on-failure -j "$jobs" --timeout 900)
+
+echo "== fuzzing the datagram decoder and receive path for ${FUZZ_SECONDS:-30} s"
+cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  -DDISSEM_FUZZ=ON -DDISSEM_TESTS=OFF >/dev/null
+cmake --build build/fuzz -j "$jobs" --target datagram_fuzzer
+corpus=$(mktemp -d)
+trap 'rm -rf "$corpus"' EXIT
+cp tests/fuzz/corpus/* "$corpus"/ 2>/dev/null || true
+build/fuzz/tests/fuzz/datagram_fuzzer -max_total_time="${FUZZ_SECONDS:-30}" -rss_limit_mb=2048 \
+  -print_final_stats=1 "$corpus" 2>&1 | tail -n 12
+echo "fuzz: no crash"
