@@ -14,7 +14,7 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   const auto length = static_cast<std::uint32_t>(d.payload().size());
   // Everything on the air goes into the NTM, wanted or not: it is what lets
   // this node stay quiet when someone else has just answered a request.
-  n.ntm.record(FragmentKey{meta.id, offset}, now);
+  n.ntm.record(meta.id, offset, now);
 
   const bool subscribed = n.subscriptions.any(meta.id.group);
   if (!subscribed && !n.config.cache_unsubscribed) return;

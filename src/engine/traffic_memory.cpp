@@ -2,10 +2,27 @@
 
 namespace dissem::engine {
 
-void TrafficMemory::record(const FragmentKey& key, Micros now) {
+std::uint64_t TrafficMemory::fingerprint(const MessageId& message, std::uint32_t offset) {
+  // FNV-1a over the group, then the numbers folded in with a strong mixer.
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : message.group) h = (h ^ c) * 0x100000001b3ULL;
+  auto mix = [](std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+  };
+  h = mix(h ^ message.publisher);
+  h = mix(h ^ message.seq);
+  return mix(h ^ offset);
+}
+
+void TrafficMemory::record(const MessageId& message, std::uint32_t offset, Micros now) {
   prune(now);
-  last_seen_[key] = now;
-  log_.emplace_back(now, key);
+  const std::uint64_t fp = fingerprint(message, offset);
+  last_seen_[fp] = now;
+  log_.emplace_back(now, fp);
 }
 
 bool TrafficMemory::seen_recently(const FragmentKey& key, Micros now) {
@@ -15,7 +32,7 @@ bool TrafficMemory::seen_recently(const FragmentKey& key, Micros now) {
 
 std::optional<Micros> TrafficMemory::last_seen(const FragmentKey& key, Micros now) {
   prune(now);
-  auto it = last_seen_.find(key);
+  auto it = last_seen_.find(fingerprint(key.message, key.offset));
   if (it == last_seen_.end()) return std::nullopt;
   return it->second;
 }

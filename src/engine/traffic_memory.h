@@ -5,6 +5,11 @@
 // air within the window, someone already answered and sending it again would
 // only duplicate traffic. Entries older than the window are pruned, so memory
 // is bounded by the traffic of one window.
+//
+// Entries are 64-bit fingerprints of (message id, offset), not the ids
+// themselves: no string copies on the per-fragment path. A collision (about
+// one in 2^64 per pair) could only make a node skip one repair, which the
+// requester would then ask for again.
 #pragma once
 
 #include <cstdint>
@@ -35,20 +40,23 @@ class TrafficMemory {
   void set_window(Micros window) { window_ = window; }
   Micros window() const { return window_; }
 
-  void record(const FragmentKey& key, Micros now);
+  void record(const FragmentKey& key, Micros now) { record(key.message, key.offset, now); }
+  void record(const MessageId& message, std::uint32_t offset, Micros now);
   // True if `key` was seen at or after now - window.
   bool seen_recently(const FragmentKey& key, Micros now);
   // Last sighting within the window, if any.
   std::optional<Micros> last_seen(const FragmentKey& key, Micros now);
   std::size_t size() const { return last_seen_.size(); }
 
+  static std::uint64_t fingerprint(const MessageId& message, std::uint32_t offset);
+
  private:
   void prune(Micros now);
 
   Micros window_;
-  std::unordered_map<FragmentKey, Micros, FragmentKeyHash> last_seen_;
+  std::unordered_map<std::uint64_t, Micros> last_seen_;
   // Insertion-ordered log used to prune without scanning the map.
-  std::deque<std::pair<Micros, FragmentKey>> log_;
+  std::deque<std::pair<Micros, std::uint64_t>> log_;
 };
 
 }  // namespace dissem::engine

@@ -1,5 +1,7 @@
 #include "sim/experiments.h"
 
+#include "engine/config_keys.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -7,7 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "sim/rng.h"
+#include "engine/random.h"
 
 namespace dissem::sim {
 namespace {
@@ -19,7 +21,7 @@ const std::string kTacticalGroup = "tactical-grp";
 constexpr std::uint64_t kPayloadStream = 1ULL << 32;
 
 std::vector<std::uint8_t> make_payload(std::uint64_t seed, std::uint64_t size) {
-  Rng rng(seed);
+  Random rng(seed);
   std::vector<std::uint8_t> out(size);
   for (std::size_t i = 0; i < out.size(); i += 8) {
     std::uint64_t v = rng.next();
@@ -117,7 +119,8 @@ std::uint64_t kbps_to_bps(double kbps) {
   return static_cast<std::uint64_t>(std::llround(kbps * static_cast<double>(kBitsPerKbit)));
 }
 
-engine::EngineConfig experiment_node_config(std::uint64_t capacity_bps, [[maybe_unused]] NodeRole role) {
+engine::EngineConfig experiment_node_config(std::uint64_t capacity_bps, [[maybe_unused]] NodeRole role,
+                                            const std::vector<std::string>& settings) {
   // As in the paper's set-up, each node is configured with its link capacity
   // and may use all of it, whatever its role; `role` is there so sender
   // priority or a per-role rate split can be tuned here without touching the
@@ -125,6 +128,7 @@ engine::EngineConfig experiment_node_config(std::uint64_t capacity_bps, [[maybe_
   engine::EngineConfig c;
   c.link_capacity_bps = capacity_bps;
   c.rate_limit_bps = capacity_bps;
+  for (const auto& s : settings) engine::apply_config_assignment(c, s);
   return c;
 }
 
@@ -145,10 +149,10 @@ BaselineResult run_baseline(const BaselineParams& p) {
   mc.shared_channel = p.shared_channel;
   Simulation sim(p.seed, mc);
   sim.set_all_links(link_at(p.reliability_pct, p.latency));
-  const std::size_t sender = sim.add_node(experiment_node_config(res.capacity_bps, NodeRole::Sender), res.capacity_bps);
+  const std::size_t sender = sim.add_node(experiment_node_config(res.capacity_bps, NodeRole::Sender, p.engine_settings), res.capacity_bps);
   std::vector<std::size_t> receivers;
   for (std::size_t r = 0; r < p.receivers; ++r)
-    receivers.push_back(sim.add_node(experiment_node_config(res.capacity_bps, NodeRole::Receiver), res.capacity_bps));
+    receivers.push_back(sim.add_node(experiment_node_config(res.capacity_bps, NodeRole::Receiver, p.engine_settings), res.capacity_bps));
 
   std::vector<std::uint64_t> sizes;
   const std::uint64_t piece = p.message_size == 0 ? p.bytes : p.message_size;
@@ -222,14 +226,14 @@ TacticalResult run_tactical(const TacticalParams& p) {
   mc.shared_channel = p.shared_channel;
   Simulation sim(p.seed, mc);
   sim.set_all_links(link_at(p.ground_reliability_pct));
-  engine::EngineConfig uav = experiment_node_config(sender_bps, NodeRole::Sender);
+  engine::EngineConfig uav = experiment_node_config(sender_bps, NodeRole::Sender, p.engine_settings);
   uav.serve_requests = false;  // the paper's sender never serves MFRs: the ground repairs itself
   const std::size_t sender = sim.add_node(uav, sender_bps);
   std::vector<std::size_t> subscribers;
   for (std::size_t g = 0; g < p.ground_nodes; ++g) {
     const bool subscribes = g < p.subscribers;
     const std::size_t i = sim.add_node(
-        experiment_node_config(ground_bps, subscribes ? NodeRole::Receiver : NodeRole::Relay), ground_bps);
+        experiment_node_config(ground_bps, subscribes ? NodeRole::Receiver : NodeRole::Relay, p.engine_settings), ground_bps);
     if (subscribes) subscribers.push_back(i);
     sim.set_link(sender, i, link_at(p.sender_reliability_pct));
     LinkParams up = link_at(p.sender_reliability_pct);

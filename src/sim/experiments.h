@@ -27,7 +27,10 @@ enum class NodeRole { Sender, Receiver, Relay };
 // The engine configuration of every node the experiments create: the one
 // place to tune the engine for the paper runs. Callers only add what the
 // experiment itself defines (e.g. a sender that does not serve requests).
-engine::EngineConfig experiment_node_config(std::uint64_t capacity_bps, NodeRole role);
+// `settings` are "key=value" engine overrides (engine/config_keys.h), applied
+// last; a bad one throws engine::ConfigError naming the key.
+engine::EngineConfig experiment_node_config(std::uint64_t capacity_bps, NodeRole role,
+                                            const std::vector<std::string>& settings = {});
 
 // What every run reports beside its own metrics.
 struct RunSummary {
@@ -42,6 +45,7 @@ struct RunSummary {
 // --- 1. Reliable multicast baseline -------------------------------------------
 
 struct BaselineParams {
+  std::vector<std::string> engine_settings;  // key=value overrides for every node
   std::size_t receivers = 3;
   double capacity_kbps = 256;
   double reliability_pct = 100;
@@ -77,6 +81,7 @@ BaselineResult run_baseline(const BaselineParams& params);
 // --- 2. Tactical network test ----------------------------------------------------
 
 struct TacticalParams {
+  std::vector<std::string> engine_settings;  // key=value overrides for every node
   double sender_reliability_pct = 90;
   std::uint32_t message_size = 1024;
   std::size_t messages = 0;  // 0: the paper's count for this size (~1.6 MB in all)

@@ -152,7 +152,7 @@ void Medium::finish(std::size_t tx, const Packet& p) {
     if (to == p.from) continue;
     const LinkParams& l = links_[p.from][to];
     if (!l.enabled) continue;
-    const bool delivered = rng_.bernoulli(l.reliability);
+    const bool delivered = rng_.chance(l.reliability);
     Micros arrival = queue_.now() + l.latency;
     if (delivered && l.jitter > 0) arrival += rng_.uniform_int(0, l.jitter);
 

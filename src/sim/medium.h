@@ -31,7 +31,7 @@
 #include "engine/stats.h"
 #include "engine/types.h"
 #include "sim/event_queue.h"
-#include "sim/rng.h"
+#include "engine/random.h"
 
 namespace dissem::sim {
 
@@ -154,7 +154,7 @@ class Medium {
   void check_node(std::size_t i) const;
 
   EventQueue& queue_;
-  Rng rng_;
+  Random rng_;
   MediumConfig config_;
   LinkParams default_link_;
   std::vector<std::uint64_t> capacity_;

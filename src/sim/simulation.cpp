@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "sim/rng.h"
+#include "engine/random.h"
 
 namespace dissem::sim {
 namespace {

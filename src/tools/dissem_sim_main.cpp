@@ -52,10 +52,11 @@ int main(int argc, char** argv) {
   baseline->add_option("--time-limit-s", base_limit_s, "stop here (0: 10 x lower bound + 60 s)")
       ->capture_default_str();
   baseline->add_flag("--json", json, "machine-readable output");
+  baseline->add_option("--engine", base.engine_settings, "engine setting key=value for every node (repeatable)");
 
   dissem::sim::TacticalParams tac;
-  double tac_window_s = dissem::sim::TacticalParams{}.window / static_cast<double>(kSeconds);
-  double tac_settle_s = dissem::sim::TacticalParams{}.settle / static_cast<double>(kSeconds);
+  double tac_window_s = static_cast<double>(dissem::sim::TacticalParams{}.window) / static_cast<double>(kSeconds);
+  double tac_settle_s = static_cast<double>(dissem::sim::TacticalParams{}.settle) / static_cast<double>(kSeconds);
   CLI::App* tactical = app.add_subcommand("tactical", "UAV sender and 9 ground nodes, 3 subscribe (paper section 2)");
   tactical->add_option("--sender-reliability", tac.sender_reliability_pct, "UAV link reliability, percent")
       ->check(CLI::Range(0.001, 100.0))
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
   tactical->add_option("--seed", tac.seed, "simulation seed")->capture_default_str();
   tactical->add_flag("--shared-channel", tac.shared_channel, "one transmission at a time on the whole medium");
   tactical->add_flag("--json", json, "machine-readable output");
+  tactical->add_option("--engine", tac.engine_settings, "engine setting key=value for every node (repeatable)");
 
   std::string scenario_path;
   std::optional<std::uint64_t> scenario_seed;
