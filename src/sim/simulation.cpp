@@ -116,7 +116,10 @@ void Simulation::drain(std::size_t i) {
   const Micros t = engine_now();
   s.radio_full = false;
   for (;;) {
-    if (!medium_.has_room(i)) {
+    // Hand the radio at most kHostQueue datagrams ahead: backlog stays in the
+    // engine, where a repair can still be cancelled by the NTM when someone
+    // else sends it first (a driver with byte queue limits does the same).
+    if (!medium_.has_room(i) || medium_.waiting(i) >= kHostQueue) {
       s.radio_full = true;
       ++stats_.radio_full;
       break;

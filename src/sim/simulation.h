@@ -65,6 +65,7 @@ class Simulation {
   using NodeAction = std::function<void(engine::Node&, Micros engine_now)>;
 
   static constexpr Micros kStallRetry = 1 * kMillis;
+  static constexpr std::size_t kHostQueue = 2;  // datagrams handed to a radio ahead of its transmission
 
   Simulation(std::uint64_t seed, MediumConfig medium_config = {});
   ~Simulation();
