@@ -74,14 +74,16 @@ struct Statements {
         update_message(db,
                        "UPDATE messages SET complete = ?2, own = ?3, stored_bytes = ?4, last_used_us = ?5"
                        " WHERE id = ?1"),
-        // OR IGNORE: should the mirror ever miss a held fragment, the unique
-        // index still keeps the insert idempotent (changes() tells).
-        insert_fragment(db, "INSERT OR IGNORE INTO fragments (message, offset, data) VALUES (?1, ?2, ?3)"),
+        // OR IGNORE: should the mirror ever miss a held fragment, the rowid
+        // key (message << 32 | offset) still keeps the insert idempotent
+        // (changes() tells).
+        insert_fragment(db, "INSERT OR IGNORE INTO fragments (id, data) VALUES ((?1 << 32) | ?2, ?3)"),
         select_fragments(db,
-                         "SELECT offset, data FROM fragments WHERE message = ?1 AND offset BETWEEN ?2 AND ?3"
-                         " ORDER BY offset"),
-        select_lengths(db, "SELECT offset, length(data) FROM fragments WHERE message = ?1 ORDER BY offset"),
-        delete_fragments(db, "DELETE FROM fragments WHERE message = ?1"),
+                         "SELECT id & 4294967295, data FROM fragments WHERE id BETWEEN (?1 << 32) | ?2 AND (?1 << 32) | ?3"
+                         " ORDER BY id"),
+        select_lengths(db, "SELECT id & 4294967295, length(data) FROM fragments"
+                       " WHERE id BETWEEN (?1 << 32) AND (?1 << 32) | 4294967295 ORDER BY id"),
+        delete_fragments(db, "DELETE FROM fragments WHERE id BETWEEN (?1 << 32) AND (?1 << 32) | 4294967295"),
         delete_message(db, "DELETE FROM messages WHERE id = ?1"),
         get_state(db, "SELECT value FROM node_state WHERE key = ?1"),
         set_state(db,
@@ -413,8 +415,12 @@ class SqliteStore final : public Store {
     s.bind(9, std::int64_t{own});
     s.bind(10, now);
     s.run();
+    const std::int64_t rowid = sqlite3_last_insert_rowid(db_->get());
+    if (rowid > schema::kMaxMessageRowid)
+      throw StoreError("cache store '" + db_->path() + "': message rowid " + std::to_string(rowid) +
+                       " exceeds the fragment key range; vacuum or recreate the cache");
     Entry& e = index_[meta.id];
-    e.rowid = sqlite3_last_insert_rowid(db_->get());
+    e.rowid = rowid;
     e.meta = meta;
     e.own = own;
     e.first_seen = now;
@@ -513,9 +519,9 @@ class SqliteStore final : public Store {
     if (!incomplete.empty()) {
       // length(data) is answered from the record header: no blob is copied.
       sql::Statement s(*db_,
-                       "SELECT f.message, f.offset, length(f.data) FROM messages AS m"
-                       " JOIN fragments AS f ON f.message = m.id WHERE m.complete = 0"
-                       " ORDER BY f.message, f.offset");
+                       "SELECT f.id >> 32, f.id & 4294967295, length(f.data) FROM messages AS m"
+                       " JOIN fragments AS f ON f.id BETWEEN (m.id << 32) AND (m.id << 32) | 4294967295"
+                       " WHERE m.complete = 0 ORDER BY f.id");
       while (s.step()) {
         auto it = incomplete.find(s.column_int64(0));
         if (it == incomplete.end()) continue;

@@ -54,6 +54,7 @@ struct EngineConfig {
   std::uint32_t max_message_size = 64u << 20;     // larger total_length is rejected
   std::size_t max_group_name = 255;
   std::size_t max_tracked_messages = 200'000;     // incomplete messages tracked at once
+  std::uint64_t reassembly_memory = 64ull << 20;  // bytes of in-memory reassembly for subscribed groups
   std::size_t max_request_fragments = 4096;       // fragments one MFR may ask us to send
 };
 

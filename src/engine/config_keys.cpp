@@ -90,6 +90,7 @@ const std::map<std::string, Field>& fields() {
       {"beacon_interval_ms", millis(&C::beacon_interval, 10, 3'600'000)},
       {"peer_silent_after_ms", millis(&C::peer_silent_after, 10, 86'400'000)},
       {"max_message_size", number<std::uint32_t>(&C::max_message_size, 1, 1u << 30)},
+      {"reassembly_memory", number<std::uint64_t>(&C::reassembly_memory, 0, 1ull << 40)},
       {"max_tracked_messages", number<std::size_t>(&C::max_tracked_messages, 16, 100'000'000)},
       {"max_request_fragments", number<std::size_t>(&C::max_request_fragments, 1, 1'000'000)},
   };

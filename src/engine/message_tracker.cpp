@@ -20,7 +20,8 @@ MessageState* MessageTracker::track(const MessageId& id, Micros now) {
 }
 
 FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32_t offset,
-                                            std::uint32_t length, Micros now) {
+                                            std::uint32_t length, Micros now, const std::uint8_t* payload,
+                                            bool buffered) {
   if (settled(meta.id)) return FragmentOutcome::Settled;
   MessageState* st = track(meta.id, now);
   if (st == nullptr) return FragmentOutcome::Overloaded;
@@ -28,6 +29,14 @@ FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32
   if (st->meta && st->meta->total_length != meta.total_length) return FragmentOutcome::Inconsistent;
   if (!st->meta) st->meta = meta;
   if (st->have.add(offset, offset + length) == 0) return FragmentOutcome::Duplicate;
+  if (buffered && payload != nullptr) {
+    if (st->buffer.empty() && st->have.covered() == length &&
+        buffered_bytes_ + meta.total_length <= buffer_budget_) {
+      st->buffer.resize(meta.total_length);  // only from the first fragment: no gaps to back-fill
+      buffered_bytes_ += meta.total_length;
+    }
+    if (!st->buffer.empty()) std::copy(payload, payload + length, st->buffer.begin() + offset);
+  }
   if (st->fragments == 0) st->first_seen = now;
   st->last_arrival = now;
   ++st->fragments;
@@ -81,8 +90,21 @@ void MessageTracker::extend_history(const StreamId& stream, std::uint32_t count,
   s.baseline = new_base;
 }
 
+std::vector<std::uint8_t> MessageTracker::take_buffer(const MessageId& id) {
+  auto it = messages_.find(id);
+  if (it == messages_.end() || !it->second.complete) return {};
+  buffered_bytes_ -= it->second.buffer.size();
+  return std::move(it->second.buffer);
+}
+
+void MessageTracker::release_buffer(MessageState& st) {
+  buffered_bytes_ -= st.buffer.size();
+  st.buffer = {};
+}
+
 void MessageTracker::settle(const MessageId& id) {
   incomplete_.erase(id);
+  if (auto it = messages_.find(id); it != messages_.end()) release_buffer(it->second);
   messages_.erase(id);
   streams_[stream_of(id)].settled.add(id.seq, id.seq + 1);
 }

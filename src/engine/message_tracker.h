@@ -32,6 +32,10 @@ struct MessageState {
   Micros last_arrival = 0;
   std::uint32_t fragments = 0;      // fragments received (for the arrival rate)
   RequestState request;
+  // Reassembly copy for messages a local subscriber wants: delivery then needs
+  // no read-back from the cache. Empty when over the memory budget (the cache
+  // is always written, and is read instead).
+  std::vector<std::uint8_t> buffer;
 };
 
 struct StreamState {
@@ -44,11 +48,17 @@ enum class FragmentOutcome { New, Completed, Duplicate, Settled, Inconsistent, O
 
 class MessageTracker {
  public:
-  explicit MessageTracker(std::size_t max_tracked) : max_tracked_(max_tracked) {}
+  explicit MessageTracker(std::size_t max_tracked, std::uint64_t buffer_budget = 0)
+      : max_tracked_(max_tracked), buffer_budget_(buffer_budget) {}
 
   // Records a fragment's bytes. Completed means this fragment finished the message.
+  // With `payload` and `buffered`, also copies the bytes into the message's
+  // reassembly buffer (allocated on first use while within the budget).
   FragmentOutcome on_fragment(const MessageMeta& meta, std::uint32_t offset, std::uint32_t length,
-                              Micros now);
+                              Micros now, const std::uint8_t* payload = nullptr, bool buffered = false);
+  // Hands over a completed message's reassembled bytes (empty if none were kept).
+  std::vector<std::uint8_t> take_buffer(const MessageId& id);
+  std::uint64_t buffered_bytes() const { return buffered_bytes_; }
 
   // Declares that messages up to `seq` exist in `stream`. For streams we want
   // (`track_gaps`), unsettled sequence numbers from the baseline up to `seq`
@@ -83,7 +93,11 @@ class MessageTracker {
   MessageState* track(const MessageId& id, Micros now);
   void mark_complete(const MessageId& id, MessageState& st);
 
+  void release_buffer(MessageState& st);
+
   std::size_t max_tracked_;
+  std::uint64_t buffer_budget_;
+  std::uint64_t buffered_bytes_ = 0;
   std::unordered_map<MessageId, MessageState, MessageIdHash> messages_;
   // Ordered view of the incomplete ones: deterministic request rounds.
   std::map<MessageId, MessageState*> incomplete_;

@@ -20,7 +20,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
     : config(c),
       store(std::move(s)),
       rng(c.seed),
-      tracker(c.max_tracked_messages),
+      tracker(c.max_tracked_messages, c.reassembly_memory),
       ntm(0),
       meter(c.traffic_window),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
@@ -195,18 +195,27 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders) {
   store->flush();
   const MessageId* cached_id = nullptr;
   std::optional<std::vector<std::uint8_t>> cached;
-  for (const auto& o : orders) {
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const auto& o = orders[i];
     if (o.skipped) {
       events.push_back(Event{Event::Kind::MessageSkipped, 0, o.message});
       continue;
     }
     if (cached_id == nullptr || *cached_id != o.message) {
-      cached = store->read_message(o.message);
+      auto buffer = tracker.take_buffer(o.message);
+      cached = buffer.empty() ? store->read_message(o.message) : std::optional(std::move(buffer));
       cached_id = &o.message;
     }
     const MessageState* st = tracker.find(o.message);
     if (!cached || st == nullptr || !st->meta) continue;  // evicted meanwhile
-    deliveries.push_back(Delivery{o.subscription, *st->meta, *cached});
+    // Orders for one message are adjacent: the last one takes the buffer.
+    const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;
+    if (last_use) {
+      deliveries.push_back(Delivery{o.subscription, *st->meta, std::move(*cached)});
+      cached_id = nullptr;
+    } else {
+      deliveries.push_back(Delivery{o.subscription, *st->meta, *cached});
+    }
     ++stats.deliveries;
   }
 }

@@ -21,7 +21,8 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   if (meta.expired_at(now)) return;
 
   n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
-  const auto outcome = n.tracker.on_fragment(meta, offset, length, now);
+  const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
+  const auto outcome = n.tracker.on_fragment(meta, offset, length, now, payload, subscribed);
   switch (outcome) {
     case FragmentOutcome::Settled:
     case FragmentOutcome::Duplicate:
@@ -37,7 +38,6 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
     case FragmentOutcome::Completed:
       break;
   }
-  const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
   n.store->put_fragment(meta, offset, std::span(payload, length), now);
   n.note_expiry(meta.expiry_s);
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <unordered_map>
+#include <vector>
 
 #include "engine/types.h"
 
@@ -46,16 +46,27 @@ class TrafficMemory {
   bool seen_recently(const FragmentKey& key, Micros now);
   // Last sighting within the window, if any.
   std::optional<Micros> last_seen(const FragmentKey& key, Micros now);
-  std::size_t size() const { return last_seen_.size(); }
+  std::size_t size() const { return used_; }
 
   static std::uint64_t fingerprint(const MessageId& message, std::uint32_t offset);
 
  private:
   void prune(Micros now);
 
+  // Open addressing with linear probing: no allocation per fragment, which
+  // matters on the receive path (every fragment heard is recorded).
+  struct Slot {
+    std::uint64_t fingerprint = 0;  // 0 = empty (fingerprints are never 0)
+    Micros seen = 0;
+  };
+  Slot* find_slot(std::uint64_t fp);
+  void erase_slot(std::size_t i);
+  void grow();
+
   Micros window_;
-  std::unordered_map<std::uint64_t, Micros> last_seen_;
-  // Insertion-ordered log used to prune without scanning the map.
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);
+  std::size_t used_ = 0;
+  // Insertion-ordered log used to prune without scanning the table.
   std::deque<std::pair<Micros, std::uint64_t>> log_;
 };
 
