@@ -338,6 +338,7 @@ void NodeImpl::send_beacon(Micros now) {
   wire::Beacon b;
   b.set_node(config.node_id);
   b.set_sent_us(static_cast<std::uint64_t>(now));
+  b.set_seq(++beacons_sent);
   for (const auto& [id, p] : peers.all()) {
     if (p.beacon_heard_at == 0) continue;
     auto* e = b.add_echoes();
@@ -441,6 +442,12 @@ std::size_t Node::incomplete_wanted() const {
     if (impl_->subscriptions.reliable(id.group)) ++n;
   });
   return n;
+}
+
+std::vector<Node::PeerSummary> Node::peers() const {
+  std::vector<PeerSummary> out;
+  for (const auto& [id, p] : impl_->peers.all()) out.push_back(PeerSummary{id, p.last_heard, p.srtt, p.estimated_loss()});
+  return out;
 }
 
 void Node::set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c) {

@@ -118,6 +118,14 @@ class Node {
   // Messages still missing bytes that this node wants (subscribed, reliable).
   std::size_t incomplete_wanted() const;
 
+  struct PeerSummary {
+    NodeId node = 0;
+    Micros last_heard = 0;
+    Micros srtt = 0;            // 0 until measured
+    double estimated_loss = 0;  // from gaps in its beacon sequence numbers
+  };
+  std::vector<PeerSummary> peers() const;
+
   // Controllers (defaults: no forwarding, quota eviction). Must be set before
   // the first input.
   void set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c);

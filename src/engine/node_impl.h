@@ -103,6 +103,7 @@ class NodeImpl {
   Micros next_beacon = 0;
   Micros next_housekeeping = 0;
   std::size_t beacon_rotation = 0;
+  std::uint32_t beacons_sent = 0;
 
  private:
   // node.cpp

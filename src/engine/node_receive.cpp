@@ -96,7 +96,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     n.events.push_back(Event{Event::Kind::PeerAppeared, b.node(), {}});
     n.tracker.reset_backoff_all();
   }
-  n.peers.on_beacon(b.node(), b.sent_us(), now);
+  n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
   for (const auto& e : b.echoes()) {
     if (e.peer() != n.config.node_id) continue;
     const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());

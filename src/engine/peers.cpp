@@ -10,8 +10,15 @@ bool PeerTable::heard(NodeId id, Micros now) {
   return inserted;
 }
 
-void PeerTable::on_beacon(NodeId id, std::uint64_t peer_sent_us, Micros now) {
+void PeerTable::on_beacon(NodeId id, std::uint64_t peer_sent_us, std::uint32_t beacon_seq, Micros now) {
   auto& p = peers_[id];
+  // A lower number than before means the peer restarted: count afresh.
+  if (p.beacons_heard == 0 || beacon_seq < p.last_beacon_seq) {
+    p.first_beacon_seq = beacon_seq;
+    p.beacons_heard = 0;
+  }
+  p.last_beacon_seq = beacon_seq;
+  ++p.beacons_heard;
   p.beacon_sent_us = peer_sent_us;
   p.beacon_heard_at = now;
 }

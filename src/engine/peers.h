@@ -2,6 +2,8 @@
 // No membership protocol: a peer exists while we keep hearing it.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -14,13 +16,24 @@ struct Peer {
   Micros srtt = 0;                  // smoothed RTT; 0 until the first sample
   std::uint64_t beacon_sent_us = 0; // the peer's own timestamp on its last beacon
   Micros beacon_heard_at = 0;       // when we heard that beacon (to compute hold time)
+  // Beacon sequence numbers seen, for the loss estimate.
+  std::uint32_t first_beacon_seq = 0;
+  std::uint32_t last_beacon_seq = 0;
+  std::uint64_t beacons_heard = 0;
+
+  // Fraction of this peer's beacons that did not reach us (0 before two).
+  double estimated_loss() const {
+    if (beacons_heard < 2 || last_beacon_seq <= first_beacon_seq) return 0.0;
+    const double expected = static_cast<double>(last_beacon_seq - first_beacon_seq) + 1.0;
+    return std::max(0.0, 1.0 - static_cast<double>(beacons_heard) / expected);
+  }
 };
 
 class PeerTable {
  public:
   // Returns true when `id` is new (or was silent and came back).
   bool heard(NodeId id, Micros now);
-  void on_beacon(NodeId id, std::uint64_t peer_sent_us, Micros now);
+  void on_beacon(NodeId id, std::uint64_t peer_sent_us, std::uint32_t beacon_seq, Micros now);
   void on_rtt_sample(NodeId id, Micros sample);
   // Removes peers not heard within `silent_after`; returns them.
   std::vector<NodeId> expire(Micros now, Micros silent_after);
