@@ -1,0 +1,76 @@
+#include "net/interface_info.h"
+
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+namespace dissem::net {
+namespace {
+
+using boost::asio::ip::address_v4;
+
+address_v4 to_address(const sockaddr* sa) {
+  const auto* in = reinterpret_cast<const sockaddr_in*>(sa);
+  return address_v4(ntohl(in->sin_addr.s_addr));
+}
+
+// A /31 or /32 subnet has no room for a broadcast address (RFC 3021).
+std::optional<address_v4> subnet_broadcast(address_v4 address, address_v4 netmask) {
+  const auto mask = netmask.to_uint();
+  if ((~mask) < 3u) return std::nullopt;
+  return address_v4(address.to_uint() | ~mask);
+}
+
+InterfaceInfo describe(const ifaddrs& ifa) {
+  InterfaceInfo info;
+  info.name = ifa.ifa_name;
+  info.index = if_nametoindex(ifa.ifa_name);
+  info.address = to_address(ifa.ifa_addr);
+  if (ifa.ifa_netmask != nullptr) info.netmask = to_address(ifa.ifa_netmask);
+  info.up = (ifa.ifa_flags & IFF_UP) != 0;
+  info.loopback = (ifa.ifa_flags & IFF_LOOPBACK) != 0;
+  if ((ifa.ifa_flags & IFF_BROADCAST) != 0 && ifa.ifa_broadaddr != nullptr &&
+      ifa.ifa_broadaddr->sa_family == AF_INET) {
+    info.broadcast = to_address(ifa.ifa_broadaddr);
+  } else if (info.loopback) {
+    info.broadcast = subnet_broadcast(info.address, info.netmask);
+  }
+  return info;
+}
+
+}  // namespace
+
+std::vector<InterfaceInfo> list_interfaces() {
+  ifaddrs* head = nullptr;
+  if (getifaddrs(&head) != 0)
+    throw std::runtime_error(std::string("getifaddrs: ") + std::strerror(errno));
+  std::unique_ptr<ifaddrs, decltype(&freeifaddrs)> guard(head, &freeifaddrs);
+
+  std::vector<InterfaceInfo> out;
+  for (const ifaddrs* ifa = head; ifa != nullptr; ifa = ifa->ifa_next) {
+    if (ifa->ifa_addr == nullptr || ifa->ifa_addr->sa_family != AF_INET) continue;
+    out.push_back(describe(*ifa));
+  }
+  return out;
+}
+
+InterfaceInfo find_interface(const std::string& name) {
+  const auto all = list_interfaces();
+  for (const auto& info : all)
+    if (info.name == name) return info;
+
+  std::string known;
+  for (const auto& info : all) {
+    if (!known.empty()) known += ", ";
+    known += info.name + " (" + info.address.to_string() + ")";
+  }
+  throw std::runtime_error("network interface '" + name + "' not found or has no IPv4 address; available: " +
+                           (known.empty() ? std::string("none") : known));
+}
+
+}  // namespace dissem::net

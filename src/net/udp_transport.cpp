@@ -1,0 +1,222 @@
+#include "net/udp_transport.h"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/ip/multicast.hpp>
+#include <boost/system/error_code.hpp>
+
+namespace dissem::net {
+
+namespace asio = boost::asio;
+using asio::ip::address_v4;
+using asio::ip::udp;
+using boost::system::error_code;
+
+struct UdpTransport::State {
+  explicit State(asio::io_context& io) : receiver(io), sender(io), buffer(kReceiveBufferBytes) {}
+
+  udp::socket receiver;
+  udp::socket sender;
+  std::vector<std::uint8_t> buffer;
+  Endpoint from;
+  DatagramHandler handler;
+  TransportCounters counters;
+  bool stopped = false;
+};
+
+namespace {
+
+// Every set-up failure names where it happened, so the operator can tell a
+// missing interface from a port in use or a refused group join.
+class SetupError {
+ public:
+  SetupError(const TransportConfig& config, const InterfaceInfo& iface) {
+    context_ = "udp transport on interface '" + config.interface + "' (" + iface.address.to_string() + "), " +
+               (config.mode == Mode::Multicast ? "multicast group " + config.group : std::string("broadcast")) +
+               " port " + std::to_string(config.port);
+  }
+  void check(const error_code& ec, const std::string& step) const {
+    if (ec) fail(step + ": " + ec.message());
+  }
+  [[noreturn]] void fail(const std::string& detail) const { throw std::runtime_error(context_ + ": " + detail); }
+
+ private:
+  std::string context_;
+};
+
+// Options asio does not wrap.
+void set_int_option(udp::socket& socket, int level, int name, int value, const SetupError& err,
+                    const std::string& step) {
+  if (::setsockopt(socket.native_handle(), level, name, &value, sizeof value) != 0)
+    err.check(error_code(errno, boost::system::system_category()), step);
+}
+
+void set_buffer_sizes(udp::socket& socket, std::size_t bytes, const SetupError& err) {
+  if (bytes == 0) return;
+  error_code ec;
+  const auto size = static_cast<int>(std::min<std::size_t>(bytes, 1u << 30));
+  socket.set_option(asio::socket_base::receive_buffer_size(size), ec);
+  err.check(ec, "SO_RCVBUF");
+  socket.set_option(asio::socket_base::send_buffer_size(size), ec);
+  err.check(ec, "SO_SNDBUF");
+}
+
+address_v4 parse_group(const TransportConfig& config, const SetupError& err) {
+  error_code ec;
+  const auto group = asio::ip::make_address_v4(config.group, ec);
+  if (ec) err.fail("'" + config.group + "' is not an IPv4 address");
+  if (!group.is_multicast()) err.fail(config.group + " is not a multicast address (224.0.0.0/4)");
+  return group;
+}
+
+// The shared receive socket: every daemon on the host binds the same port.
+void open_receiver(udp::socket& socket, const TransportConfig& config, const InterfaceInfo& iface,
+                   const address_v4& bind_address, const SetupError& err) {
+  error_code ec;
+  socket.open(udp::v4(), ec);
+  err.check(ec, "open receive socket");
+  socket.set_option(asio::socket_base::reuse_address(true), ec);
+  err.check(ec, "SO_REUSEADDR");
+  set_int_option(socket, SOL_SOCKET, SO_REUSEPORT, 1, err, "SO_REUSEPORT");
+  set_buffer_sizes(socket, config.socket_buffer_bytes, err);
+  if (config.mode == Mode::Multicast) {
+    // Linux otherwise delivers a group's traffic from any interface that any
+    // socket on the host joined; with this off only our own join counts,
+    // which pins reception to this interface.
+    set_int_option(socket, IPPROTO_IP, IP_MULTICAST_ALL, 0, err, "IP_MULTICAST_ALL");
+  }
+  // Binding to the group (or broadcast) address rather than INADDR_ANY keeps
+  // unrelated unicast traffic to this port out of our socket.
+  socket.bind(udp::endpoint(bind_address, config.port), ec);
+  err.check(ec, "bind " + bind_address.to_string() + ":" + std::to_string(config.port));
+  if (config.mode == Mode::Multicast) {
+    socket.set_option(asio::ip::multicast::join_group(bind_address, iface.address), ec);
+    err.check(ec, "join group " + bind_address.to_string() + " on " + iface.address.to_string());
+  }
+}
+
+// The sending socket: its own ephemeral port identifies this transport's
+// datagrams among those of other daemons on the host.
+void open_sender(udp::socket& socket, const TransportConfig& config, const InterfaceInfo& iface,
+                 const SetupError& err) {
+  error_code ec;
+  socket.open(udp::v4(), ec);
+  err.check(ec, "open send socket");
+  socket.bind(udp::endpoint(iface.address, 0), ec);
+  err.check(ec, "bind send socket to " + iface.address.to_string());
+  set_buffer_sizes(socket, config.socket_buffer_bytes, err);
+  if (config.mode == Mode::Multicast) {
+    socket.set_option(asio::ip::multicast::outbound_interface(iface.address), ec);
+    err.check(ec, "IP_MULTICAST_IF " + iface.address.to_string());
+    if (config.ttl < 0 || config.ttl > 255) err.fail("ttl " + std::to_string(config.ttl) + " is not in [0, 255]");
+    socket.set_option(asio::ip::multicast::hops(config.ttl), ec);
+    err.check(ec, "IP_MULTICAST_TTL");
+    socket.set_option(asio::ip::multicast::enable_loopback(config.loopback), ec);
+    err.check(ec, "IP_MULTICAST_LOOP");
+  } else {
+    socket.set_option(asio::socket_base::broadcast(true), ec);
+    err.check(ec, "SO_BROADCAST");
+  }
+  socket.non_blocking(true, ec);
+  err.check(ec, "non-blocking mode");
+}
+
+}  // namespace
+
+UdpTransport::UdpTransport(asio::io_context& io, const TransportConfig& config)
+    : config_(config), interface_(find_interface(config.interface)), state_(std::make_shared<State>(io)) {
+  const SetupError err(config_, interface_);
+  if (config_.port == 0) err.fail("port 0 is not allowed: every node must use the same fixed port");
+
+  address_v4 target;
+  if (config_.mode == Mode::Multicast) {
+    target = parse_group(config_, err);
+  } else {
+    if (!interface_.broadcast) err.fail("interface has no broadcast address (point-to-point or /31-/32)");
+    target = *interface_.broadcast;
+  }
+  destination_ = Endpoint(target, config_.port);
+
+  open_receiver(state_->receiver, config_, interface_, target, err);
+  open_sender(state_->sender, config_, interface_, err);
+  error_code ec;
+  local_ = state_->sender.local_endpoint(ec);
+  err.check(ec, "local address of send socket");
+}
+
+UdpTransport::~UdpTransport() {
+  state_->stopped = true;
+  error_code ignored;
+  state_->receiver.close(ignored);
+  state_->sender.close(ignored);
+}
+
+void UdpTransport::start(DatagramHandler on_datagram) {
+  if (state_->handler) throw std::logic_error("UdpTransport::start called twice");
+  state_->handler = std::move(on_datagram);
+  receive_next(state_);
+}
+
+void UdpTransport::receive_next(std::shared_ptr<State> state) {
+  auto& s = *state;
+  s.receiver.async_receive_from(
+      asio::buffer(s.buffer), s.from, [state = std::move(state)](const error_code& ec, std::size_t n) mutable {
+        if (state->stopped || ec == asio::error::operation_aborted || ec == asio::error::bad_descriptor) return;
+        if (ec) {
+          // Transient (e.g. ENOMEM); the socket stays usable.
+          ++state->counters.receive_errors;
+        } else {
+          ++state->counters.datagrams_received;
+          state->counters.bytes_received += n;
+          state->handler(std::span<const std::uint8_t>(state->buffer.data(), n), state->from);
+        }
+        // The handler may have destroyed the transport.
+        if (!state->stopped) receive_next(std::move(state));
+      });
+}
+
+bool UdpTransport::send(std::span<const std::uint8_t> datagram) {
+  auto& c = state_->counters;
+  if (datagram.size() > kMaxPayload) {
+    ++c.too_large;
+    return false;
+  }
+  error_code ec;
+  state_->sender.send_to(asio::buffer(datagram.data(), datagram.size()), destination_, 0, ec);
+  if (!ec) {
+    ++c.datagrams_sent;
+    c.bytes_sent += datagram.size();
+    return true;
+  }
+  if (ec == asio::error::would_block || ec == asio::error::try_again || ec == asio::error::no_buffer_space)
+    ++c.send_would_block;
+  else if (ec == asio::error::message_size)
+    ++c.too_large;
+  else
+    ++c.send_errors;
+  return false;
+}
+
+Endpoint UdpTransport::local_endpoint() const { return local_; }
+
+Endpoint UdpTransport::destination() const { return destination_; }
+
+bool UdpTransport::is_own(const Endpoint& from) const { return from == local_; }
+
+TransportCounters UdpTransport::counters() const { return state_->counters; }
+
+std::size_t UdpTransport::receive_buffer_bytes() const {
+  asio::socket_base::receive_buffer_size option;
+  error_code ec;
+  state_->receiver.get_option(option, ec);
+  return ec ? 0 : static_cast<std::size_t>(option.value());
+}
+
+}  // namespace dissem::net

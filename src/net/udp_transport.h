@@ -1,0 +1,111 @@
+// UDP transport for one network interface: local broadcast or multicast,
+// always pinned to that interface (never the default route).
+//
+// Each transport owns two sockets:
+//  * a receiver bound to the shared port (on the group address in multicast
+//    mode, on the interface's broadcast address in broadcast mode) with
+//    SO_REUSEADDR and SO_REUSEPORT, so several daemons on one host all bind
+//    it and each gets a copy of every datagram;
+//  * a sender bound to the interface address and an ephemeral port. Because
+//    every daemon on a host shares the receive port, a datagram's source port
+//    is what tells them apart: our own looped-back datagrams come from
+//    local_endpoint(), and is_own() recognises them.
+//
+// Sending never blocks: the socket is non-blocking and a datagram the kernel
+// cannot take right now is dropped and counted (the engine's pacer is the
+// rate control, and the protocol repairs losses).
+//
+// All methods must be called from the thread running the io_context.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/udp.hpp>
+
+#include "net/interface_info.h"
+
+namespace dissem::net {
+
+using Endpoint = boost::asio::ip::udp::endpoint;
+using DatagramHandler = std::function<void(std::span<const std::uint8_t> datagram, const Endpoint& from)>;
+
+enum class Mode { Broadcast, Multicast };
+
+struct TransportConfig {
+  std::string interface = "lo";  // interface name, as `ip link` shows it
+  Mode mode = Mode::Multicast;
+  std::string group = "239.255.42.99";  // multicast mode only
+  std::uint16_t port = 42424;
+  int ttl = 1;            // multicast hops; 1 = this link only
+  bool loopback = true;   // multicast copies to this host's sockets (other daemons here)
+  // SO_RCVBUF and SO_SNDBUF request; 0 leaves the OS default. The kernel caps
+  // it at net.core.rmem_max / wmem_max without error.
+  std::size_t socket_buffer_bytes = 0;
+};
+
+struct TransportCounters {
+  std::uint64_t datagrams_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t datagrams_received = 0;  // including our own looped-back ones
+  std::uint64_t bytes_received = 0;
+  std::uint64_t send_would_block = 0;  // dropped: the kernel had no room now (EAGAIN, ENOBUFS)
+  std::uint64_t too_large = 0;         // dropped: above the IPv4 UDP payload limit
+  std::uint64_t send_errors = 0;       // any other send failure (e.g. interface down)
+  std::uint64_t receive_errors = 0;
+};
+
+class UdpTransport {
+ public:
+  // Enough for any IPv4 UDP datagram, so nothing is ever truncated.
+  static constexpr std::size_t kReceiveBufferBytes = 65535;
+  // 65535 - 20 (IPv4 header) - 8 (UDP header).
+  static constexpr std::size_t kMaxPayload = 65507;
+
+  // Opens, configures and binds both sockets. Throws std::runtime_error naming
+  // the interface, address and port and giving the OS error.
+  UdpTransport(boost::asio::io_context& io, const TransportConfig& config);
+  // Closes the sockets; a receive still pending completes without calling
+  // the handler, so the transport may be destroyed while the io_context runs.
+  ~UdpTransport();
+  UdpTransport(const UdpTransport&) = delete;
+  UdpTransport& operator=(const UdpTransport&) = delete;
+
+  // Starts the receive loop; `on_datagram` runs on the io_context for every
+  // datagram, our own included (see is_own). Call once.
+  void start(DatagramHandler on_datagram);
+
+  // Hands one datagram to the kernel for the group (or broadcast address).
+  // Returns false, and counts why, if it was dropped.
+  bool send(std::span<const std::uint8_t> datagram);
+
+  // The address and port our datagrams carry as their source.
+  Endpoint local_endpoint() const;
+  // Where send() goes: group:port or broadcast-address:port.
+  Endpoint destination() const;
+  // True for a datagram this transport sent (looped back by the kernel).
+  bool is_own(const Endpoint& from) const;
+
+  const InterfaceInfo& interface_info() const { return interface_; }
+  const TransportConfig& config() const { return config_; }
+  TransportCounters counters() const;
+  // SO_RCVBUF the kernel actually granted (it reports twice the usable bytes).
+  std::size_t receive_buffer_bytes() const;
+
+ private:
+  struct State;
+  static void receive_next(std::shared_ptr<State> state);
+
+  TransportConfig config_;
+  InterfaceInfo interface_;
+  Endpoint destination_;
+  Endpoint local_;
+  std::shared_ptr<State> state_;  // shared with the pending receive handler
+};
+
+}  // namespace dissem::net

@@ -1,0 +1,317 @@
+// UdpTransport on the loopback interface: real sockets, several transports in
+// one process standing in for several daemons on one host. Only 127.0.0.1
+// and 127.255.255.255 are used, so nothing leaves the machine.
+//
+// Other processes may use the same group, so every datagram carries a token
+// unique to this test run and anything else is ignored.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/udp.hpp>
+
+#include "net/interface_info.h"
+#include "net/udp_transport.h"
+
+namespace dissem::net {
+namespace {
+
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+
+// A port no UDP socket on this host holds right now (the kernel's pick).
+std::uint16_t unused_port() {
+  asio::io_context io;
+  asio::ip::udp::socket probe(io, asio::ip::udp::endpoint(asio::ip::make_address_v4("127.0.0.1"), 0));
+  return probe.local_endpoint().port();
+}
+
+std::string run_token() {
+  std::random_device rd;
+  return "dissem-test-" + std::to_string(rd()) + "-" + std::to_string(rd()) + ":";
+}
+
+TransportConfig loopback_config(Mode mode, std::uint16_t port) {
+  TransportConfig c;
+  c.interface = "lo";
+  c.mode = mode;
+  c.group = "239.255.42.99";
+  c.port = port;
+  c.ttl = 1;
+  c.loopback = true;
+  return c;
+}
+
+// Runs the io_context in short slices until `done` or the time limit.
+bool run_until(asio::io_context& io, const std::function<bool()>& done, std::chrono::milliseconds limit = 3s) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    if (io.stopped()) io.restart();
+    io.run_for(10ms);
+  }
+  return done();
+}
+
+struct Received {
+  std::string text;
+  Endpoint from;
+};
+
+// Collects the datagrams of this run (those starting with the token).
+class Inbox {
+ public:
+  explicit Inbox(std::string token) : token_(std::move(token)) {}
+  DatagramHandler handler() {
+    return [this](std::span<const std::uint8_t> d, const Endpoint& from) {
+      std::string text(d.begin(), d.end());
+      if (text.rfind(token_, 0) == 0) items.push_back({text.substr(token_.size()), from});
+    };
+  }
+  std::size_t count_text_prefix(const std::string& prefix) const {
+    std::size_t n = 0;
+    for (const auto& r : items) n += r.text.rfind(prefix, 0) == 0 ? 1 : 0;
+    return n;
+  }
+  std::vector<Received> items;
+
+ private:
+  std::string token_;
+};
+
+std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
+
+// Sends `count` datagrams "<token><label>#i" from `t`.
+void send_numbered(UdpTransport& t, const std::string& token, const std::string& label, int count) {
+  for (int i = 0; i < count; ++i) {
+    const auto payload = bytes_of(token + label + "#" + std::to_string(i));
+    ASSERT_TRUE(t.send(payload)) << label << " #" << i;
+  }
+}
+
+TEST(InterfaceInfo, LoopbackHasAddressAndBroadcast) {
+  const auto lo = find_interface("lo");
+  EXPECT_EQ(lo.address.to_string(), "127.0.0.1");
+  EXPECT_TRUE(lo.loopback);
+  EXPECT_GT(lo.index, 0u);
+  ASSERT_TRUE(lo.broadcast.has_value());
+  EXPECT_EQ(lo.broadcast->to_string(), "127.255.255.255");
+}
+
+TEST(InterfaceInfo, UnknownInterfaceErrorNamesItAndListsOthers) {
+  try {
+    find_interface("nosuchif0");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("'nosuchif0'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("lo (127.0.0.1)"), std::string::npos) << msg;
+  }
+}
+
+TEST(UdpTransport, TwoTransportsOnLoopbackMulticastExchangeBothWays) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  UdpTransport a(io, loopback_config(Mode::Multicast, port));
+  UdpTransport b(io, loopback_config(Mode::Multicast, port));
+  Inbox inbox_a(token), inbox_b(token);
+  a.start(inbox_a.handler());
+  b.start(inbox_b.handler());
+
+  EXPECT_EQ(a.destination(), Endpoint(asio::ip::make_address_v4("239.255.42.99"), port));
+  EXPECT_EQ(a.local_endpoint().address().to_string(), "127.0.0.1");
+  EXPECT_NE(a.local_endpoint(), b.local_endpoint());
+
+  constexpr int kCount = 5;
+  send_numbered(a, token, "from-a", kCount);
+  send_numbered(b, token, "from-b", kCount);
+  ASSERT_TRUE(run_until(io, [&] {
+    return inbox_a.count_text_prefix("from-b") == kCount && inbox_b.count_text_prefix("from-a") == kCount;
+  })) << "a heard " << inbox_a.count_text_prefix("from-b") << " from b; b heard "
+      << inbox_b.count_text_prefix("from-a") << " from a";
+
+  for (const auto& r : inbox_b.items) {
+    if (r.text.rfind("from-a", 0) != 0) continue;
+    EXPECT_EQ(r.from, a.local_endpoint());
+    EXPECT_FALSE(b.is_own(r.from));
+  }
+  EXPECT_EQ(a.counters().datagrams_sent, static_cast<std::uint64_t>(kCount));
+  EXPECT_EQ(a.counters().send_errors + a.counters().send_would_block, 0u);
+  EXPECT_GE(b.counters().datagrams_received, static_cast<std::uint64_t>(2 * kCount));
+}
+
+TEST(UdpTransport, HearsItsOwnDatagramAndRecognisesIt) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  UdpTransport a(io, loopback_config(Mode::Multicast, port));
+  UdpTransport b(io, loopback_config(Mode::Multicast, port));
+  Inbox inbox_a(token), inbox_b(token);
+  a.start(inbox_a.handler());
+  b.start(inbox_b.handler());
+
+  send_numbered(a, token, "own", 1);
+  send_numbered(b, token, "other", 1);
+  ASSERT_TRUE(run_until(io, [&] { return inbox_a.count_text_prefix("own") == 1 && inbox_a.count_text_prefix("other") == 1; }));
+
+  for (const auto& r : inbox_a.items) {
+    if (r.text.rfind("own", 0) == 0) {
+      EXPECT_TRUE(a.is_own(r.from));
+    } else if (r.text.rfind("other", 0) == 0) {
+      EXPECT_FALSE(a.is_own(r.from));
+    }
+  }
+}
+
+// On lo the device itself loops every frame back, so the kernel adds no
+// second copy for IP_MULTICAST_LOOP (and clearing that flag would not stop
+// delivery here): each datagram must arrive exactly once per receiver.
+TEST(UdpTransport, EachDatagramArrivesOncePerReceiver) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  UdpTransport a(io, loopback_config(Mode::Multicast, port));
+  UdpTransport b(io, loopback_config(Mode::Multicast, port));
+  Inbox inbox_a(token), inbox_b(token);
+  a.start(inbox_a.handler());
+  b.start(inbox_b.handler());
+
+  constexpr int kCount = 4;
+  send_numbered(a, token, "once", kCount);
+  ASSERT_TRUE(run_until(io, [&] { return inbox_a.count_text_prefix("once") >= kCount && inbox_b.count_text_prefix("once") >= kCount; }));
+  // A marker sent after them bounds how long late duplicates could take.
+  send_numbered(a, token, "marker", 1);
+  ASSERT_TRUE(run_until(io, [&] { return inbox_a.count_text_prefix("marker") == 1 && inbox_b.count_text_prefix("marker") == 1; }));
+  EXPECT_EQ(inbox_a.count_text_prefix("once"), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(inbox_b.count_text_prefix("once"), static_cast<std::size_t>(kCount));
+}
+
+TEST(UdpTransport, BroadcastOnLoopback) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  std::unique_ptr<UdpTransport> a, b;
+  try {
+    a = std::make_unique<UdpTransport>(io, loopback_config(Mode::Broadcast, port));
+    b = std::make_unique<UdpTransport>(io, loopback_config(Mode::Broadcast, port));
+  } catch (const std::runtime_error& e) {
+    GTEST_SKIP() << "this kernel refuses broadcast sockets on loopback: " << e.what();
+  }
+  Inbox inbox_a(token), inbox_b(token);
+  a->start(inbox_a.handler());
+  b->start(inbox_b.handler());
+  EXPECT_EQ(a->destination(), Endpoint(asio::ip::make_address_v4("127.255.255.255"), port));
+
+  const auto probe = bytes_of(token + "probe");
+  if (!a->send(probe)) GTEST_SKIP() << "this kernel refuses to send to 127.255.255.255";
+
+  constexpr int kCount = 3;
+  send_numbered(*a, token, "from-a", kCount);
+  send_numbered(*b, token, "from-b", kCount);
+  ASSERT_TRUE(run_until(io, [&] {
+    return inbox_a.count_text_prefix("from-b") >= kCount && inbox_b.count_text_prefix("from-a") >= kCount;
+  })) << "a heard " << inbox_a.count_text_prefix("from-b") << " from b; b heard "
+      << inbox_b.count_text_prefix("from-a") << " from a";
+  send_numbered(*a, token, "marker", 1);
+  ASSERT_TRUE(run_until(io, [&] { return inbox_a.count_text_prefix("marker") == 1 && inbox_b.count_text_prefix("marker") == 1; }));
+  EXPECT_EQ(inbox_a.count_text_prefix("from-b"), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(inbox_b.count_text_prefix("from-a"), static_cast<std::size_t>(kCount));
+  for (const auto& r : inbox_a.items) EXPECT_EQ(a->is_own(r.from), r.text.rfind("from-b", 0) != 0) << r.text;
+}
+
+TEST(UdpTransport, OversizedDatagramIsCountedNotSent) {
+  asio::io_context io;
+  UdpTransport a(io, loopback_config(Mode::Multicast, unused_port()));
+  const std::vector<std::uint8_t> huge(UdpTransport::kMaxPayload + 1, 0x55);
+  EXPECT_FALSE(a.send(huge));
+  EXPECT_EQ(a.counters().too_large, 1u);
+  EXPECT_EQ(a.counters().datagrams_sent, 0u);
+}
+
+TEST(UdpTransport, LargestDatagramArrivesWhole) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  auto config = loopback_config(Mode::Multicast, port);
+  config.socket_buffer_bytes = 1 << 20;
+  UdpTransport a(io, config);
+  Inbox inbox(token);
+  a.start(inbox.handler());
+  auto payload = bytes_of(token + "big:");
+  payload.resize(UdpTransport::kMaxPayload, 'x');
+  ASSERT_TRUE(a.send(payload));
+  ASSERT_TRUE(run_until(io, [&] { return inbox.count_text_prefix("big:") == 1; }));
+  EXPECT_EQ(inbox.items.front().text.size() + token.size(), UdpTransport::kMaxPayload);
+  EXPECT_GT(a.receive_buffer_bytes(), 0u);
+}
+
+TEST(UdpTransport, ConstructionErrorsNameInterfaceAddressAndPort) {
+  asio::io_context io;
+  auto expect_error = [&](const TransportConfig& c, const std::vector<std::string>& parts) {
+    try {
+      UdpTransport t(io, c);
+      ADD_FAILURE() << "expected an error";
+    } catch (const std::runtime_error& e) {
+      const std::string msg = e.what();
+      for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+    }
+  };
+  auto c = loopback_config(Mode::Multicast, 42424);
+  c.interface = "nosuchif0";
+  expect_error(c, {"nosuchif0"});
+
+  c = loopback_config(Mode::Multicast, 42424);
+  c.group = "10.1.2.3";
+  expect_error(c, {"'lo'", "127.0.0.1", "10.1.2.3", "42424", "not a multicast address"});
+
+  c.group = "not-an-address";
+  expect_error(c, {"'lo'", "not-an-address"});
+
+  c = loopback_config(Mode::Multicast, 0);
+  expect_error(c, {"'lo'", "port 0"});
+}
+
+TEST(UdpTransport, DestroyedWhileReceivePendingIsSafe) {
+  asio::io_context io;
+  const auto port = unused_port();
+  int calls = 0;
+  {
+    UdpTransport a(io, loopback_config(Mode::Multicast, port));
+    a.start([&](std::span<const std::uint8_t>, const Endpoint&) { ++calls; });
+    io.run_for(5ms);
+  }
+  // The aborted receive completes now, after the transport is gone.
+  io.restart();
+  io.run_for(20ms);
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(UdpTransport, HandlerMayDestroyTheTransport) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  auto a = std::make_unique<UdpTransport>(io, loopback_config(Mode::Multicast, port));
+  int calls = 0;
+  a->start([&](std::span<const std::uint8_t>, const Endpoint&) {
+    ++calls;
+    a.reset();
+  });
+  const auto payload = bytes_of(token + "x");
+  ASSERT_TRUE(a->send(payload));
+  ASSERT_TRUE(a->send(payload));
+  ASSERT_TRUE(run_until(io, [&] { return a == nullptr; }));
+  io.restart();
+  io.run_for(20ms);
+  EXPECT_EQ(calls, 1);
+}
+
+}  // namespace
+}  // namespace dissem::net
