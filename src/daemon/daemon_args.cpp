@@ -1,0 +1,95 @@
+#include "daemon/daemon_args.h"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "daemon/config_toml.h"
+#include "daemon/daemon_keys.h"
+
+namespace dissem::daemon {
+namespace {
+
+// Direct flags are taken as text and set through the key table, so their
+// validation and error messages are those of the keys they stand for.
+struct DirectFlag {
+  const char* flag;
+  const char* key;
+  const char* metavar;
+  const char* help;
+  std::optional<std::string> value;
+};
+
+}  // namespace
+
+DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnvironment& env) {
+  CLI::App app{"dissemd: peer-to-peer reliable dissemination over local broadcast/multicast UDP", "dissemd"};
+  app.footer(
+      "Precedence, later winning: defaults, --config, each --set in order, then the direct flags.\n"
+      "Keys: node.*, net.*, cache.*, ipc.*, log.*, engine.* (see docs/dissemd.example.toml; --print-config "
+      "lists them all).");
+
+  std::string config_file;
+  std::vector<std::string> assignments;
+  std::vector<std::string> interfaces;
+  bool print_config = false;
+  std::vector<DirectFlag> direct = {
+      {"--port", "net.port", "PORT", "UDP port shared by every node (net.port)", {}},
+      {"--cache", "cache.path", "FILE", "cache database file (cache.path)", {}},
+      {"--socket", "ipc.socket", "PATH", "local API Unix socket (ipc.socket)", {}},
+      {"--node-id", "node.node_id", "ID", "node id, 0 = generate and keep (node.node_id)", {}},
+      {"--log-level", "log.level", "LEVEL", "error, warn, info or debug (log.level)", {}},
+  };
+
+  app.add_option("--config", config_file, "TOML configuration file")->type_name("FILE");
+  app.add_option("--set", assignments, "section.key=value, e.g. engine.payload_size=1200 (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  app.add_option("--interface", interfaces, "network interface; repeat for several (net.interfaces)")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  for (auto& d : direct) app.add_option(d.flag, d.value, d.help)->type_name(d.metavar);
+  app.add_flag("--print-config", print_config, "print the effective configuration as TOML and exit");
+
+  DaemonArgs out;
+  out.help = app.help();
+  if (out.help.empty() || out.help.back() != '\n') out.help += '\n';
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out.action = StartAction::Help;
+    return out;
+  } catch (const CLI::CallForAllHelp&) {
+    out.action = StartAction::Help;
+    return out;
+  } catch (const CLI::ParseError& e) {
+    throw ConfigError(std::string(e.what()) + " (see --help)");
+  }
+
+  DaemonConfig config = default_config(env);
+  if (!config_file.empty()) apply_toml_file(config, config_file);
+  for (const auto& a : assignments) apply_assignment(config, a);
+  if (!interfaces.empty()) {
+    std::string joined;
+    for (const auto& i : interfaces) {
+      // The key's text form is comma-separated; a comma here would split a name.
+      if (i.find(',') != std::string::npos) throw ConfigError("net.interfaces: '" + i + "' contains a comma");
+      joined += (joined.empty() ? "" : ",") + i;
+    }
+    set_value(config, "net.interfaces", joined);
+  }
+  for (const auto& d : direct)
+    if (d.value) set_value(config, d.key, *d.value);
+
+  out.config = std::move(config);
+  out.action = print_config ? StartAction::PrintConfig : StartAction::Run;
+  return out;
+}
+
+DaemonArgs parse_daemon_args(int argc, const char* const* argv) {
+  return parse_daemon_args(argc, argv, RuntimeEnvironment::current());
+}
+
+}  // namespace dissem::daemon

@@ -1,0 +1,71 @@
+#include "daemon/daemon_config.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace dissem::daemon {
+
+std::string_view to_string(NetMode mode) { return mode == NetMode::Broadcast ? "broadcast" : "multicast"; }
+
+std::string_view to_string(LogLevel level) {
+  switch (level) {
+    case LogLevel::Error: return "error";
+    case LogLevel::Warn: return "warn";
+    case LogLevel::Info: return "info";
+    case LogLevel::Debug: return "debug";
+  }
+  return "info";
+}
+
+engine::EngineConfig daemon_engine_defaults() {
+  engine::EngineConfig e;
+  e.seed = 0;
+  return e;
+}
+
+bool operator==(const DaemonConfig& a, const DaemonConfig& b) {
+  return a.node == b.node && a.net == b.net && a.cache == b.cache && a.ipc == b.ipc && a.log == b.log &&
+         engine::describe_config(a.engine) == engine::describe_config(b.engine);
+}
+
+RuntimeEnvironment RuntimeEnvironment::current() {
+  RuntimeEnvironment env;
+  env.uid = static_cast<std::uint32_t>(::geteuid());
+  env.root = env.uid == 0;
+  if (const char* xdg = std::getenv("XDG_RUNTIME_DIR")) env.xdg_runtime_dir = xdg;
+  return env;
+}
+
+DaemonConfig default_config(const RuntimeEnvironment& env) {
+  DaemonConfig config;
+  if (env.root) {
+    config.cache.path = "/var/lib/dissem/cache.db";
+    config.ipc.socket = "/run/dissem/dissemd.sock";
+    return config;
+  }
+  // A relative $XDG_RUNTIME_DIR is invalid per the XDG spec; ignore it.
+  const std::string dir = !env.xdg_runtime_dir.empty() && env.xdg_runtime_dir.front() == '/'
+                              ? env.xdg_runtime_dir + "/dissem"
+                              : "/tmp/dissem-" + std::to_string(env.uid);
+  config.cache.path = dir + "/cache.db";
+  config.ipc.socket = dir + "/dissemd.sock";
+  return config;
+}
+
+engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed) {
+  if (node_id == 0) throw ConfigError("node id 0 is reserved: pass the configured or generated id");
+  engine::EngineConfig e = config.engine;
+  e.node_id = node_id;
+  if (e.seed == 0) e.seed = fresh_seed;
+  return e;
+}
+
+cache::StoreOptions store_options(const DaemonConfig& config) {
+  cache::StoreOptions options;
+  options.quota_bytes = config.cache.quota_bytes;
+  options.sync_full = config.cache.sync_full;
+  return options;
+}
+
+}  // namespace dissem::daemon

@@ -1,0 +1,111 @@
+// dissemd's configuration: what the daemon needs besides the engine's
+// tunables, with defaults that work without a file.
+//
+// Sources, later ones winning: defaults, the TOML file (--config), --set
+// assignments, then the direct flags (--port, ...). daemon_keys.h names every
+// key and validates it; config_toml.h reads and prints the file form;
+// daemon_args.h parses the command line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cache/store.h"
+#include "engine/config.h"
+#include "engine/config_keys.h"
+#include "engine/types.h"
+
+namespace dissem::daemon {
+
+// One error type for every configuration problem; its message names the key.
+using ConfigError = engine::ConfigError;
+
+enum class NetMode { Broadcast, Multicast };
+enum class LogLevel { Error, Warn, Info, Debug };
+
+std::string_view to_string(NetMode mode);
+std::string_view to_string(LogLevel level);
+
+struct NodeSection {
+  // 0: generate one at first start and keep it in the cache database, so a
+  // restart keeps the node's identity (and its sequence numbers).
+  NodeId node_id = 0;
+  bool operator==(const NodeSection&) const = default;
+};
+
+struct NetSection {
+  // Loopback by default: a daemon started without configuration talks only
+  // to daemons on this host and never sends by the default route.
+  std::vector<std::string> interfaces{"lo"};
+  NetMode mode = NetMode::Multicast;
+  std::string group = "239.255.42.99";  // organisation-local scope (RFC 2365)
+  std::uint16_t port = 42424;
+  std::uint32_t ttl = 1;  // multicast hops; 1 = the local link only
+  // SO_RCVBUF/SO_SNDBUF request per socket; the kernel caps it at
+  // net.core.rmem_max / wmem_max. 0 leaves the OS default.
+  std::uint64_t socket_buffer_bytes = 4u << 20;
+  bool operator==(const NetSection&) const = default;
+};
+
+struct CacheSection {
+  std::string path;  // SQLite database; default from the environment (RuntimeEnvironment)
+  std::uint64_t quota_bytes = cache::StoreOptions{}.quota_bytes;
+  bool sync_full = cache::StoreOptions{}.sync_full;
+  bool operator==(const CacheSection&) const = default;
+};
+
+struct IpcSection {
+  std::string socket;           // Unix domain socket; default from the environment
+  std::uint32_t mode = 0660;    // permission bits of the socket file
+  bool operator==(const IpcSection&) const = default;
+};
+
+struct LogSection {
+  LogLevel level = LogLevel::Info;
+  bool operator==(const LogSection&) const = default;
+};
+
+// EngineConfig's defaults with seed 0 (see DaemonConfig::engine).
+engine::EngineConfig daemon_engine_defaults();
+
+struct DaemonConfig {
+  NodeSection node;
+  NetSection net;
+  CacheSection cache;
+  IpcSection ipc;
+  LogSection log;
+  // Engine tunables, keys as in engine/config_keys.h. Two differ from a bare
+  // EngineConfig: node_id is not used (node.node_id is the one source), and
+  // seed defaults to 0, meaning "fresh from the OS at each start": daemons
+  // sharing one seed would draw the same "random" answer delays and collide.
+  engine::EngineConfig engine = daemon_engine_defaults();
+};
+
+// Engine fields compare by their text form (engine::describe_config).
+bool operator==(const DaemonConfig& a, const DaemonConfig& b);
+
+// What the default paths depend on, passed in so tests need not change the
+// process's identity or environment.
+struct RuntimeEnvironment {
+  bool root = false;
+  std::string xdg_runtime_dir;  // empty when unset
+  std::uint32_t uid = 0;
+
+  static RuntimeEnvironment current();
+};
+
+// Defaults: as root, /var/lib/dissem/cache.db and /run/dissem/dissemd.sock;
+// otherwise both under $XDG_RUNTIME_DIR/dissem/, or, without it, under
+// /tmp/dissem-<uid>/ (the daemon must create that directory 0700 and refuse
+// one owned by another user, since anyone can create names in /tmp).
+DaemonConfig default_config(const RuntimeEnvironment& env);
+
+// The EngineConfig to construct the Node with: `node_id` (configured or
+// generated) filled in, and a seed of 0 replaced by `fresh_seed`.
+engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed);
+
+cache::StoreOptions store_options(const DaemonConfig& config);
+
+}  // namespace dissem::daemon

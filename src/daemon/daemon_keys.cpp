@@ -1,0 +1,261 @@
+#include "daemon/daemon_keys.h"
+
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/un.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <set>
+
+namespace dissem::daemon {
+namespace {
+
+// Largest integer a TOML file can hold, so whatever is printed parses again.
+constexpr std::uint64_t kTomlMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+// sun_path holds the path and its terminating NUL.
+constexpr std::size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
+
+[[noreturn]] void fail(const std::string& key, const std::string& what) { throw ConfigError(key + ": " + what); }
+
+std::uint64_t parse_unsigned(const std::string& key, const std::string& text, std::uint64_t lo, std::uint64_t hi) {
+  const auto out_of_range = [&] {
+    fail(key, text + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  };
+  // A negative number is a number, just not one in range.
+  const bool negative = !text.empty() && text.front() == '-';
+  std::uint64_t v = 0;
+  const char* begin = text.data() + (negative ? 1 : 0);
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(begin, end, v);
+  if (begin == end || ptr != end || ec == std::errc::invalid_argument) fail(key, "'" + text + "' is not a whole number");
+  if (negative && v != 0) out_of_range();
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi) out_of_range();
+  return v;
+}
+
+bool parse_bool(const std::string& key, const std::string& text) {
+  if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
+  if (text == "false" || text == "0" || text == "no" || text == "off") return false;
+  fail(key, "'" + text + "' is not true or false");
+}
+
+std::string bool_text(bool v) { return v ? "true" : "false"; }
+
+std::string path_value(const std::string& key, const std::string& text) {
+  if (text.empty()) fail(key, "must not be empty");
+  if (text.find('\0') != std::string::npos) fail(key, "contains a NUL byte");
+  return text;
+}
+
+std::string group_value(const std::string& key, const std::string& text) {
+  in_addr addr{};
+  if (inet_pton(AF_INET, text.c_str(), &addr) != 1) fail(key, "'" + text + "' is not an IPv4 address");
+  if ((ntohl(addr.s_addr) >> 28) != 0xE) fail(key, "'" + text + "' is not a multicast address (224.0.0.0/4)");
+  return text;
+}
+
+// Names as the kernel allows them (dev_valid_name): up to IFNAMSIZ-1 bytes,
+// no '/' or whitespace. ':' stays allowed: getifaddrs names IPv4 aliases
+// "eth0:1".
+std::vector<std::string> interfaces_value(const std::string& key, const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name.empty()) fail(key, "'" + text + "' has an empty interface name");
+    if (name.size() >= IFNAMSIZ) fail(key, "interface name '" + name + "' is longer than " + std::to_string(IFNAMSIZ - 1) + " bytes");
+    if (std::any_of(name.begin(), name.end(), [](char c) { return c == '/' || c <= ' ' || c == 0x7f; }))
+      fail(key, "interface name '" + name + "' contains '/', a space or a control character");
+    if (std::find(out.begin(), out.end(), name) != out.end()) fail(key, "interface '" + name + "' is listed twice");
+    out.push_back(std::move(name));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ",") + i;
+  return out;
+}
+
+// Permission bits are octal by convention, so the value is a string of octal
+// digits ("0660"): a TOML integer 660 would silently mean something else.
+std::uint32_t mode_value(const std::string& key, const std::string& text) {
+  std::uint32_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v, 8);
+  if (text.empty() || text.size() > 4 || ptr != end || ec != std::errc{})
+    fail(key, "'" + text + "' is not an octal permission mode such as 0660");
+  if (v > 0777) fail(key, "'" + text + "' has bits above 0777");
+  return v;
+}
+
+std::string mode_text(std::uint32_t mode) {
+  char buf[8];
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, mode, 8);
+  std::string digits(buf, ptr);
+  return std::string(4 - std::min<std::size_t>(digits.size(), 4), '0') + digits;
+}
+
+struct Key {
+  std::string_view name;
+  ValueType type;
+  void (*set)(DaemonConfig&, const std::string& key, const std::string& text);
+  std::string (*get)(const DaemonConfig&);
+};
+
+using C = DaemonConfig;
+using S = std::string;
+
+const std::vector<Key>& daemon_keys() {
+  static const std::vector<Key> keys = {
+      {"node.node_id", ValueType::Integer,
+       [](C& c, const S& k, const S& v) {
+         c.node.node_id = static_cast<NodeId>(parse_unsigned(k, v, 0, std::numeric_limits<NodeId>::max()));
+       },
+       [](const C& c) { return std::to_string(c.node.node_id); }},
+
+      {"net.interfaces", ValueType::StringList,
+       [](C& c, const S& k, const S& v) { c.net.interfaces = interfaces_value(k, v); },
+       [](const C& c) { return join(c.net.interfaces); }},
+      {"net.mode", ValueType::String,
+       [](C& c, const S& k, const S& v) {
+         if (v == "broadcast") c.net.mode = NetMode::Broadcast;
+         else if (v == "multicast") c.net.mode = NetMode::Multicast;
+         else fail(k, "'" + v + "' is not broadcast or multicast");
+       },
+       [](const C& c) { return S(to_string(c.net.mode)); }},
+      {"net.group", ValueType::String, [](C& c, const S& k, const S& v) { c.net.group = group_value(k, v); },
+       [](const C& c) { return c.net.group; }},
+      {"net.port", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.net.port = static_cast<std::uint16_t>(parse_unsigned(k, v, 1, 65535)); },
+       [](const C& c) { return std::to_string(c.net.port); }},
+      {"net.ttl", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.net.ttl = static_cast<std::uint32_t>(parse_unsigned(k, v, 0, 255)); },
+       [](const C& c) { return std::to_string(c.net.ttl); }},
+      {"net.socket_buffer_bytes", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.net.socket_buffer_bytes = parse_unsigned(k, v, 0, 1u << 30); },
+       [](const C& c) { return std::to_string(c.net.socket_buffer_bytes); }},
+
+      {"cache.path", ValueType::String, [](C& c, const S& k, const S& v) { c.cache.path = path_value(k, v); },
+       [](const C& c) { return c.cache.path; }},
+      {"cache.quota_bytes", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.cache.quota_bytes = parse_unsigned(k, v, 1, kTomlMax); },
+       [](const C& c) { return std::to_string(c.cache.quota_bytes); }},
+      {"cache.sync_full", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.cache.sync_full = parse_bool(k, v); },
+       [](const C& c) { return bool_text(c.cache.sync_full); }},
+
+      {"ipc.socket", ValueType::String,
+       [](C& c, const S& k, const S& v) {
+         if (v.size() > kMaxSocketPath)
+           fail(k, "'" + v + "' is " + std::to_string(v.size()) + " bytes; a Unix socket path holds at most " +
+                       std::to_string(kMaxSocketPath));
+         c.ipc.socket = path_value(k, v);
+       },
+       [](const C& c) { return c.ipc.socket; }},
+      {"ipc.mode", ValueType::String, [](C& c, const S& k, const S& v) { c.ipc.mode = mode_value(k, v); },
+       [](const C& c) { return mode_text(c.ipc.mode); }},
+
+      {"log.level", ValueType::String,
+       [](C& c, const S& k, const S& v) {
+         if (v == "error") c.log.level = LogLevel::Error;
+         else if (v == "warn") c.log.level = LogLevel::Warn;
+         else if (v == "info") c.log.level = LogLevel::Info;
+         else if (v == "debug") c.log.level = LogLevel::Debug;
+         else fail(k, "'" + v + "' is not error, warn, info or debug");
+       },
+       [](const C& c) { return S(to_string(c.log.level)); }},
+  };
+  return keys;
+}
+
+const Key* find_daemon_key(const std::string& key) {
+  for (const auto& k : daemon_keys())
+    if (k.name == key) return &k;
+  return nullptr;
+}
+
+constexpr std::string_view kEnginePrefix = "engine.";
+
+// Includes node_id, which set_engine_value refuses with a pointer to node.node_id.
+bool is_engine_key(const std::string& name) {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> out;
+    for (const auto& [k, v] : engine::describe_config(engine::EngineConfig{})) out.insert(k);
+    return out;
+  }();
+  return names.count(name) != 0;
+}
+
+// std::from_chars, which the engine's table parses numbers with, accepts
+// "nan" and "inf", and NaN passes any range check; no tunable means either.
+bool names_non_finite(const std::string& text) {
+  std::string t = text.substr(!text.empty() && (text.front() == '-' || text.front() == '+') ? 1 : 0, 3);
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return t == "nan" || t == "inf";
+}
+
+void set_engine_value(DaemonConfig& config, const std::string& name, const std::string& text) {
+  const std::string full = std::string(kEnginePrefix) + name;
+  if (name == "node_id") fail(full, "the node id is set as node.node_id");
+  if (!is_engine_key(name)) throw ConfigError("unknown key '" + full + "'");
+  if (names_non_finite(text)) fail(full, "'" + text + "' is not a finite number");
+  try {
+    engine::set_config_value(config.engine, name, text);
+  } catch (const engine::ConfigError& e) {
+    // The engine says "config key 'x': ..."; restate it under the full name.
+    std::string what = e.what();
+    const std::string engine_prefix = "config key '" + name + "': ";
+    if (what.rfind(engine_prefix, 0) == 0) what.erase(0, engine_prefix.size());
+    fail(full, what);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& section_names() {
+  static const std::vector<std::string_view> names = {"node", "net", "cache", "ipc", "log", "engine"};
+  return names;
+}
+
+void set_value(DaemonConfig& config, const std::string& key, const std::string& text) {
+  if (key.rfind(kEnginePrefix, 0) == 0) return set_engine_value(config, key.substr(kEnginePrefix.size()), text);
+  const Key* k = find_daemon_key(key);
+  if (k == nullptr) throw ConfigError("unknown key '" + key + "'");
+  k->set(config, key, text);
+}
+
+void apply_assignment(DaemonConfig& config, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("'" + assignment + "' is not of the form section.key=value");
+  set_value(config, assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+std::optional<ValueType> value_type(const std::string& key) {
+  if (key.rfind(kEnginePrefix, 0) == 0) {
+    if (is_engine_key(key.substr(kEnginePrefix.size()))) return ValueType::EngineScalar;
+    return std::nullopt;
+  }
+  if (const Key* k = find_daemon_key(key)) return k->type;
+  return std::nullopt;
+}
+
+std::vector<KeyValue> describe(const DaemonConfig& config) {
+  std::vector<KeyValue> out;
+  for (const auto& k : daemon_keys()) out.push_back({std::string(k.name), k.type, k.get(config)});
+  for (const auto& [name, text] : engine::describe_config(config.engine)) {
+    if (name == "node_id") continue;
+    out.push_back({std::string(kEnginePrefix) + name, ValueType::EngineScalar, text});
+  }
+  return out;
+}
+
+}  // namespace dissem::daemon
