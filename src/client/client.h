@@ -1,0 +1,96 @@
+// Blocking C++ client for the local dissemd API (proto/ipc.proto).
+//
+//   dissem::client::Client c("/run/dissem/dissemd.sock");
+//   auto sub = c.subscribe("news");
+//   c.publish("news", bytes);                    // returns once durable
+//   while (auto d = c.next_delivery(1s)) use(*d);
+//
+// Each request call sends one frame and waits for its response. Deliveries
+// and events the daemon pushes meanwhile are queued, not lost, and handed
+// out by next_delivery() / next_event(). The queues are unbounded on this
+// side: an application that never calls next_delivery() while subscribed
+// grows them (the daemon, in turn, closes a connection that stops reading).
+//
+// Errors: a request the daemon refuses throws RequestError and leaves the
+// connection usable; I/O failure, a timeout, the daemon closing the
+// connection or a protocol violation throws ConnectionError and leaves the
+// client disconnected.
+//
+// Not thread-safe: use one Client per thread, or serialise calls.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/node.h"
+#include "engine/types.h"
+#include "ipc/backend.h"
+
+namespace dissem::client {
+
+class ConnectionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Mirrors ipc.Error.Code.
+enum class ErrorCode { Unspecified, Rejected, Failed, MalformedFrame, FrameTooLarge, UnknownRequest };
+
+class RequestError : public std::runtime_error {
+ public:
+  RequestError(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+class Client {
+ public:
+  Client();
+  // Connects at once (see connect()).
+  explicit Client(const std::string& socket_path);
+  ~Client();
+  Client(Client&&) noexcept;
+  Client& operator=(Client&&) noexcept;
+
+  // Throws ConnectionError if nobody listens on `socket_path`.
+  void connect(const std::string& socket_path);
+  bool connected() const;
+  void close();
+
+  // How long a request waits for its response (default 60 s; publishing a
+  // large message takes the daemon a while to make durable).
+  void set_request_timeout(std::chrono::milliseconds timeout);
+
+  MessageId publish(const std::string& group, std::span<const std::uint8_t> payload, std::uint32_t priority = 0,
+                    std::uint32_t expiry_s = 0, std::uint32_t history_window = 0, const std::string& tag = {});
+  MessageId publish(const engine::PublishRequest& request);
+
+  engine::SubscriptionId subscribe(const std::string& group, bool reliable = true, bool ordered = false,
+                                   std::uint32_t history = 0);
+  engine::SubscriptionId subscribe(const std::string& group, const engine::SubscriptionOptions& options);
+  void unsubscribe(engine::SubscriptionId id);
+  void request_history(const std::string& group, std::uint32_t count);
+
+  ipc::StatsSnapshot stats();
+  std::vector<ipc::PeerInfo> peers();
+
+  // The oldest pushed delivery (or event), waiting up to `timeout` for one.
+  // nullopt on timeout. Throws ConnectionError once the connection is gone
+  // and nothing queued remains.
+  std::optional<engine::Delivery> next_delivery(std::chrono::milliseconds timeout);
+  std::optional<engine::Event> next_event(std::chrono::milliseconds timeout);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dissem::client

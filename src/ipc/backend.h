@@ -1,0 +1,52 @@
+// What the IPC server needs from the daemon. The server calls every method on
+// the thread running its io_context, one request at a time, so an
+// implementation that drives the engine on that same thread needs no locks.
+//
+// Pushing to clients goes the other way: the daemon calls
+// IpcServer::deliver / event / broadcast_event.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/node.h"
+#include "engine/stats.h"
+#include "engine/types.h"
+
+namespace dissem::ipc {
+
+// Names one connection to the server; never reused within a server's life.
+using ClientId = std::uint64_t;
+
+struct PeerInfo {
+  NodeId node = 0;
+  Micros last_heard_ago = 0;
+  double estimated_loss = 0.0;  // fraction in [0, 1]
+  Micros srtt = 0;
+};
+
+struct StatsSnapshot {
+  engine::Stats engine;
+  std::uint64_t cache_bytes = 0;
+  std::uint64_t cache_messages = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // Throws engine::PublishError (or another std::exception) with a message
+  // for bad requests; returns once the message is durable.
+  virtual MessageId publish(ClientId client, const engine::PublishRequest& request) = 0;
+  virtual engine::SubscriptionId subscribe(ClientId client, const std::string& group,
+                                           const engine::SubscriptionOptions& options) = 0;
+  virtual void unsubscribe(ClientId client, engine::SubscriptionId id) = 0;
+  virtual void request_history(ClientId client, const std::string& group, std::uint32_t count) = 0;
+  virtual StatsSnapshot stats() = 0;
+  virtual std::vector<PeerInfo> peers() = 0;
+  // The connection is gone: drop its subscriptions. Called once per client,
+  // never from inside another Backend call or IpcServer::deliver/event.
+  virtual void client_closed(ClientId client) = 0;
+};
+
+}  // namespace dissem::ipc

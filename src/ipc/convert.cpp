@@ -1,0 +1,201 @@
+#include "ipc/convert.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace dissem::ipc {
+
+namespace {
+
+void to_proto(const engine::TrafficCounter& in, TrafficCounter& out) {
+  out.set_datagrams(in.datagrams);
+  out.set_bytes(in.bytes);
+}
+
+engine::TrafficCounter from_proto(const TrafficCounter& in) { return {in.datagrams(), in.bytes()}; }
+
+constexpr std::size_t kind_index(engine::TrafficKind k) { return static_cast<std::size_t>(k); }
+
+void to_proto(const std::array<engine::TrafficCounter, engine::kTrafficKinds>& in, TrafficByKind& out) {
+  to_proto(in[kind_index(engine::TrafficKind::Data)], *out.mutable_data());
+  to_proto(in[kind_index(engine::TrafficKind::Repair)], *out.mutable_repair());
+  to_proto(in[kind_index(engine::TrafficKind::Request)], *out.mutable_mfr());
+  to_proto(in[kind_index(engine::TrafficKind::Beacon)], *out.mutable_beacon());
+}
+
+std::array<engine::TrafficCounter, engine::kTrafficKinds> from_proto(const TrafficByKind& in) {
+  std::array<engine::TrafficCounter, engine::kTrafficKinds> out{};
+  out[kind_index(engine::TrafficKind::Data)] = from_proto(in.data());
+  out[kind_index(engine::TrafficKind::Repair)] = from_proto(in.repair());
+  out[kind_index(engine::TrafficKind::Request)] = from_proto(in.mfr());
+  out[kind_index(engine::TrafficKind::Beacon)] = from_proto(in.beacon());
+  return out;
+}
+
+std::uint64_t millis_from(Micros t) { return static_cast<std::uint64_t>(std::max<Micros>(t, 0) / kMillis); }
+
+}  // namespace
+
+void to_proto(const StatsSnapshot& in, Stats& out) {
+  const engine::Stats& s = in.engine;
+  to_proto(s.sent, *out.mutable_sent());
+  to_proto(s.received, *out.mutable_received());
+  auto& malformed = *out.mutable_malformed();
+  for (std::size_t i = 0; i < engine::kDecodeErrors; ++i) {
+    malformed[std::string(engine::decode_error_name(static_cast<engine::DecodeError>(i)))] = s.malformed[i];
+  }
+  out.set_own_datagrams_ignored(s.own_datagrams_ignored);
+  out.set_messages_published(s.messages_published);
+  out.set_messages_completed(s.messages_completed);
+  out.set_deliveries(s.deliveries);
+  out.set_duplicate_fragments(s.duplicate_fragments);
+  out.set_mfrs_sent(s.mfrs_sent);
+  out.set_mfr_items_sent(s.mfr_items_sent);
+  out.set_mfr_rounds_gated(s.mfr_rounds_gated);
+  out.set_mfrs_received(s.mfrs_received);
+  out.set_repairs_queued(s.repairs_queued);
+  out.set_repairs_suppressed_ntm(s.repairs_suppressed_ntm);
+  out.set_queue_drops(s.queue_drops);
+  out.set_messages_evicted(s.messages_evicted);
+  out.set_messages_expired(s.messages_expired);
+  out.set_cache_bytes(in.cache_bytes);
+  out.set_cache_messages(in.cache_messages);
+}
+
+StatsSnapshot from_proto(const Stats& in) {
+  StatsSnapshot out;
+  engine::Stats& s = out.engine;
+  s.sent = from_proto(in.sent());
+  s.received = from_proto(in.received());
+  // Reasons this build does not know (a newer daemon) are left out rather
+  // than guessed at.
+  for (std::size_t i = 0; i < engine::kDecodeErrors; ++i) {
+    const auto it = in.malformed().find(std::string(engine::decode_error_name(static_cast<engine::DecodeError>(i))));
+    if (it != in.malformed().end()) s.malformed[i] = it->second;
+  }
+  s.own_datagrams_ignored = in.own_datagrams_ignored();
+  s.messages_published = in.messages_published();
+  s.messages_completed = in.messages_completed();
+  s.deliveries = in.deliveries();
+  s.duplicate_fragments = in.duplicate_fragments();
+  s.mfrs_sent = in.mfrs_sent();
+  s.mfr_items_sent = in.mfr_items_sent();
+  s.mfr_rounds_gated = in.mfr_rounds_gated();
+  s.mfrs_received = in.mfrs_received();
+  s.repairs_queued = in.repairs_queued();
+  s.repairs_suppressed_ntm = in.repairs_suppressed_ntm();
+  s.queue_drops = in.queue_drops();
+  s.messages_evicted = in.messages_evicted();
+  s.messages_expired = in.messages_expired();
+  out.cache_bytes = in.cache_bytes();
+  out.cache_messages = in.cache_messages();
+  return out;
+}
+
+void to_proto(const PeerInfo& in, Peer& out) {
+  out.set_node_id(in.node);
+  out.set_last_heard_ms_ago(millis_from(in.last_heard_ago));
+  out.set_estimated_loss(in.estimated_loss);
+  out.set_srtt_ms(static_cast<double>(in.srtt) / static_cast<double>(kMillis));
+}
+
+PeerInfo from_proto(const Peer& in) {
+  PeerInfo out;
+  out.node = in.node_id();
+  out.last_heard_ago = static_cast<Micros>(in.last_heard_ms_ago()) * kMillis;
+  out.estimated_loss = in.estimated_loss();
+  out.srtt = static_cast<Micros>(in.srtt_ms() * static_cast<double>(kMillis));
+  return out;
+}
+
+void to_proto(const engine::Delivery& in, Delivery& out) {
+  out.set_subscription_id(in.subscription);
+  out.set_group(in.meta.id.group);
+  out.set_publisher(in.meta.id.publisher);
+  out.set_seq(in.meta.id.seq);
+  out.set_priority(in.meta.priority);
+  out.set_expiry_s(in.meta.expiry_s);
+  out.set_history_window(in.meta.history_window);
+  out.set_tag(in.meta.tag);
+  out.set_payload(in.payload.data(), in.payload.size());
+}
+
+engine::Delivery from_proto(const Delivery& in) {
+  engine::Delivery out;
+  out.subscription = in.subscription_id();
+  out.meta.id = MessageId{in.group(), in.publisher(), in.seq()};
+  out.meta.total_length = static_cast<std::uint32_t>(in.payload().size());
+  out.meta.priority = in.priority();
+  out.meta.expiry_s = in.expiry_s();
+  out.meta.history_window = in.history_window();
+  out.meta.tag = in.tag();
+  out.payload.assign(in.payload().begin(), in.payload().end());
+  return out;
+}
+
+void to_proto(const engine::Event& in, Event& out) {
+  switch (in.kind) {
+    case engine::Event::Kind::PeerAppeared: out.set_kind(Event::PEER_APPEARED); break;
+    case engine::Event::Kind::PeerSilent: out.set_kind(Event::PEER_SILENT); break;
+    case engine::Event::Kind::MessageSkipped: out.set_kind(Event::MESSAGE_SKIPPED); break;
+    case engine::Event::Kind::MessageEvicted: out.set_kind(Event::MESSAGE_EVICTED); break;
+    default: throw std::invalid_argument("unknown engine event kind");
+  }
+  out.set_peer(in.peer);
+  out.set_group(in.message.group);
+  out.set_publisher(in.message.publisher);
+  out.set_seq(in.message.seq);
+}
+
+engine::Event from_proto(const Event& in) {
+  engine::Event out{};
+  switch (in.kind()) {
+    case Event::PEER_APPEARED: out.kind = engine::Event::Kind::PeerAppeared; break;
+    case Event::PEER_SILENT: out.kind = engine::Event::Kind::PeerSilent; break;
+    case Event::MESSAGE_SKIPPED: out.kind = engine::Event::Kind::MessageSkipped; break;
+    case Event::MESSAGE_EVICTED: out.kind = engine::Event::Kind::MessageEvicted; break;
+    default: throw std::invalid_argument("unknown IPC event kind " + std::to_string(in.kind()));
+  }
+  out.peer = in.peer();
+  out.message = MessageId{in.group(), in.publisher(), in.seq()};
+  return out;
+}
+
+void to_proto(const engine::PublishRequest& in, Publish& out) {
+  out.set_group(in.group);
+  out.set_payload(in.payload.data(), in.payload.size());
+  out.set_priority(in.priority);
+  out.set_expiry_s(in.expiry_s);
+  out.set_history_window(in.history_window);
+  out.set_tag(in.tag);
+}
+
+engine::PublishRequest from_proto(const Publish& in) {
+  engine::PublishRequest out;
+  out.group = in.group();
+  out.payload.assign(in.payload().begin(), in.payload().end());
+  out.priority = in.priority();
+  out.expiry_s = in.expiry_s();
+  out.history_window = in.history_window();
+  out.tag = in.tag();
+  return out;
+}
+
+void to_proto(const std::string& group, const engine::SubscriptionOptions& in, Subscribe& out) {
+  out.set_group(group);
+  out.set_reliable(in.reliable);
+  out.set_ordered(in.ordered);
+  out.set_history(in.history);
+  out.set_use_publisher_history(in.use_publisher_history);
+}
+
+engine::SubscriptionOptions from_proto(const Subscribe& in) {
+  engine::SubscriptionOptions out;
+  out.reliable = in.reliable();
+  out.ordered = in.ordered();
+  out.history = in.history();
+  out.use_publisher_history = in.use_publisher_history();
+  return out;
+}
+
+}  // namespace dissem::ipc

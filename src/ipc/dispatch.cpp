@@ -1,0 +1,74 @@
+#include "ipc/dispatch.h"
+
+#include <exception>
+#include <string>
+
+#include "ipc/convert.h"
+
+namespace dissem::ipc {
+
+Response error_response(std::uint64_t request_id, Error::Code code, const std::string& message) {
+  Response r;
+  r.set_request_id(request_id);
+  r.mutable_error()->set_code(code);
+  r.mutable_error()->set_message(message);
+  return r;
+}
+
+namespace {
+
+void run(Backend& backend, ClientId client, const ClientMessage& request, Response& out) {
+  switch (request.request_case()) {
+    case ClientMessage::kPublish: {
+      const MessageId id = backend.publish(client, from_proto(request.publish()));
+      auto& ack = *out.mutable_publish_ack();
+      ack.set_group(id.group);
+      ack.set_publisher(id.publisher);
+      ack.set_seq(id.seq);
+      return;
+    }
+    case ClientMessage::kSubscribe: {
+      const auto& s = request.subscribe();
+      out.mutable_subscribe_ack()->set_subscription_id(backend.subscribe(client, s.group(), from_proto(s)));
+      return;
+    }
+    case ClientMessage::kUnsubscribe:
+      backend.unsubscribe(client, request.unsubscribe().subscription_id());
+      out.mutable_ok();
+      return;
+    case ClientMessage::kRequestHistory:
+      backend.request_history(client, request.request_history().group(), request.request_history().count());
+      out.mutable_ok();
+      return;
+    case ClientMessage::kGetStats:
+      to_proto(backend.stats(), *out.mutable_stats());
+      return;
+    case ClientMessage::kListPeers: {
+      auto& peers = *out.mutable_peers();
+      for (const PeerInfo& p : backend.peers()) to_proto(p, *peers.add_peers());
+      return;
+    }
+    case ClientMessage::REQUEST_NOT_SET:
+      break;
+  }
+  out = error_response(request.request_id(), Error::UNKNOWN_REQUEST, "request names no operation this daemon knows");
+}
+
+}  // namespace
+
+Response dispatch_request(Backend& backend, ClientId client, const ClientMessage& request) {
+  Response out;
+  out.set_request_id(request.request_id());
+  try {
+    run(backend, client, request, out);
+  } catch (const engine::PublishError& e) {
+    return error_response(request.request_id(), Error::REJECTED, e.what());
+  } catch (const std::invalid_argument& e) {
+    return error_response(request.request_id(), Error::REJECTED, e.what());
+  } catch (const std::exception& e) {
+    return error_response(request.request_id(), Error::FAILED, e.what());
+  }
+  return out;
+}
+
+}  // namespace dissem::ipc
