@@ -1,0 +1,209 @@
+#include "daemon/daemon.h"
+
+#include <boost/asio/post.hpp>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/log.h"
+
+namespace dissem::daemon {
+namespace {
+
+constexpr const char* kNodeIdKey = "node_id";
+
+std::uint64_t os_random64() {
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+// The cache's directory: created if missing. Under /tmp anyone can create
+// names, so a directory there must be ours and private.
+void prepare_directory(const std::filesystem::path& dir) {
+  if (dir.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error("cannot create directory '" + dir.string() + "': " + ec.message());
+  if (dir.string().rfind("/tmp/", 0) == 0) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || st.st_uid != ::getuid())
+      throw std::runtime_error("directory '" + dir.string() + "' is not owned by this user; refusing to use it");
+    ::chmod(dir.c_str(), 0700);
+  }
+}
+
+NodeId settle_node_id(cache::Store& store, NodeId configured) {
+  if (configured != 0) {
+    store.set_state(kNodeIdKey, std::to_string(configured));
+    store.flush();
+    return configured;
+  }
+  if (auto saved = store.get_state(kNodeIdKey)) {
+    NodeId id = 0;
+    auto [ptr, ec] = std::from_chars(saved->data(), saved->data() + saved->size(), id);
+    if (ec == std::errc{} && id != 0) return id;
+  }
+  NodeId id = 0;
+  while (id == 0) id = static_cast<NodeId>(os_random64());
+  store.set_state(kNodeIdKey, std::to_string(id));
+  store.flush();
+  return id;
+}
+
+}  // namespace
+
+Micros unix_now() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
+    : io_(io), config_(config), timer_(io) {
+  prepare_directory(std::filesystem::path(config.cache.path).parent_path());
+  auto store = cache::Store::open(config.cache.path, store_options(config));
+  const NodeId id = settle_node_id(*store, config.node.node_id);
+  node_ = std::make_unique<engine::Node>(engine_config_for(config, id, os_random64()), std::move(store), unix_now());
+
+  for (const auto& name : config.net.interfaces) {
+    net::TransportConfig t;
+    t.interface = name;
+    t.mode = config.net.mode == NetMode::Broadcast ? net::Mode::Broadcast : net::Mode::Multicast;
+    t.group = config.net.group;
+    t.port = config.net.port;
+    t.ttl = static_cast<int>(config.net.ttl);
+    t.socket_buffer_bytes = config.net.socket_buffer_bytes;
+    transports_.push_back(std::make_unique<net::UdpTransport>(io, t));
+  }
+
+  prepare_directory(std::filesystem::path(config.ipc.socket).parent_path());
+  ipc::IpcServerConfig ic;
+  ic.path = config.ipc.socket;
+  ic.mode = config.ipc.mode;
+  ipc_ = std::make_unique<ipc::IpcServer>(io, ic, *this);
+  log(LogLevel::Info, "node {:08x} on {} interface(s), port {}, cache {}, socket {}", id, transports_.size(),
+      config.net.port, config.cache.path, config.ipc.socket);
+}
+
+Daemon::~Daemon() { stop(); }
+
+void Daemon::start() {
+  for (std::size_t i = 0; i < transports_.size(); ++i) {
+    transports_[i]->start(
+        [this, i](std::span<const std::uint8_t> bytes, const net::Endpoint& from) { on_datagram(i, bytes, from); });
+  }
+  pump();
+}
+
+void Daemon::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  timer_.cancel();
+  ipc_->stop();
+  transports_.clear();
+  node_->store().flush();
+  log(LogLevel::Info, "stopped; cache committed");
+}
+
+void Daemon::on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from) {
+  if (stopped_ || transports_[transport]->is_own(from)) return;  // our own broadcast looped back
+  node_->on_datagram(bytes, unix_now());
+  pump_later();
+}
+
+// Datagrams often arrive in bursts: one pump after the burst, not one per datagram.
+void Daemon::pump_later() {
+  if (pump_posted_) return;
+  pump_posted_ = true;
+  boost::asio::post(io_, [this] {
+    pump_posted_ = false;
+    pump();
+  });
+}
+
+void Daemon::pump() {
+  if (stopped_) return;
+  const Micros now = unix_now();
+  if (now >= node_->next_deadline()) node_->on_timer(now);
+  while (auto d = node_->poll_datagram(now)) {
+    for (auto& t : transports_) t->send(d->bytes);
+  }
+  while (auto m = node_->poll_delivery()) {
+    auto it = owner_.find(m->subscription);
+    if (it != owner_.end()) ipc_->deliver(it->second, m->subscription, *m);
+  }
+  while (auto e = node_->poll_event()) {
+    log(LogLevel::Debug, "event {} peer {:08x}", static_cast<int>(e->kind), e->peer);
+    ipc_->broadcast_event(*e);
+  }
+  arm_timer();
+}
+
+void Daemon::arm_timer() {
+  const Micros wait = std::max<Micros>(0, node_->next_deadline() - unix_now());
+  timer_.expires_after(std::chrono::microseconds(std::min<Micros>(wait, 10 * kSeconds)));
+  timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) pump();
+  });
+}
+
+MessageId Daemon::publish(ipc::ClientId, const engine::PublishRequest& request) {
+  // Node::publish commits the message to the cache before it returns: the
+  // acknowledgement the IPC server sends next is for a durable message.
+  const MessageId id = node_->publish(request, unix_now());
+  pump_later();
+  return id;
+}
+
+engine::SubscriptionId Daemon::subscribe(ipc::ClientId client, const std::string& group,
+                                         const engine::SubscriptionOptions& options) {
+  const auto id = node_->subscribe(group, options, unix_now());
+  owner_[id] = client;
+  // Cached history is delivered after the acknowledgement has gone out.
+  pump_later();
+  return id;
+}
+
+void Daemon::unsubscribe(ipc::ClientId client, engine::SubscriptionId id) {
+  auto it = owner_.find(id);
+  if (it == owner_.end() || it->second != client)
+    throw std::invalid_argument("subscription " + std::to_string(id) + " is not one of this client's");
+  node_->unsubscribe(id, unix_now());
+  owner_.erase(it);
+}
+
+void Daemon::request_history(ipc::ClientId, const std::string& group, std::uint32_t count) {
+  node_->request_history(group, count, unix_now());
+  pump_later();
+}
+
+ipc::StatsSnapshot Daemon::stats() {
+  ipc::StatsSnapshot s;
+  s.engine = node_->stats();
+  s.cache_bytes = node_->store().total_bytes();
+  s.cache_messages = node_->store().message_count();
+  return s;
+}
+
+std::vector<ipc::PeerInfo> Daemon::peers() {
+  std::vector<ipc::PeerInfo> out;
+  const Micros now = unix_now();
+  for (const auto& p : node_->peers()) out.push_back(ipc::PeerInfo{p.node, now - p.last_heard, p.estimated_loss, p.srtt});
+  return out;
+}
+
+void Daemon::client_closed(ipc::ClientId client) {
+  for (auto it = owner_.begin(); it != owner_.end();) {
+    if (it->second == client) {
+      node_->unsubscribe(it->first, unix_now());
+      it = owner_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace dissem::daemon

@@ -1,0 +1,71 @@
+// dissemd's core: the asio shell around one engine::Node. It owns the clock
+// (Unix time), the UDP transports, the one timer that follows the engine's
+// next deadline, and the IPC server; the protocol itself is all in the engine.
+//
+// Everything runs on the thread of the io_context, so nothing is locked.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "daemon/daemon_config.h"
+#include "engine/node.h"
+#include "ipc/backend.h"
+#include "ipc/ipc_server.h"
+#include "net/udp_transport.h"
+
+namespace dissem::daemon {
+
+// Unix time in microseconds: what the engine and absolute expiry run on.
+Micros unix_now();
+
+class Daemon final : public ipc::Backend {
+ public:
+  // Opens the cache (creating its directory), settles the node id (configured,
+  // else the one persisted in the cache, else a new random one that is then
+  // persisted), binds the transports and the IPC socket. Throws
+  // std::runtime_error (or cache::StoreError) with a message for the operator.
+  Daemon(boost::asio::io_context& io, const DaemonConfig& config);
+  ~Daemon() override;
+
+  void start();
+  // Stops timers and sockets and commits the cache. Safe to call twice.
+  void stop();
+
+  NodeId node_id() const { return node_->id(); }
+  const engine::Node& node() const { return *node_; }
+  const ipc::IpcServer& ipc_server() const { return *ipc_; }
+
+  // ipc::Backend
+  MessageId publish(ipc::ClientId client, const engine::PublishRequest& request) override;
+  engine::SubscriptionId subscribe(ipc::ClientId client, const std::string& group,
+                                   const engine::SubscriptionOptions& options) override;
+  void unsubscribe(ipc::ClientId client, engine::SubscriptionId id) override;
+  void request_history(ipc::ClientId client, const std::string& group, std::uint32_t count) override;
+  ipc::StatsSnapshot stats() override;
+  std::vector<ipc::PeerInfo> peers() override;
+  void client_closed(ipc::ClientId client) override;
+
+ private:
+  void on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from);
+  // Runs the engine's timer if due, sends what the pacer allows, routes
+  // deliveries and events to IPC clients, and re-arms the timer.
+  void pump();
+  void pump_later();
+  void arm_timer();
+
+  boost::asio::io_context& io_;
+  DaemonConfig config_;
+  std::unique_ptr<engine::Node> node_;
+  std::vector<std::unique_ptr<net::UdpTransport>> transports_;
+  std::unique_ptr<ipc::IpcServer> ipc_;
+  boost::asio::steady_timer timer_;
+  std::unordered_map<engine::SubscriptionId, ipc::ClientId> owner_;
+  bool pump_posted_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace dissem::daemon
