@@ -14,7 +14,7 @@ T parse_number(const std::string& key, const std::string& text, T lo, T hi) {
   T v{};
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc{} || ptr != end || text.empty())
+  if (ec != std::errc{} || ptr != end || text.empty() || v != v)  // v != v: NaN
     throw ConfigError("config key '" + key + "': '" + text + "' is not a valid number");
   if (v < lo || v > hi) {
     std::ostringstream os;
@@ -35,14 +35,18 @@ struct Field {
   std::function<std::string(const EngineConfig&)> get;
 };
 
+// Shortest text that reads back to the same value (print-config round-trips).
+template <typename T>
+std::string exact_text(T v) {
+  char buf[64];
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc{} ? std::string(buf, ptr) : std::string();
+}
+
 template <typename T>
 Field number(T EngineConfig::*member, T lo, T hi) {
   return {[=](EngineConfig& c, const std::string& k, const std::string& v) { c.*member = parse_number<T>(k, v, lo, hi); },
-          [=](const EngineConfig& c) {
-            std::ostringstream os;
-            os << c.*member;
-            return os.str();
-          }};
+          [=](const EngineConfig& c) { return exact_text(c.*member); }};
 }
 
 // Durations are given in milliseconds (fractions allowed) and held in Micros.
@@ -50,11 +54,7 @@ Field millis(Micros EngineConfig::*member, double lo_ms, double hi_ms) {
   return {[=](EngineConfig& c, const std::string& k, const std::string& v) {
             c.*member = static_cast<Micros>(parse_number<double>(k, v, lo_ms, hi_ms) * 1000.0);
           },
-          [=](const EngineConfig& c) {
-            std::ostringstream os;
-            os << static_cast<double>(c.*member) / 1000.0;
-            return os.str();
-          }};
+          [=](const EngineConfig& c) { return exact_text(static_cast<double>(c.*member) / 1000.0); }};
 }
 
 Field flag(bool EngineConfig::*member) {

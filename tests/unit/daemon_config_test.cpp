@@ -338,3 +338,14 @@ TEST(StoreOptionsFor, CopiesCacheSection) {
 
 }  // namespace
 }  // namespace dissem::daemon
+
+TEST(EngineConfigKeys, RejectsNanAndPrintsValuesThatReadBackExactly) {
+  dissem::engine::EngineConfig c;
+  EXPECT_THROW(dissem::engine::set_config_value(c, "repair_share", "nan"), dissem::engine::ConfigError);
+  dissem::engine::set_config_value(c, "repair_share", "0.123456789");
+  dissem::engine::set_config_value(c, "peer_silent_after_ms", "1234567");
+  dissem::engine::EngineConfig back;
+  for (const auto& [k, v] : dissem::engine::describe_config(c)) dissem::engine::set_config_value(back, k, v);
+  EXPECT_EQ(back.repair_share, c.repair_share);
+  EXPECT_EQ(back.peer_silent_after, c.peer_silent_after);
+}
