@@ -1,0 +1,17 @@
+# The `dissem` command-line tool: publish, subscribe, stats and peers over
+# dissemd's local IPC socket, built on the C++ client library.
+# Included from src/CMakeLists.txt, so paths are relative to this file.
+
+add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cpp
+                      ${CMAKE_CURRENT_LIST_DIR}/dissem_progress.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp
+                      ${CMAKE_CURRENT_LIST_DIR}/dissem_report.cpp)
+target_link_libraries(dissem PRIVATE dissem_client fmt::fmt)
+target_compile_options(dissem PRIVATE ${DISSEM_WARNINGS})
+
+# The CLI integration tests (tests/integration/dissem_cli_test.cpp) run this
+# binary from next to dissemd, so building the tests must build it too. The
+# test target is defined later (tests/ is added after src/), hence deferred
+# to the end of the top-level directory.
+if(DISSEM_TESTS)
+  cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL add_dependencies dissem_tests dissem)
+endif()

@@ -1,0 +1,40 @@
+// The `dissem` subcommands. Each takes its parsed options, talks to the
+// daemon at `socket` and returns normally on success; failures throw
+// cli::Failure (see dissem_common.h) or the client library's exceptions,
+// which main() maps to exit codes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace dissem::cli {
+
+struct PublishOptions {
+  std::string group;
+  std::string file = "-";  // "-" reads stdin
+  std::uint32_t priority = 0;
+  std::uint32_t expiry_s = 0;  // seconds from now; 0 = never expires
+  std::uint32_t history = 0;
+  std::string tag;
+  bool progress = false;
+};
+
+struct SubscribeOptions {
+  std::string group;
+  bool unreliable = false;
+  bool ordered = false;
+  std::uint32_t history = 0;
+  std::uint64_t count = 0;  // 0 = until the timeout (or forever)
+  double timeout_s = 0;     // 0 = no timeout
+  std::string out_dir;      // one file per message
+  std::string out_file;     // all payloads appended to one file
+  bool progress = false;
+  bool quiet = false;
+};
+
+void run_publish(const std::string& socket, const PublishOptions& o);
+void run_subscribe(const std::string& socket, const SubscribeOptions& o);
+void run_stats(const std::string& socket, bool json);
+void run_peers(const std::string& socket, bool json);
+
+}  // namespace dissem::cli

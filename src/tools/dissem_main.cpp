@@ -1,0 +1,120 @@
+// dissem: the command-line client of the local dissemd.
+//
+//   dissem publish news report.pdf            prints news/0000abcd/1 once durable
+//   tar c dir | dissem publish backups -
+//   dissem subscribe news --count 1 --out inbox/
+//   dissem stats --json
+//   dissem peers
+//
+// Exit codes: 0 ok, 1 dissemd refused the request, 2 bad usage, 3 cannot
+// connect to dissemd, 4 subscribe timed out before --count messages,
+// 5 an output file could not be written.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+#include "client/client.h"
+#include "ipc/socket_file.h"
+#include "tools/dissem_commands.h"
+#include "tools/dissem_common.h"
+
+namespace {
+
+using namespace dissem::cli;
+
+void error_line(const std::string& message) {
+  std::string line = "dissem: ";
+  line += message;
+  line += '\n';
+  std::fputs(line.c_str(), stderr);
+}
+
+constexpr const char* kFooter =
+    "Exit codes: 0 ok, 1 dissemd refused the request, 2 bad usage, 3 cannot connect to dissemd,\n"
+    "4 subscribe timed out before --count messages, 5 an output file could not be written.";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dissem: publish, subscribe and inspect through the local dissemd"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  std::string socket = dissem::ipc::default_socket_path();
+  app.add_option("--socket", socket, "dissemd's IPC socket")->envname("DISSEM_SOCKET")->capture_default_str();
+
+  PublishOptions pub;
+  CLI::App* publish = app.add_subcommand("publish", "publish a file (or stdin) as one message; prints its id");
+  publish->add_option("group", pub.group, "group to publish to")->required();
+  publish->add_option("file", pub.file, "file to send, or - for stdin")->capture_default_str();
+  publish->add_option("--priority", pub.priority, "message priority (higher is sent first)")->capture_default_str();
+  publish->add_option("--expiry-s", pub.expiry_s, "expire this many seconds from now (0: never)")
+      ->capture_default_str();
+  publish->add_option("--history", pub.history, "history window subscribers may fetch (messages)")
+      ->capture_default_str();
+  publish->add_option("--tag", pub.tag, "free-form tag carried with the message");
+  publish->add_flag("--progress", pub.progress, "show a progress line on stderr (default: only on a terminal)");
+
+  SubscribeOptions sub;
+  CLI::App* subscribe = app.add_subcommand("subscribe", "print deliveries of a group, or write them to files");
+  subscribe->add_option("group", sub.group, "group to subscribe to")->required();
+  subscribe->add_flag("--unreliable", sub.unreliable, "do not request missing fragments");
+  subscribe->add_flag("--ordered", sub.ordered, "deliver in sequence order per publisher");
+  subscribe->add_option("--history", sub.history, "earlier messages to fetch per publisher")->capture_default_str();
+  subscribe->add_option("--count", sub.count, "exit after this many messages (0: no limit)")->capture_default_str();
+  subscribe->add_option("--timeout-s", sub.timeout_s, "give up after this many seconds (0: never)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  auto* out_dir = subscribe->add_option("--out", sub.out_dir, "write each message to DIR/<group>-<publisher>-<seq>");
+  subscribe->add_option("-o,--output", sub.out_file, "append every payload to FILE instead of stdout")
+      ->excludes(out_dir);
+  subscribe->add_flag("--progress", sub.progress, "show a progress line on stderr (default: only on a terminal)");
+  subscribe->add_flag("-q,--quiet", sub.quiet, "no per-delivery lines on stderr");
+
+  bool stats_json = false;
+  CLI::App* stats = app.add_subcommand("stats", "traffic, MFR, repair, cache and delivery counters");
+  stats->add_flag("--json", stats_json, "machine-readable output");
+
+  bool peers_json = false;
+  CLI::App* peers = app.add_subcommand("peers", "nodes heard recently: last heard, loss, round-trip time");
+  peers->add_flag("--json", peers_json, "machine-readable output");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and friends exit 0 through app.exit; every other parse error is
+    // bad usage, whatever CLI11's own code for it.
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    if (*publish) run_publish(socket, pub);
+    if (*subscribe) run_subscribe(socket, sub);
+    if (*stats) run_stats(socket, stats_json);
+    if (*peers) run_peers(socket, peers_json);
+    return kExitOk;
+  } catch (const Failure& e) {
+    error_line(e.what());
+    return e.code();
+  } catch (const dissem::client::RequestError& e) {
+    std::string m = "dissemd refused the request: ";
+    m += e.what();
+    error_line(m);
+    return kExitRefused;
+  } catch (const dissem::client::ConnectionError& e) {
+    // Connected, then lost: the daemon stopped, or closed us as a slow reader.
+    std::string m = "lost the connection to dissemd at ";
+    m += socket;
+    m += ": ";
+    m += e.what();
+    error_line(m);
+    return kExitNoDaemon;
+  } catch (const std::exception& e) {
+    // Anything else failed on this side (memory, the filesystem), not in dissemd.
+    error_line(e.what());
+    return kExitLocalIo;
+  }
+}

@@ -1,0 +1,123 @@
+// `dissem stats` and `dissem peers`: the daemon's counters as a table, or as
+// JSON for scripts (--json). The JSON holds numbers and hex strings only, so
+// it is written directly rather than through a JSON library.
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "tools/dissem_commands.h"
+#include "tools/dissem_common.h"
+#include "tools/dissem_progress.h"
+
+namespace dissem::cli {
+
+namespace {
+
+using engine::kDecodeErrors;
+using engine::kTrafficKinds;
+using engine::TrafficKind;
+
+TrafficKind kind_at(std::size_t i) { return static_cast<TrafficKind>(i); }
+engine::DecodeError error_at(std::size_t i) { return static_cast<engine::DecodeError>(i); }
+
+void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
+
+std::string stats_json(const ipc::StatsSnapshot& snap) {
+  const auto& s = snap.engine;
+  std::string j = "{\"traffic\":{";
+  for (std::size_t i = 0; i < kTrafficKinds; ++i) {
+    if (i != 0) j += ',';
+    j += fmt::format(R"("{}":{{"sent":{{"datagrams":{},"bytes":{}}},"received":{{"datagrams":{},"bytes":{}}}}})",
+                     engine::traffic_kind_name(kind_at(i)), s.sent[i].datagrams, s.sent[i].bytes,
+                     s.received[i].datagrams, s.received[i].bytes);
+  }
+  j += fmt::format(R"(}},"mfrs":{{"sent":{},"items_sent":{},"rounds_gated":{},"received":{}}})", s.mfrs_sent,
+                   s.mfr_items_sent, s.mfr_rounds_gated, s.mfrs_received);
+  j += fmt::format(R"(,"repairs":{{"queued":{},"suppressed_ntm":{}}})", s.repairs_queued, s.repairs_suppressed_ntm);
+  j += ",\"malformed\":{";
+  for (std::size_t i = 0; i < kDecodeErrors; ++i) {
+    j += fmt::format(R"("{}":{},)", engine::decode_error_name(error_at(i)), s.malformed[i]);
+  }
+  j += fmt::format(R"("total":{}}})", s.malformed_total());
+  j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
+  j += fmt::format(
+      R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{}}})",
+      s.messages_published, s.messages_completed, s.deliveries, s.duplicate_fragments, s.messages_evicted,
+      s.messages_expired);
+  j += fmt::format(R"(,"queue_drops":{},"own_datagrams_ignored":{}}})", s.queue_drops, s.own_datagrams_ignored);
+  j += '\n';
+  return j;
+}
+
+std::string stats_table(const ipc::StatsSnapshot& snap) {
+  const auto& s = snap.engine;
+  std::string t = fmt::format("{:<8} {:>14} {:>12} {:>14} {:>12}\n", "traffic", "sent dgrams", "sent bytes",
+                              "recv dgrams", "recv bytes");
+  for (std::size_t i = 0; i < kTrafficKinds; ++i) {
+    t += fmt::format("{:<8} {:>14} {:>12} {:>14} {:>12}\n", engine::traffic_kind_name(kind_at(i)), s.sent[i].datagrams,
+                     s.sent[i].bytes, s.received[i].datagrams, s.received[i].bytes);
+  }
+  t += fmt::format("MFRs:     sent {} ({} message entries, {} rounds gated by incoming traffic), received {}\n",
+                   s.mfrs_sent, s.mfr_items_sent, s.mfr_rounds_gated, s.mfrs_received);
+  t += fmt::format("repairs:  queued {}, suppressed by NTM {}\n", s.repairs_queued, s.repairs_suppressed_ntm);
+  t += fmt::format("malformed: {}", s.malformed_total());
+  // Only the reasons that occurred: the full list is in --json.
+  std::string reasons;
+  for (std::size_t i = 0; i < kDecodeErrors; ++i) {
+    if (s.malformed[i] == 0) continue;
+    if (!reasons.empty()) reasons += ", ";
+    reasons += fmt::format("{} {}", engine::decode_error_name(error_at(i)), s.malformed[i]);
+  }
+  if (!reasons.empty()) t += fmt::format(" ({})", reasons);
+  t += '\n';
+  t += fmt::format("cache:    {} in {} messages\n", human_bytes(static_cast<double>(snap.cache_bytes)),
+                   snap.cache_messages);
+  t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}\n",
+                   s.messages_published, s.messages_completed, s.deliveries, s.messages_evicted, s.messages_expired);
+  t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}\n",
+                   s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored);
+  return t;
+}
+
+double millis(Micros t) { return static_cast<double>(t) / static_cast<double>(kMillis); }
+
+std::string peers_json(const std::vector<ipc::PeerInfo>& peers) {
+  std::string j = "{\"peers\":[";
+  for (std::size_t i = 0; i < peers.size(); ++i) {
+    const auto& p = peers[i];
+    if (i != 0) j += ',';
+    j += fmt::format(R"({{"node":"{}","last_heard_ms_ago":{:.0f},"loss_pct":{:.2f},"srtt_ms":{:.3f}}})",
+                     node_hex(p.node), millis(p.last_heard_ago), p.estimated_loss * 100.0, millis(p.srtt));
+  }
+  j += "]}\n";
+  return j;
+}
+
+std::string peers_table(const std::vector<ipc::PeerInfo>& peers) {
+  if (peers.empty()) return "no peers heard\n";
+  std::string t = fmt::format("{:<8} {:>14} {:>7} {:>10}\n", "node", "last heard", "loss", "srtt");
+  for (const auto& p : peers) {
+    // srtt stays 0 until a request/repair exchange has measured it.
+    const std::string srtt = p.srtt > 0 ? fmt::format("{:.1f} ms", millis(p.srtt)) : std::string("-");
+    t += fmt::format("{:<8} {:>8.1f} s ago {:>6.1f}% {:>10}\n", node_hex(p.node), millis(p.last_heard_ago) / 1000.0,
+                     p.estimated_loss * 100.0, srtt);
+  }
+  return t;
+}
+
+}  // namespace
+
+void run_stats(const std::string& socket, bool json) {
+  auto c = connect_or_explain(socket);
+  const auto snap = c.stats();
+  print(json ? stats_json(snap) : stats_table(snap));
+}
+
+void run_peers(const std::string& socket, bool json) {
+  auto c = connect_or_explain(socket);
+  const auto peers = c.peers();
+  print(json ? peers_json(peers) : peers_table(peers));
+}
+
+}  // namespace dissem::cli

@@ -1,0 +1,386 @@
+// The `dissem` CLI against real dissemd processes on loopback multicast: what
+// an operator typing commands sees, exit codes included.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "client/client.h"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Built next to dissemd (both in the build tree's src/).
+std::string cli_path() { return (fs::path(DISSEMD_PATH).parent_path() / "dissem").string(); }
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_file(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string pseudo_random_bytes(std::size_t n) {
+  std::string v(n, '\0');
+  std::uint32_t x = 987654321;
+  for (auto& b : v) {
+    x = x * 1664525u + 1013904223u;
+    b = static_cast<char>(x >> 24);
+  }
+  return v;
+}
+
+// Starts `args` with stdin from `in` (or /dev/null) and stdout/stderr to files.
+pid_t spawn(const std::vector<std::string>& args, const fs::path& in, const fs::path& out, const fs::path& err) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd_in = ::open(in.empty() ? "/dev/null" : in.c_str(), O_RDONLY);
+    const int fd_out = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int fd_err = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd_in < 0 || fd_out < 0 || fd_err < 0) ::_exit(126);
+    ::dup2(fd_in, 0);
+    ::dup2(fd_out, 1);
+    ::dup2(fd_err, 2);
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// The exit code, or nullopt if `pid` did not exit within `limit` (it is then
+// killed and reaped, so no process outlives the test).
+std::optional<int> wait_exit(pid_t pid, std::chrono::milliseconds limit) {
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return std::nullopt;
+}
+
+struct CliResult {
+  int code = -1;  // -1: did not finish in time
+  std::string out, err;
+};
+
+// A CLI run with a bounded wait; stdin from `in` if given.
+class CliRunner {
+ public:
+  explicit CliRunner(fs::path dir) : dir_(std::move(dir)) {}
+
+  CliResult run(std::vector<std::string> args, const fs::path& in = {}, std::chrono::milliseconds limit = 30s) {
+    args.insert(args.begin(), cli_path());
+    const auto out = dir_ / "cli.out", err = dir_ / "cli.err";
+    const auto code = wait_exit(spawn(args, in, out, err), limit);
+    return CliResult{code.value_or(-1), slurp(out), slurp(err)};
+  }
+
+ private:
+  fs::path dir_;
+};
+
+// A daemon with its own cache and socket in the test's directory.
+class CliDaemon {
+ public:
+  CliDaemon(const fs::path& dir, const std::string& name, int port)
+      : socket_((dir / (name + ".sock")).string()) {
+    const std::vector<std::string> args{DISSEMD_PATH, "--interface", "lo", "--port", std::to_string(port),
+                                        "--cache", (dir / (name + ".db")).string(), "--socket", socket_,
+                                        "--log-level", "warn", "--set", "engine.link_capacity_bps=200000000"};
+    pid_ = spawn(args, {}, dir / (name + ".out"), dir / (name + ".err"));
+    for (int i = 0; i < 200; ++i) {
+      try {
+        dissem::client::Client probe(socket_);
+        return;
+      } catch (const std::exception&) {
+        std::this_thread::sleep_for(25ms);
+      }
+    }
+    ADD_FAILURE() << "dissemd did not open " << socket_;
+  }
+  ~CliDaemon() {
+    ::kill(pid_, SIGTERM);
+    wait_exit(pid_, 5s);
+  }
+  CliDaemon(const CliDaemon&) = delete;
+  CliDaemon& operator=(const CliDaemon&) = delete;
+
+  const std::string& socket() const { return socket_; }
+
+ private:
+  std::string socket_;
+  pid_t pid_ = -1;
+};
+
+// A background `dissem subscribe`, ready once it reports its subscription.
+class Subscriber {
+ public:
+  Subscriber(const fs::path& dir, std::vector<std::string> args) : err_(dir / "sub.err") {
+    args.insert(args.begin(), cli_path());
+    pid_ = spawn(args, {}, dir / "sub.out", err_);
+  }
+  ~Subscriber() {
+    if (pid_ > 0) wait_exit(pid_, 0ms);
+  }
+  Subscriber(const Subscriber&) = delete;
+  Subscriber& operator=(const Subscriber&) = delete;
+
+  bool wait_subscribed() const {
+    for (int i = 0; i < 250; ++i) {
+      if (slurp(err_).find("subscribed to") != std::string::npos) return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return false;
+  }
+  std::optional<int> finish(std::chrono::milliseconds limit) {
+    const auto code = wait_exit(pid_, limit);
+    pid_ = -1;
+    return code;
+  }
+  std::string stderr_text() const { return slurp(err_); }
+
+ private:
+  fs::path err_;
+  pid_t pid_ = -1;
+};
+
+// Just enough JSON to check `dissem stats --json`: objects, arrays, strings
+// and numbers, flattened to "a.b.c" -> number. nullopt if it does not parse.
+class FlatJson {
+ public:
+  static std::optional<std::map<std::string, double>> parse(const std::string& text) {
+    FlatJson p(text);
+    if (!p.value("")) return std::nullopt;
+    p.skip_ws();
+    if (p.pos_ != text.size()) return std::nullopt;
+    return p.numbers_;
+  }
+
+ private:
+  explicit FlatJson(const std::string& t) : t_(t) {}
+  void skip_ws() {
+    while (pos_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[pos_]))) ++pos_;
+  }
+  bool eat(char c) {
+    skip_ws();
+    if (pos_ >= t_.size() || t_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+  std::optional<std::string> string() {
+    if (!eat('"')) return std::nullopt;
+    const auto end = t_.find('"', pos_);
+    if (end == std::string::npos) return std::nullopt;
+    std::string s = t_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    return s;
+  }
+  bool value(const std::string& path) {
+    skip_ws();
+    if (eat('{')) {
+      if (eat('}')) return true;
+      do {
+        const auto key = string();
+        if (!key || !eat(':') || !value(path.empty() ? *key : path + "." + *key)) return false;
+      } while (eat(','));
+      return eat('}');
+    }
+    if (eat('[')) {
+      if (eat(']')) return true;
+      int i = 0;
+      do {
+        if (!value(path + "." + std::to_string(i++))) return false;
+      } while (eat(','));
+      return eat(']');
+    }
+    if (pos_ < t_.size() && t_[pos_] == '"') return string().has_value();
+    char* end = nullptr;
+    const double d = std::strtod(t_.c_str() + pos_, &end);
+    if (end == t_.c_str() + pos_) return false;
+    pos_ = static_cast<std::size_t>(end - t_.c_str());
+    numbers_[path] = d;
+    return true;
+  }
+
+  const std::string& t_;
+  std::size_t pos_ = 0;
+  std::map<std::string, double> numbers_;
+};
+
+// "files/0000abcd/1" -> "0000abcd".
+std::string publisher_hex(const std::string& id_line) {
+  const auto a = id_line.find('/');
+  const auto b = id_line.find('/', a + 1);
+  if (a == std::string::npos || b == std::string::npos) return {};
+  return id_line.substr(a + 1, b - a - 1);
+}
+
+class DissemCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/dissem-cli-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    // A port per test process so parallel test runs do not hear each other.
+    port_ = 20000 + static_cast<int>(::getpid() % 20000);
+    ASSERT_TRUE(fs::exists(cli_path())) << cli_path() << " not built";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path dir_;
+  int port_ = 0;
+};
+
+}  // namespace
+
+TEST_F(DissemCli, PublishedFileArrivesByteIdenticalInSubscribeOutDir) {
+  CliDaemon pub(dir_, "pub", port_), sub(dir_, "sub", port_);
+  const auto inbox = dir_ / "inbox";
+  Subscriber s(dir_, {"--socket", sub.socket(), "subscribe", "files", "--count", "1", "--timeout-s", "60", "--out",
+                      inbox.string()});
+  ASSERT_TRUE(s.wait_subscribed()) << s.stderr_text();
+
+  const std::string data = pseudo_random_bytes(2u << 20);
+  write_file(dir_ / "payload.bin", data);
+  CliRunner cli(dir_);
+  const auto published = cli.run({"--socket", pub.socket(), "publish", "files", (dir_ / "payload.bin").string()});
+  ASSERT_EQ(published.code, 0) << published.err;
+  const std::string id = published.out.substr(0, published.out.find('\n'));
+  EXPECT_EQ(id.rfind("files/", 0), 0u) << id;
+
+  ASSERT_EQ(s.finish(60s), std::optional<int>(0)) << s.stderr_text();
+  // Built by appending: GCC 12 at -O3 reports a false -Wrestrict on "x" + std::string.
+  std::string delivered_line = "delivered ";
+  delivered_line += id;
+  EXPECT_NE(s.stderr_text().find(delivered_line), std::string::npos) << s.stderr_text();
+  std::string file_name = "files-";
+  file_name += publisher_hex(id);
+  file_name += "-1";
+  const auto file = inbox / file_name;
+  ASSERT_TRUE(fs::exists(file)) << file;
+  EXPECT_TRUE(slurp(file) == data) << "payload differs";
+}
+
+TEST_F(DissemCli, StatsJsonParsesAndShowsDataReceived) {
+  CliDaemon pub(dir_, "pub", port_), sub(dir_, "sub", port_);
+  const auto output = dir_ / "received.bin";
+  Subscriber s(dir_, {"--socket", sub.socket(), "subscribe", "g", "--count", "1", "--timeout-s", "30", "-o",
+                      output.string()});
+  ASSERT_TRUE(s.wait_subscribed()) << s.stderr_text();
+  const std::string data = pseudo_random_bytes(100000);
+  write_file(dir_ / "stdin.bin", data);
+  CliRunner cli(dir_);
+  // Publishing from stdin ("-").
+  const auto published = cli.run({"--socket", pub.socket(), "publish", "g", "-", "--tag", "t"}, dir_ / "stdin.bin");
+  ASSERT_EQ(published.code, 0) << published.err;
+  ASSERT_EQ(s.finish(30s), std::optional<int>(0)) << s.stderr_text();
+  EXPECT_TRUE(slurp(output) == data);
+
+  const auto stats = cli.run({"--socket", sub.socket(), "stats", "--json"});
+  ASSERT_EQ(stats.code, 0) << stats.err;
+  const auto json = FlatJson::parse(stats.out);
+  ASSERT_TRUE(json) << "not JSON: " << stats.out;
+  EXPECT_GE(json->at("traffic.data.received.bytes"), static_cast<double>(data.size()));
+  EXPECT_GT(json->at("traffic.data.received.datagrams"), 0.0);
+  EXPECT_GE(json->at("messages.deliveries"), 1.0);
+  EXPECT_EQ(json->at("malformed.total"), 0.0);
+  const auto pub_stats = FlatJson::parse(cli.run({"--socket", pub.socket(), "stats", "--json"}).out);
+  ASSERT_TRUE(pub_stats);
+  EXPECT_EQ(pub_stats->at("messages.published"), 1.0);
+
+  const auto table = cli.run({"--socket", sub.socket(), "stats"});
+  EXPECT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("repair"), std::string::npos) << table.out;
+}
+
+TEST_F(DissemCli, PeersListsTheOtherDaemon) {
+  CliDaemon a(dir_, "a", port_), b(dir_, "b", port_);
+  CliRunner cli(dir_);
+  // A publish names a's node id in the message id it prints.
+  write_file(dir_ / "one.txt", "hello");
+  const auto published = cli.run({"--socket", a.socket(), "publish", "p", (dir_ / "one.txt").string()});
+  ASSERT_EQ(published.code, 0) << published.err;
+  const std::string node = publisher_hex(published.out);
+  ASSERT_EQ(node.size(), 8u) << published.out;
+
+  CliResult peers;
+  for (int i = 0; i < 20; ++i) {  // beacons are 1 s apart: bounded at 10 s
+    peers = cli.run({"--socket", b.socket(), "peers"});
+    if (peers.out.find(node) != std::string::npos) break;
+    std::this_thread::sleep_for(500ms);
+  }
+  EXPECT_EQ(peers.code, 0) << peers.err;
+  EXPECT_NE(peers.out.find(node), std::string::npos) << peers.out;
+  const auto json = cli.run({"--socket", b.socket(), "peers", "--json"});
+  std::string node_field = "\"node\":\"";
+  node_field += node;
+  node_field += '"';
+  EXPECT_NE(json.out.find(node_field), std::string::npos) << json.out;
+  EXPECT_TRUE(FlatJson::parse(json.out)) << json.out;
+}
+
+TEST_F(DissemCli, MissingSocketExitsThreeNamingThePath) {
+  CliRunner cli(dir_);
+  const std::string missing = (dir_ / "nobody.sock").string();
+  const auto r = cli.run({"--socket", missing, "stats"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not running"), std::string::npos) << r.err;
+  // The environment variable is honoured like --socket.
+  ::setenv("DISSEM_SOCKET", missing.c_str(), 1);
+  const auto env = cli.run({"peers"});
+  ::unsetenv("DISSEM_SOCKET");
+  EXPECT_EQ(env.code, 3);
+  EXPECT_NE(env.err.find(missing), std::string::npos) << env.err;
+}
+
+TEST_F(DissemCli, BadUsageExitsTwo) {
+  CliRunner cli(dir_);
+  EXPECT_EQ(cli.run({}).code, 2);
+  EXPECT_EQ(cli.run({"frobnicate"}).code, 2);
+  EXPECT_EQ(cli.run({"publish"}).code, 2) << "group is required";
+  EXPECT_EQ(cli.run({"subscribe", "g", "--count", "many"}).code, 2);
+  EXPECT_EQ(cli.run({"subscribe", "g", "--out", "d", "-o", "f"}).code, 2);
+  EXPECT_EQ(cli.run({"publish", "g", (dir_ / "no-such-file").string()}).code, 2);
+  EXPECT_EQ(cli.run({"--help"}).code, 0);
+}
+
+TEST_F(DissemCli, RefusedPublishExitsOneAndSubscribeTimeoutExitsFour) {
+  CliDaemon d(dir_, "d", port_);
+  CliRunner cli(dir_);
+  write_file(dir_ / "empty", "");
+  const auto refused = cli.run({"--socket", d.socket(), "publish", "g", (dir_ / "empty").string()});
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.err.find("empty"), std::string::npos) << refused.err;
+  const auto timed_out = cli.run({"--socket", d.socket(), "subscribe", "g", "--count", "1", "--timeout-s", "0.3"});
+  EXPECT_EQ(timed_out.code, 4) << timed_out.err;
+}
