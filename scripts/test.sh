@@ -11,6 +11,10 @@ cmake -S . -B build/debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDISSEM_SANITIZE=ON
 cmake --build build/debug -j "$jobs"
 (cd build/debug && ctest --output-on-failure -j "$jobs" --timeout 900)
 
+echo "== Python client against the (sanitised) daemon"
+bash scripts/python-setup.sh
+DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests
+
 echo "== fuzzing the datagram decoder and receive path for ${FUZZ_SECONDS:-30} s"
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DDISSEM_FUZZ=ON -DDISSEM_TESTS=OFF >/dev/null
