@@ -15,6 +15,7 @@ namespace dissem::daemon {
 namespace {
 
 constexpr const char* kNodeIdKey = "node_id";
+constexpr int kMaxBurst = 512;  // datagrams sent per pump before yielding to the event loop
 
 std::uint64_t os_random64() {
   std::random_device rd;
@@ -128,7 +129,13 @@ void Daemon::pump() {
   if (stopped_) return;
   const Micros now = unix_now();
   if (now >= node_->next_deadline()) node_->on_timer(now);
-  while (auto d = node_->poll_datagram(now)) {
+  // The clock is read again for every datagram: at high rates the pacer's
+  // next slot is microseconds away, and one reading per pump would send one
+  // datagram per event-loop turn. The burst is bounded so received datagrams
+  // and IPC requests are not kept waiting behind a long send.
+  for (int burst = 0; burst < kMaxBurst; ++burst) {
+    auto d = node_->poll_datagram(unix_now());
+    if (!d) break;
     for (auto& t : transports_) t->send(d->bytes);
   }
   while (auto m = node_->poll_delivery()) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -72,6 +73,8 @@ class DaemonProcess {
     }
     ADD_FAILURE() << "dissemd did not open " << socket_;
   }
+
+  void kill_hard() { stop(SIGKILL); }
 
   void stop(int signo) {
     if (pid_ <= 0) return;
@@ -181,4 +184,32 @@ TEST_F(Dissemd, PrintConfigShowsEveryEngineKey) {
   EXPECT_EQ(code, 0) << out;
   EXPECT_NE(out.find("port = 5555"), std::string::npos) << out;
   EXPECT_NE(out.find("request_probability"), std::string::npos) << out;
+}
+
+TEST_F(Dissemd, SubscriberKilledMidTransferCompletesFromItsCacheAndDeliversOnce) {
+  // 20 Mbit/s: the 5 MB take about two seconds, so the kill lands mid-transfer.
+  const std::vector<std::string> slow{"--set", "engine.link_capacity_bps=20000000"};
+  DaemonProcess pub(dir_, 0, port_, slow);
+  auto sub = std::make_unique<DaemonProcess>(dir_, 1, port_, slow);
+  const auto data = pattern(5u << 20);
+  dissem::MessageId id;
+  {
+    dissem::client::Client c(sub->socket());
+    c.subscribe("files");
+    dissem::client::Client p(pub.socket());
+    id = p.publish("files", data);
+    std::this_thread::sleep_for(700ms);
+    const auto before = c.stats();
+    EXPECT_GT(before.cache_bytes, 0u) << "some fragments were cached before the kill";
+    EXPECT_LT(before.cache_bytes, data.size()) << "the kill must land mid-transfer";
+    sub->kill_hard();
+  }
+  sub->start();  // same cache, same socket
+  dissem::client::Client c(sub->socket());
+  c.subscribe("files");
+  auto d = c.next_delivery(60s);
+  ASSERT_TRUE(d) << "the restarted subscriber never completed the message";
+  EXPECT_EQ(d->meta.id, id);
+  EXPECT_TRUE(d->payload == data);
+  EXPECT_FALSE(c.next_delivery(2s)) << "delivered exactly once";
 }
