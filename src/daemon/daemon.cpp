@@ -1,5 +1,6 @@
 #include "daemon/daemon.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <charconv>
 #include <chrono>
@@ -149,11 +150,20 @@ void Daemon::pump() {
   arm_timer();
 }
 
+// Re-arming cancels and re-registers the wait (syscalls and an aborted
+// handler), which per received datagram is a large share of the daemon's
+// work: keep the pending wait unless the engine now needs to wake earlier.
 void Daemon::arm_timer() {
-  const Micros wait = std::max<Micros>(0, node_->next_deadline() - unix_now());
-  timer_.expires_after(std::chrono::microseconds(std::min<Micros>(wait, 10 * kSeconds)));
+  const Micros deadline = node_->next_deadline();
+  if (armed_for_ != 0 && armed_for_ <= deadline) return;
+  const Micros now = unix_now();
+  const Micros wait = std::clamp<Micros>(deadline - now, 0, 10 * kSeconds);
+  armed_for_ = now + wait;
+  timer_.expires_after(std::chrono::microseconds(wait));
   timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (!ec) pump();
+    if (ec) return;  // cancelled: a newer wait replaced this one
+    armed_for_ = 0;
+    pump();
   });
 }
 

@@ -65,6 +65,7 @@ class Daemon final : public ipc::Backend {
   boost::asio::steady_timer timer_;
   std::unordered_map<engine::SubscriptionId, ipc::ClientId> owner_;
   bool pump_posted_ = false;
+  Micros armed_for_ = 0;  // engine deadline the pending timer wait is for; 0 = none
   bool stopped_ = false;
 };
 
