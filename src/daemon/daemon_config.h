@@ -45,7 +45,7 @@ struct NetSection {
   std::uint32_t ttl = 1;  // multicast hops; 1 = the local link only
   // SO_RCVBUF/SO_SNDBUF request per socket; the kernel caps it at
   // net.core.rmem_max / wmem_max. 0 leaves the OS default.
-  std::uint64_t socket_buffer_bytes = 4u << 20;
+  std::uint64_t socket_buffer_bytes = 32u << 20;
   bool operator==(const NetSection&) const = default;
 };
 

@@ -66,6 +66,14 @@ void set_buffer_sizes(udp::socket& socket, std::size_t bytes, const SetupError& 
   err.check(ec, "SO_RCVBUF");
   socket.set_option(asio::socket_base::send_buffer_size(size), ec);
   err.check(ec, "SO_SNDBUF");
+  // The kernel silently caps the sizes above at net.core.rmem_max/wmem_max.
+  // With CAP_NET_ADMIN (a daemon run as root) the *FORCE variants lift the
+  // cap: the receive buffer is what absorbs a burst while the event loop is
+  // busy committing a large message, and on loopback every 1.4 KB datagram
+  // is charged about 2.3 KB of it. Without the capability they fail with
+  // EPERM and the capped size stands.
+  ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size);
+  ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof size);
 }
 
 address_v4 parse_group(const TransportConfig& config, const SetupError& err) {
