@@ -91,7 +91,17 @@ int main(int argc, char** argv) {
   const int port = 20000 + static_cast<int>(::getpid() % 20000);
   const pid_t pub = start_daemon(dir, "pub", port, payload, capacity_bps);
   const pid_t sub = start_daemon(dir, "sub", port, payload, capacity_bps);
-  {
+  // Whatever happens below, the daemons are stopped and the directory removed.
+  struct Cleanup {
+    pid_t pub, sub;
+    fs::path dir;
+    ~Cleanup() {
+      stop(pub);
+      stop(sub);
+      fs::remove_all(dir);
+    }
+  } cleanup{pub, sub, dir};
+  try {
     dissem::client::Client cs((dir / "sub.sock").string());
     dissem::client::Client cp((dir / "pub.sock").string());
     cs.subscribe("bench");
@@ -125,9 +135,11 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(st.received[0].datagrams),
                 static_cast<unsigned long long>(st.received[1].datagrams),
                 static_cast<unsigned long long>(st.mfrs_sent), static_cast<unsigned long long>(st.duplicate_fragments));
+  } catch (const std::exception& e) {
+    // E.g. the daemon dropped a client whose queue overflowed (64 MiB): keep
+    // in-flight messages x message size below that.
+    std::printf("benchmark aborted: %s\n", e.what());
+    return 1;
   }
-  stop(pub);
-  stop(sub);
-  fs::remove_all(dir);
   return 0;
 }
