@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -212,4 +214,36 @@ TEST_F(Dissemd, SubscriberKilledMidTransferCompletesFromItsCacheAndDeliversOnce)
   EXPECT_EQ(d->meta.id, id);
   EXPECT_TRUE(d->payload == data);
   EXPECT_FALSE(c.next_delivery(2s)) << "delivered exactly once";
+}
+
+TEST_F(Dissemd, MalformedIpcFrameClosesOnlyThatClient) {
+  DaemonProcess d(dir_, 0, port_);
+  dissem::client::Client good(d.socket());
+  good.subscribe("g");
+
+  // A raw connection that declares a 4 GiB frame, then sends garbage.
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", d.socket().c_str());
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  const unsigned char bad[] = {0xff, 0xff, 0xff, 0xff, 'j', 'u', 'n', 'k'};
+  ASSERT_EQ(::send(fd, bad, sizeof bad, MSG_NOSIGNAL), static_cast<ssize_t>(sizeof bad));
+  // The daemon answers with an error frame and closes: read until EOF (bounded).
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char buf[4096];
+  ssize_t n = 0;
+  std::size_t total = 0;
+  for (int i = 0; i < 100 && (n = ::recv(fd, buf, sizeof buf, 0)) > 0; ++i) total += static_cast<std::size_t>(n);
+  EXPECT_EQ(n, 0) << "the daemon closed the bad client";
+  EXPECT_GT(total, 0u) << "after sending it an error frame";
+  ::close(fd);
+
+  // The well-behaved client on the same daemon is unaffected.
+  const auto id = good.publish("g", pattern(3000));
+  auto delivered = good.next_delivery(10s);
+  ASSERT_TRUE(delivered);
+  EXPECT_EQ(delivered->meta.id, id);
 }
