@@ -2,7 +2,8 @@
 // Prints dissemination throughput with the SQLite cache on, and the CPU both
 // daemons spent per MB. Not a test: nothing is asserted about time.
 //
-// Usage: bench_daemons [total_mb=200] [message_mb=4] [payload_size=1400] [link_capacity_bps=1e9]
+// Usage: bench_daemons [total_mb=400] [message_mb=8] [payload_size=1400] [link_capacity_bps=1e9]
+// (message_mb x 4 in flight must stay below the daemon's 64 MiB per-client queue.)
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,8 +82,8 @@ void stop(pid_t pid) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::size_t total_mb = argc > 1 ? std::stoul(argv[1]) : 200;
-  const std::size_t message_mb = argc > 2 ? std::stoul(argv[2]) : 4;
+  const std::size_t total_mb = argc > 1 ? std::stoul(argv[1]) : 400;
+  const std::size_t message_mb = argc > 2 ? std::stoul(argv[2]) : 8;
   const auto payload = static_cast<std::uint32_t>(argc > 3 ? std::stoul(argv[3]) : 1400);
   // The engine paces at the configured link capacity; on loopback that is the knob.
   const std::uint64_t capacity_bps = argc > 4 ? std::stoull(argv[4]) : 1'000'000'000;
