@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "client/client.h"
+#include "support/daemon_process.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -43,42 +44,6 @@ double cpu_seconds(pid_t pid) {
   return (std::stod(fields.at(11)) + std::stod(fields.at(12))) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
-pid_t start_daemon(const fs::path& dir, const char* name, int port, std::uint32_t payload,
-                   std::uint64_t capacity_bps) {
-  std::string sock = (dir / name).string();
-  sock += ".sock";
-  std::string db = (dir / name).string();
-  db += ".db";
-  std::vector<std::string> args{DISSEMD_PATH, "--interface", "lo", "--port", std::to_string(port), "--cache", db,
-                                "--socket", sock, "--log-level", "warn",
-                                "--set", "engine.link_capacity_bps=" + std::to_string(capacity_bps),
-                                "--set", "engine.payload_size=" + std::to_string(payload),
-                                "--set", "cache.quota_bytes=4000000000"};
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  for (int i = 0; i < 200; ++i) {
-    try {
-      dissem::client::Client probe(sock);
-      return pid;
-    } catch (const std::exception&) {
-      std::this_thread::sleep_for(25ms);
-    }
-  }
-  throw std::runtime_error("dissemd did not start");
-}
-
-void stop(pid_t pid) {
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,20 +54,21 @@ int main(int argc, char** argv) {
   const std::uint64_t capacity_bps = argc > 4 ? std::stoull(argv[4]) : 1'000'000'000;
   char tmpl[] = "/tmp/dissem-bench-XXXXXX";
   const fs::path dir = ::mkdtemp(tmpl);
-  const int port = 20000 + static_cast<int>(::getpid() % 20000);
-  const pid_t pub = start_daemon(dir, "pub", port, payload, capacity_bps);
-  const pid_t sub = start_daemon(dir, "sub", port, payload, capacity_bps);
-  // Whatever happens below, the daemons are stopped and the directory removed.
-  struct Cleanup {
-    pid_t pub, sub;
+  const int port = dissem::testing::test_port();
+  // Removes the directory whatever happens; declared first, so it runs after
+  // the daemons below have been stopped by their destructors.
+  struct RemoveDir {
     fs::path dir;
-    ~Cleanup() {
-      stop(pub);
-      stop(sub);
-      fs::remove_all(dir);
-    }
-  } cleanup{pub, sub, dir};
+    ~RemoveDir() { fs::remove_all(dir); }
+  } remove_dir{dir};
+  const std::vector<std::string> settings{"--set", "engine.link_capacity_bps=" + std::to_string(capacity_bps),
+                                          "--set", "engine.payload_size=" + std::to_string(payload),
+                                          "--set", "cache.quota_bytes=4000000000"};
   try {
+    dissem::testing::DaemonProcess pub_daemon(dir, "pub", port, settings);
+    dissem::testing::DaemonProcess sub_daemon(dir, "sub", port, settings);
+    const pid_t pub = pub_daemon.pid();
+    const pid_t sub = sub_daemon.pid();
     dissem::client::Client cs((dir / "sub.sock").string());
     dissem::client::Client cp((dir / "pub.sock").string());
     cs.subscribe("bench");

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "client/client.h"
+#include "support/daemon_process.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -108,38 +109,7 @@ class CliRunner {
   fs::path dir_;
 };
 
-// A daemon with its own cache and socket in the test's directory.
-class CliDaemon {
- public:
-  CliDaemon(const fs::path& dir, const std::string& name, int port)
-      : socket_((dir / (name + ".sock")).string()) {
-    const std::vector<std::string> args{DISSEMD_PATH, "--interface", "lo", "--port", std::to_string(port),
-                                        "--cache", (dir / (name + ".db")).string(), "--socket", socket_,
-                                        "--log-level", "warn", "--set", "engine.link_capacity_bps=200000000"};
-    pid_ = spawn(args, {}, dir / (name + ".out"), dir / (name + ".err"));
-    for (int i = 0; i < 200; ++i) {
-      try {
-        dissem::client::Client probe(socket_);
-        return;
-      } catch (const std::exception&) {
-        std::this_thread::sleep_for(25ms);
-      }
-    }
-    ADD_FAILURE() << "dissemd did not open " << socket_;
-  }
-  ~CliDaemon() {
-    ::kill(pid_, SIGTERM);
-    wait_exit(pid_, 5s);
-  }
-  CliDaemon(const CliDaemon&) = delete;
-  CliDaemon& operator=(const CliDaemon&) = delete;
-
-  const std::string& socket() const { return socket_; }
-
- private:
-  std::string socket_;
-  pid_t pid_ = -1;
-};
+using CliDaemon = dissem::testing::DaemonProcess;
 
 // A background `dissem subscribe`, ready once it reports its subscription.
 class Subscriber {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "client/client.h"
+#include "support/daemon_process.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -25,13 +26,6 @@ namespace {
 
 // A daemon process with its own cache and socket in the test's directory.
 // Built by appending: GCC 12 at -O3 reports a false -Wrestrict on "x" + std::string.
-std::string path_in(const fs::path& dir, int index, const char* suffix) {
-  std::string name = "d";
-  name += std::to_string(index);
-  name += suffix;
-  return (dir / name).string();
-}
-
 std::string dissemd_command(const char* args) {
   std::string command = DISSEMD_PATH;
   command += ' ';
@@ -39,73 +33,14 @@ std::string dissemd_command(const char* args) {
   return command;
 }
 
-class DaemonProcess {
- public:
-  DaemonProcess(const fs::path& dir, int index, int port, const std::vector<std::string>& extra = {})
-      : socket_(path_in(dir, index, ".sock")),
-        cache_(path_in(dir, index, ".db")),
-        port_(port),
-        extra_(extra) {
-    start();
-  }
-  ~DaemonProcess() { stop(SIGTERM); }
-
-  void start() {
-    std::vector<std::string> args{DISSEMD_PATH, "--interface", "lo", "--port", std::to_string(port_),
-                                  "--cache", cache_, "--socket", socket_, "--log-level", "warn",
-                                  // Loopback is fast; let the pacer use it.
-                                  "--set", "engine.link_capacity_bps=200000000"};
-    args.insert(args.end(), extra_.begin(), extra_.end());
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-    // Ready when its socket answers (bounded wait).
-    for (int i = 0; i < 200; ++i) {
-      try {
-        dissem::client::Client probe(socket_);
-        return;
-      } catch (const std::exception&) {
-        std::this_thread::sleep_for(25ms);
-      }
-    }
-    ADD_FAILURE() << "dissemd did not open " << socket_;
-  }
-
-  void kill_hard() { stop(SIGKILL); }
-
-  void stop(int signo) {
-    if (pid_ <= 0) return;
-    ::kill(pid_, signo);
-    int status = 0;
-    for (int i = 0; i < 200 && ::waitpid(pid_, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(25ms);
-    if (::waitpid(pid_, &status, WNOHANG) == 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, &status, 0);
-    }
-    pid_ = -1;
-  }
-
-  const std::string& socket() const { return socket_; }
-
- private:
-  std::string socket_, cache_;
-  int port_;
-  std::vector<std::string> extra_;
-  pid_t pid_ = -1;
-};
+using dissem::testing::DaemonProcess;
 
 class Dissemd : public ::testing::Test {
  protected:
   void SetUp() override {
     char tmpl[] = "/tmp/dissemd-test-XXXXXX";
     dir_ = ::mkdtemp(tmpl);
-    // A port per test process so parallel test runs do not hear each other.
-    port_ = 20000 + static_cast<int>(::getpid() % 20000);
+    port_ = dissem::testing::test_port();
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -138,7 +73,7 @@ std::string run_capture(const std::string& command, int* exit_code) {
 }  // namespace
 
 TEST_F(Dissemd, ThreeDaemonsDisseminateFiveMegabytesByteIdentical) {
-  DaemonProcess pub(dir_, 0, port_), sub1(dir_, 1, port_), sub2(dir_, 2, port_);
+  DaemonProcess pub(dir_, "d0", port_), sub1(dir_, "d1", port_), sub2(dir_, "d2", port_);
   dissem::client::Client c1(sub1.socket()), c2(sub2.socket()), cp(pub.socket());
   c1.subscribe("files");
   c2.subscribe("files");
@@ -159,11 +94,11 @@ TEST_F(Dissemd, ThreeDaemonsDisseminateFiveMegabytesByteIdentical) {
 TEST_F(Dissemd, PublisherRestartKeepsItsNodeIdAndNeverReusesASequenceNumber) {
   dissem::MessageId first, second;
   {
-    DaemonProcess pub(dir_, 0, port_);
+    DaemonProcess pub(dir_, "d0", port_);
     dissem::client::Client c(pub.socket());
     first = c.publish("g", pattern(1000));
   }
-  DaemonProcess pub(dir_, 0, port_);
+  DaemonProcess pub(dir_, "d0", port_);
   dissem::client::Client c(pub.socket());
   second = c.publish("g", pattern(1000));
   EXPECT_EQ(second.publisher, first.publisher) << "node id kept across restart";
@@ -191,8 +126,8 @@ TEST_F(Dissemd, PrintConfigShowsEveryEngineKey) {
 TEST_F(Dissemd, SubscriberKilledMidTransferCompletesFromItsCacheAndDeliversOnce) {
   // 20 Mbit/s: the 5 MB take about two seconds, so the kill lands mid-transfer.
   const std::vector<std::string> slow{"--set", "engine.link_capacity_bps=20000000"};
-  DaemonProcess pub(dir_, 0, port_, slow);
-  auto sub = std::make_unique<DaemonProcess>(dir_, 1, port_, slow);
+  DaemonProcess pub(dir_, "d0", port_, slow);
+  auto sub = std::make_unique<DaemonProcess>(dir_, "d1", port_, slow);
   const auto data = pattern(5u << 20);
   dissem::MessageId id;
   {
@@ -217,7 +152,7 @@ TEST_F(Dissemd, SubscriberKilledMidTransferCompletesFromItsCacheAndDeliversOnce)
 }
 
 TEST_F(Dissemd, MalformedIpcFrameClosesOnlyThatClient) {
-  DaemonProcess d(dir_, 0, port_);
+  DaemonProcess d(dir_, "d0", port_);
   dissem::client::Client good(d.socket());
   good.subscribe("g");
 
