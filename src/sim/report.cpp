@@ -187,6 +187,20 @@ std::string format_footer(const RunSummary& s) {
   return out;
 }
 
+// The part every report ends with: completion, traffic on the medium, engine
+// counters and the footer. Appended piecewise: GCC 12 at -O3 reports a false
+// -Wrestrict on "\n" + std::string. `lead` goes before "all complete".
+std::string format_run_tail(const RunSummary& run, const std::vector<std::string>& names, std::string_view lead) {
+  std::string out = fmt::format("{}all complete: {}; run stopped at {:.2f} s\n\n", lead,
+                                run.all_complete ? "yes" : "no", seconds(run.finished_at));
+  out += format_medium(run.medium, names);
+  out += '\n';
+  out += format_engine(run, names);
+  out += '\n';
+  out += format_footer(run);
+  return out;
+}
+
 std::string format_receivers(const std::vector<ReceiverOutcome>& rs, std::size_t expected,
                              const std::vector<std::string>& names) {
   std::string out = fmt::format("{:<8} {:>9} {:>12} {:>12} {:>11}\n", "receiver", "complete", "messages", "bytes",
@@ -247,14 +261,7 @@ std::string format_baseline(const BaselineResult& r) {
   out += fmt::format("data: {} bytes in {} message(s)\n", p.bytes, r.messages);
   out += fmt::format("lower bound k/(r*C): {:.2f} s\n\n", r.lower_bound_s);
   out += format_receivers(r.receivers, r.messages, names);
-  out += fmt::format("\nmean delivery time: {:.2f} s; all complete: {}; run stopped at {:.2f} s\n\n",
-                     r.mean_delivery_s, r.run.all_complete ? "yes" : "no", seconds(r.run.finished_at));
-  out += format_medium(r.run.medium, names);
-  // Appended piecewise: GCC 12 at -O3 reports a false -Wrestrict on "\n" + std::string.
-  out += '\n';
-  out += format_engine(r.run, names);
-  out += '\n';
-  out += format_footer(r.run);
+  out += format_run_tail(r.run, names, fmt::format("\nmean delivery time: {:.2f} s; ", r.mean_delivery_s));
   return out;
 }
 
@@ -309,14 +316,7 @@ std::string format_tactical(const TacticalResult& r) {
   out += fmt::format("{:<34} {:>12.1f}\n", "sender overhead B/msg (+IP/UDP)", r.sender_overhead_wire_per_msg);
   out += fmt::format("{:<34} {:>12.1f}\n", "p2p overhead B/msg (UDP)", r.p2p_overhead_per_msg);
   out += fmt::format("{:<34} {:>12.1f}\n", "p2p overhead B/msg (+IP/UDP)", r.p2p_overhead_wire_per_msg);
-  out += fmt::format("all complete: {}; run stopped at {:.2f} s\n\n", r.run.all_complete ? "yes" : "no",
-                     seconds(r.run.finished_at));
-  out += format_medium(r.run.medium, names);
-  // Appended piecewise: GCC 12 at -O3 reports a false -Wrestrict on "\n" + std::string.
-  out += '\n';
-  out += format_engine(r.run, names);
-  out += '\n';
-  out += format_footer(r.run);
+  out += format_run_tail(r.run, names, "");
   return out;
 }
 
@@ -370,14 +370,7 @@ std::string format_scenario(const ScenarioResult& r) {
                        fmt::format("{}/{}", n.delivered, n.expected), n.bytes,
                        n.complete ? time_or_dash(n.completed_at) : std::string("-"));
   }
-  out += fmt::format("\nall complete: {}; run stopped at {:.2f} s\n\n", r.run.all_complete ? "yes" : "no",
-                     seconds(r.run.finished_at));
-  out += format_medium(r.run.medium, names);
-  // Appended piecewise: GCC 12 at -O3 reports a false -Wrestrict on "\n" + std::string.
-  out += '\n';
-  out += format_engine(r.run, names);
-  out += '\n';
-  out += format_footer(r.run);
+  out += format_run_tail(r.run, names, "\n");
   return out;
 }
 
