@@ -4,11 +4,13 @@
 //
 // Usage: bench_daemons [total_mb=400] [message_mb=8] [payload_size=1400] [link_capacity_bps=1e9]
 // (message_mb x 4 in flight must stay below the daemon's 64 MiB per-client queue.)
+// Environment: DISSEM_BENCH_DIR, the parent of the caches' directory (default /tmp).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -52,8 +54,12 @@ int main(int argc, char** argv) {
   const auto payload = static_cast<std::uint32_t>(argc > 3 ? std::stoul(argv[3]) : 1400);
   // The engine paces at the configured link capacity; on loopback that is the knob.
   const std::uint64_t capacity_bps = argc > 4 ? std::stoull(argv[4]) : 1'000'000'000;
-  char tmpl[] = "/tmp/dissem-bench-XXXXXX";
-  const fs::path dir = ::mkdtemp(tmpl);
+  // DISSEM_BENCH_DIR picks where the caches live (e.g. /dev/shm to take the
+  // disk out of the measurement); default /tmp.
+  const char* base = std::getenv("DISSEM_BENCH_DIR");
+  std::string tmpl = base != nullptr ? base : "/tmp";
+  tmpl += "/dissem-bench-XXXXXX";
+  const fs::path dir = ::mkdtemp(tmpl.data());
   const int port = dissem::testing::test_port();
   // Removes the directory whatever happens; declared first, so it runs after
   // the daemons below have been stopped by their destructors.
