@@ -112,7 +112,12 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
 
   tracker.restore(meta, true, {}, now);
   note_expiry(meta.expiry_s);
-  publish_queue.push_back(PublicationCursor{meta.id, 0});
+  PublicationCursor cursor{meta.id, 0, nullptr};
+  if (publish_queue_bytes + r.payload.size() <= config.reassembly_memory) {
+    cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(r.payload);
+    publish_queue_bytes += r.payload.size();
+  }
+  publish_queue.push_back(std::move(cursor));
   ++stats.messages_published;
   // Local subscribers on this node get it too.
   on_message_settled(meta.id, true, now);

@@ -44,6 +44,9 @@ struct QueuedFragment {
 struct PublicationCursor {
   MessageId id;
   std::uint32_t next_offset = 0;
+  // The payload while its first pass lasts, so each fragment is not read back
+  // from the cache; empty (read from the cache) when over the memory budget.
+  std::shared_ptr<const std::vector<std::uint8_t>> payload;
 };
 
 class NodeImpl {
@@ -98,6 +101,7 @@ class NodeImpl {
   // beacons advertise, so receivers never ask for what we have not sent yet.
   std::unordered_map<std::string, std::uint64_t> last_sent_seq;
   std::uint32_t next_expiry_s = 0;  // earliest known expiry; 0 = none
+  std::uint64_t publish_queue_bytes = 0;  // payload bytes held by publication cursors
 
   Micros next_request_round = 0;
   Micros next_beacon = 0;

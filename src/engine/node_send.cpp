@@ -36,7 +36,19 @@ void advance_publication(NodeImpl& n, std::uint32_t length, std::uint32_t total)
   if (cur.next_offset < total) return;
   auto& sent = n.last_sent_seq[cur.id.group];
   sent = std::max(sent, cur.id.seq);
+  if (cur.payload) n.publish_queue_bytes -= cur.payload->size();
   n.publish_queue.pop_front();
+}
+
+// The next first-pass fragment from the cursor's in-memory payload, cut as
+// publish() cut it into the cache.
+std::optional<std::vector<std::uint8_t>> encode_from_memory(NodeImpl& n, const PublicationCursor& cur,
+                                                            const MessageMeta& meta, std::uint32_t* length) {
+  const auto& payload = *cur.payload;
+  *length = std::min<std::uint32_t>(n.config.payload_size, meta.total_length - cur.next_offset);
+  wire::DataFragment d;
+  fill_fragment(d, meta, cur.next_offset, std::span(payload).subspan(cur.next_offset, *length), false, 0);
+  return wire::encode(d);
 }
 
 }  // namespace
@@ -67,9 +79,11 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
     }
     PublicationCursor& cur = publish_queue.front();
     std::uint32_t length = 0;
-    auto bytes = encode_fragment(*this, cur.id, cur.next_offset, false, 0, &length);
     const MessageState* st = tracker.find(cur.id);
+    auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(*this, cur, *st->meta, &length)
+                                                          : encode_fragment(*this, cur.id, cur.next_offset, false, 0, &length);
     if (!bytes || st == nullptr) {
+      if (cur.payload) publish_queue_bytes -= cur.payload->size();
       publish_queue.pop_front();  // evicted before it was fully sent
       continue;
     }
