@@ -1,5 +1,7 @@
 #include "daemon/daemon_config.h"
 
+#include "ipc/socket_file.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -39,17 +41,11 @@ RuntimeEnvironment RuntimeEnvironment::current() {
 
 DaemonConfig default_config(const RuntimeEnvironment& env) {
   DaemonConfig config;
-  if (env.root) {
-    config.cache.path = "/var/lib/dissem/cache.db";
-    config.ipc.socket = "/run/dissem/dissemd.sock";
-    return config;
-  }
-  // A relative $XDG_RUNTIME_DIR is invalid per the XDG spec; ignore it.
-  const std::string dir = !env.xdg_runtime_dir.empty() && env.xdg_runtime_dir.front() == '/'
-                              ? env.xdg_runtime_dir + "/dissem"
-                              : "/tmp/dissem-" + std::to_string(env.uid);
-  config.cache.path = dir + "/cache.db";
+  // The socket follows the rule the clients use too (ipc/socket_file.h).
+  const std::string dir = ipc::default_runtime_dir(env.root, env.xdg_runtime_dir, env.uid);
   config.ipc.socket = dir + "/dissemd.sock";
+  // The cache is state, not runtime: root keeps it under /var/lib.
+  config.cache.path = env.root ? "/var/lib/dissem/cache.db" : dir + "/cache.db";
   return config;
 }
 

@@ -54,10 +54,26 @@ bool server_answers(const std::string& path) {
 
 }  // namespace
 
+std::string default_runtime_dir(bool root, std::string_view xdg_runtime_dir, std::uint32_t uid) {
+  if (root) return "/run/dissem";
+  // A relative $XDG_RUNTIME_DIR is invalid per the XDG spec; ignore it.
+  std::string dir;
+  if (!xdg_runtime_dir.empty() && xdg_runtime_dir.front() == '/') {
+    dir = xdg_runtime_dir;
+    dir += "/dissem";
+  } else {
+    dir = "/tmp/dissem-";
+    dir += std::to_string(uid);
+  }
+  return dir;
+}
+
 std::string default_socket_path() {
-  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
-  if (::geteuid() != 0 && runtime != nullptr && *runtime != '\0') return std::string(runtime) + "/dissem/dissemd.sock";
-  return "/run/dissem/dissemd.sock";
+  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
+  const auto uid = static_cast<std::uint32_t>(::geteuid());
+  std::string path = default_runtime_dir(uid == 0, xdg != nullptr ? xdg : "", uid);
+  path += "/dissemd.sock";
+  return path;
 }
 
 void prepare_socket_path(const std::string& path) {

@@ -4,14 +4,21 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace dissem::ipc {
 
-// Where dissemd listens and clients connect unless configured otherwise:
-// /run/dissem/dissemd.sock for root (the systemd service), else
-// $XDG_RUNTIME_DIR/dissem/dissemd.sock when that is set (a per-user daemon
-// needs no root), else /run/dissem/dissemd.sock.
+// The one rule for where a node keeps its runtime files unless configured
+// otherwise; the daemon (socket and cache) and every client use it, so they
+// meet without configuration: /run/dissem for root (the systemd service),
+// else $XDG_RUNTIME_DIR/dissem when that is an absolute path (a per-user
+// daemon needs no root), else /tmp/dissem-<uid> (the daemon creates it 0700
+// and refuses one owned by another user).
+std::string default_runtime_dir(bool root, std::string_view xdg_runtime_dir, std::uint32_t uid);
+
+// default_runtime_dir() for this process, plus "/dissemd.sock".
 std::string default_socket_path();
 
 // Makes `path` free to bind: creates missing parent directories (mode 0755)
