@@ -69,7 +69,6 @@ void MessageTracker::learn_newest(const StreamId& stream, std::uint64_t seq, boo
   }
   if (track_gaps && last >= s.baseline && last > 0) {
     std::uint64_t from = std::max(s.baseline, s.newest + 1);
-    if (s.newest + 1 < s.baseline) from = s.baseline;
     if (last >= from && last - from >= kMaxGapTracked) from = last - kMaxGapTracked + 1;
     for (std::uint64_t q = from; q <= last; ++q) {
       if (!s.settled.contains(q)) track(MessageId{stream.group, stream.publisher, q}, now);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <set>
 
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
@@ -13,6 +14,13 @@ namespace {
 constexpr Micros kHousekeepingInterval = 250 * kMillis;
 
 std::string seq_state_key(const std::string& group) { return "pubseq/" + group; }
+
+// The publisher's durable counter for `group` (0 if it never published there).
+std::uint64_t saved_seq(cache::Store& store, const std::string& group) {
+  std::uint64_t v = 0;
+  if (auto saved = store.get_state(seq_state_key(group))) std::from_chars(saved->data(), saved->data() + saved->size(), v);
+  return v;
+}
 
 }  // namespace
 
@@ -47,6 +55,9 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       last_sent_seq[rec.meta.id.group] = last;
     }
   }
+  // The durable counters can be ahead of the messages still cached (our own
+  // may have been evicted): the counter, not the cache, is what never goes back.
+  for (auto& [group, last] : last_published_seq) last = std::max(last, saved_seq(*store, group));
   // Spread first beacons so nodes started together do not collide.
   next_beacon = now + rng.uniform_int(0, config.beacon_interval / 4);
   next_housekeeping = now + kHousekeepingInterval;
@@ -87,12 +98,9 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
 
   // The counter is durable before the message is acknowledged, and also kept
   // in node_state so eviction of our own messages can never make it go back.
+  // Groups seen at restart were merged with it then; a new group reads it once.
   auto [it, first_use] = last_published_seq.try_emplace(r.group, 0);
-  if (auto saved = store->get_state(seq_state_key(r.group))) {
-    std::uint64_t v = 0;
-    std::from_chars(saved->data(), saved->data() + saved->size(), v);
-    it->second = std::max(it->second, v);
-  }
+  if (first_use) it->second = saved_seq(*store, r.group);
   const std::uint64_t seq = ++it->second;
 
   MessageMeta meta;
@@ -397,8 +405,9 @@ void NodeImpl::housekeeping(Micros now) {
       on_message_settled(v, false, now);
     }
     next_expiry_s = 0;
+    const std::set<MessageId> erased(victims.begin(), victims.end());
     for (const auto& m : messages)
-      if (std::find(victims.begin(), victims.end(), m.meta.id) == victims.end()) note_expiry(m.meta.expiry_s);
+      if (!erased.contains(m.meta.id)) note_expiry(m.meta.expiry_s);
   }
   store->flush();
 }
