@@ -10,7 +10,8 @@ packages=(
   libboost-dev libboost-system-dev
   libcli11-dev libtomlplusplus-dev
   clang libclang-rt-14-dev
-  python3
+  python3 python3-matplotlib
+  libnorm-dev iproute2 ethtool tshark
 )
 
 missing=()
