@@ -7,9 +7,9 @@ cmake -S . -B build/release-bench -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/release-bench -j "$(nproc)"
 echo "== engine receive path with the SQLite cache"
 build/release-bench/tests/bench_receive_path
-echo "== two dissemd on loopback multicast, cache on: default 1400-byte payload, then payload sized to lo's MTU"
+echo "== two dissemd on loopback multicast, cache on: default (fragments sized to lo's MTU), then 1400-byte fragments"
+build/release-bench/tests/bench_daemons 400 8
 build/release-bench/tests/bench_daemons 400 8 1400 1000000000
-build/release-bench/tests/bench_daemons 400 8 60000 6000000000
 echo "== dissem-sim on the paper's Table 2 cells (1 to 3, 256 kbit/s)"
 for r in 100 90 80 70; do
   build/release-bench/src/dissem-sim baseline --receivers 3 --capacity-kbps 256 --reliability "$r" --seed 1

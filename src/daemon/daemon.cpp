@@ -5,12 +5,14 @@
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/log.h"
+#include "net/interface_info.h"
 
 namespace dissem::daemon {
 namespace {
@@ -68,7 +70,10 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   prepare_directory(std::filesystem::path(config.cache.path).parent_path());
   auto store = cache::Store::open(config.cache.path, store_options(config));
   const NodeId id = settle_node_id(*store, config.node.node_id);
-  node_ = std::make_unique<engine::Node>(engine_config_for(config, id, os_random64()), std::move(store), unix_now());
+  std::uint32_t smallest_mtu = std::numeric_limits<std::uint32_t>::max();
+  for (const auto& name : config.net.interfaces) smallest_mtu = std::min(smallest_mtu, net::interface_mtu(name));
+  const auto engine_config = engine_config_for(config, id, os_random64(), smallest_mtu);
+  node_ = std::make_unique<engine::Node>(engine_config, std::move(store), unix_now());
 
   for (const auto& name : config.net.interfaces) {
     net::TransportConfig t;
@@ -86,8 +91,8 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   ic.path = config.ipc.socket;
   ic.mode = config.ipc.mode;
   ipc_ = std::make_unique<ipc::IpcServer>(io, ic, *this);
-  log(LogLevel::Info, "node {:08x} on {} interface(s), port {}, cache {}, socket {}", id, transports_.size(),
-      config.net.port, config.cache.path, config.ipc.socket);
+  log(LogLevel::Info, "node {:08x} on {} interface(s), port {}, fragments of {} bytes, cache {}, socket {}", id,
+      transports_.size(), config.net.port, engine_config.payload_size, config.cache.path, config.ipc.socket);
 }
 
 Daemon::~Daemon() { stop(); }

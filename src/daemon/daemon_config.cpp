@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace dissem::daemon {
@@ -23,6 +24,7 @@ std::string_view to_string(LogLevel level) {
 engine::EngineConfig daemon_engine_defaults() {
   engine::EngineConfig e;
   e.seed = 0;
+  e.payload_size = 0;  // sized to the interfaces' MTU at start-up
   return e;
 }
 
@@ -49,11 +51,20 @@ DaemonConfig default_config(const RuntimeEnvironment& env) {
   return config;
 }
 
-engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed) {
+std::uint32_t payload_for_mtu(std::uint32_t mtu) {
+  constexpr std::uint32_t kMin = 64;
+  constexpr std::uint32_t kMax = 65000;
+  if (mtu < kDatagramReserve + kMin) return kMin;
+  return std::min(mtu - kDatagramReserve, kMax);
+}
+
+engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed,
+                                       std::uint32_t smallest_mtu) {
   if (node_id == 0) throw ConfigError("node id 0 is reserved: pass the configured or generated id");
   engine::EngineConfig e = config.engine;
   e.node_id = node_id;
   if (e.seed == 0) e.seed = fresh_seed;
+  if (e.payload_size == 0) e.payload_size = payload_for_mtu(smallest_mtu);
   return e;
 }
 

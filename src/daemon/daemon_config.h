@@ -102,9 +102,21 @@ struct RuntimeEnvironment {
 // one owned by another user, since anyone can create names in /tmp).
 DaemonConfig default_config(const RuntimeEnvironment& env);
 
+// Bytes of a datagram that are not fragment payload when the payload is
+// sized to the link: IPv4 (20) + UDP (8) + our header with room for a group
+// name of about 30 characters (see docs/protocol.md). A 1500-byte Ethernet
+// MTU gives the paper's 1400-byte fragments; loopback's 65536 gives 65000
+// (the engine's ceiling). Longer group names make the kernel fragment at IP.
+constexpr std::uint32_t kDatagramReserve = 100;
+
+// The fragment payload for a node whose smallest interface MTU is `mtu`.
+std::uint32_t payload_for_mtu(std::uint32_t mtu);
+
 // The EngineConfig to construct the Node with: `node_id` (configured or
-// generated) filled in, and a seed of 0 replaced by `fresh_seed`.
-engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed);
+// generated) filled in, a seed of 0 replaced by `fresh_seed`, and a
+// payload_size of 0 replaced by payload_for_mtu(smallest_mtu).
+engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed,
+                                       std::uint32_t smallest_mtu = 1500);
 
 cache::StoreOptions store_options(const DaemonConfig& config);
 

@@ -21,7 +21,10 @@ struct EngineConfig {
   double repair_share = 0.3;
   // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
   std::uint32_t per_datagram_overhead = 28;
-  std::uint32_t payload_size = 1400;  // fragment payload bytes (the paper used 1400)
+  // Fragment payload bytes (the paper used 1400). 0 means "size it to the
+  // link": only a host that knows its interfaces' MTU can resolve it (dissemd
+  // does, see daemon_config.h); the engine refuses to start with 0.
+  std::uint32_t payload_size = 1400;
   std::size_t max_queued_datagrams = 4096;  // per send queue (publications, repairs)
 
   // Round trip used until one is measured from beacon echoes.

@@ -49,6 +49,17 @@ Field number(T EngineConfig::*member, T lo, T hi) {
           [=](const EngineConfig& c) { return exact_text(c.*member); }};
 }
 
+// 0 (sized to the link by the host) or a real fragment size.
+Field payload_size_field() {
+  return {[](EngineConfig& c, const std::string& k, const std::string& v) {
+            const auto size = parse_number<std::uint32_t>(k, v, 0, 65000);
+            if (size != 0 && size < 64)
+              throw ConfigError("config key '" + k + "': " + v + " is out of range: 0 (from the MTU) or [64, 65000]");
+            c.payload_size = size;
+          },
+          [](const EngineConfig& c) { return exact_text(c.payload_size); }};
+}
+
 // Durations are given in milliseconds (fractions allowed) and held in Micros.
 Field millis(Micros EngineConfig::*member, double lo_ms, double hi_ms) {
   return {[=](EngineConfig& c, const std::string& k, const std::string& v) {
@@ -72,7 +83,7 @@ const std::map<std::string, Field>& fields() {
       {"rate_limit_bps", number<std::uint64_t>(&C::rate_limit_bps, 0, 100'000'000'000ULL)},
       {"repair_share", number<double>(&C::repair_share, 0.0, 1.0)},
       {"per_datagram_overhead", number<std::uint32_t>(&C::per_datagram_overhead, 0, 256)},
-      {"payload_size", number<std::uint32_t>(&C::payload_size, 64, 65000)},
+      {"payload_size", payload_size_field()},
       {"max_queued_datagrams", number<std::size_t>(&C::max_queued_datagrams, 16, 1'000'000)},
       {"configured_rtt_ms", millis(&C::configured_rtt, 0.1, 60'000)},
       {"request_probability", number<double>(&C::request_probability, 0.01, 1.0)},

@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "engine/config_keys.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 #include "engine/request_scheduler.h"
@@ -22,10 +23,18 @@ std::uint64_t saved_seq(cache::Store& store, const std::string& group) {
   return v;
 }
 
+// A configuration the node can run with: the host must have resolved the
+// "size it to the link" payload size (0) before constructing the node.
+const EngineConfig& checked(const EngineConfig& c) {
+  if (c.payload_size == 0)
+    throw ConfigError("config key 'payload_size': 0 (from the link's MTU) must be resolved by the host before the node starts");
+  return c;
+}
+
 }  // namespace
 
 NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micros now)
-    : config(c),
+    : config(checked(c)),
       store(std::move(s)),
       rng(c.seed),
       tracker(c.max_tracked_messages, c.reassembly_memory),

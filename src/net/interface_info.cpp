@@ -3,6 +3,9 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -71,6 +74,25 @@ InterfaceInfo find_interface(const std::string& name) {
   }
   throw std::runtime_error("network interface '" + name + "' not found or has no IPv4 address; available: " +
                            (known.empty() ? std::string("none") : known));
+}
+
+std::uint32_t interface_mtu(const std::string& name) {
+  if (name.size() >= IFNAMSIZ) throw std::runtime_error("interface name '" + name + "' is too long");
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  ifreq req{};
+  std::memcpy(req.ifr_name, name.c_str(), name.size() + 1);
+  const int rc = ::ioctl(fd, SIOCGIFMTU, &req);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0 || req.ifr_mtu <= 0) {
+    std::string msg = "interface '";
+    msg += name;
+    msg += "': cannot read its MTU: ";
+    msg += std::strerror(err);
+    throw std::runtime_error(msg);
+  }
+  return static_cast<std::uint32_t>(req.ifr_mtu);
 }
 
 }  // namespace dissem::net

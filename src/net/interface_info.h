@@ -3,6 +3,7 @@
 // instead of following the default route.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct InterfaceInfo {
   bool up = false;
   bool loopback = false;
 };
+
+// The interface's MTU (SIOCGIFMTU). Throws std::runtime_error naming it.
+std::uint32_t interface_mtu(const std::string& name);
 
 // One entry per IPv4 address, in the kernel's order (an interface's primary
 // address comes first).

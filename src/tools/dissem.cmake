@@ -2,10 +2,15 @@
 # dissemd's local IPC socket, built on the C++ client library.
 # Included from src/CMakeLists.txt, so paths are relative to this file.
 
-add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cpp
-                      ${CMAKE_CURRENT_LIST_DIR}/dissem_progress.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp
-                      ${CMAKE_CURRENT_LIST_DIR}/dissem_report.cpp)
-target_link_libraries(dissem PRIVATE dissem_client fmt::fmt)
+# Connecting, progress lines and the stats/peers reports, shared with dissem-load.
+add_library(dissem_cli_support STATIC ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cpp
+                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_progress.cpp
+                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_report.cpp)
+target_link_libraries(dissem_cli_support PUBLIC dissem_client fmt::fmt)
+target_compile_options(dissem_cli_support PRIVATE ${DISSEM_WARNINGS})
+
+add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp)
+target_link_libraries(dissem PRIVATE dissem_cli_support)
 target_compile_options(dissem PRIVATE ${DISSEM_WARNINGS})
 
 # The CLI integration tests (tests/integration/dissem_cli_test.cpp) run this

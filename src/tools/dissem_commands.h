@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "ipc/backend.h"
+
 namespace dissem::cli {
 
 struct PublishOptions {
@@ -31,6 +33,9 @@ struct SubscribeOptions {
   bool progress = false;
   bool quiet = false;
 };
+
+// The daemon's counters as one line of JSON (what `dissem stats --json` prints).
+std::string stats_json(const ipc::StatsSnapshot& snap);
 
 void run_publish(const std::string& socket, const PublishOptions& o);
 void run_subscribe(const std::string& socket, const SubscribeOptions& o);

@@ -23,6 +23,8 @@ engine::DecodeError error_at(std::size_t i) { return static_cast<engine::DecodeE
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
+}  // namespace
+
 std::string stats_json(const ipc::StatsSnapshot& snap) {
   const auto& s = snap.engine;
   std::string j = "{\"traffic\":{";
@@ -49,6 +51,8 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   j += '\n';
   return j;
 }
+
+namespace {
 
 std::string stats_table(const ipc::StatsSnapshot& snap) {
   const auto& s = snap.engine;

@@ -2,7 +2,8 @@
 // Prints dissemination throughput with the SQLite cache on, and the CPU both
 // daemons spent per MB. Not a test: nothing is asserted about time.
 //
-// Usage: bench_daemons [total_mb=400] [message_mb=8] [payload_size=1400] [link_capacity_bps=1e9]
+// Usage: bench_daemons [total_mb=400] [message_mb=8] [payload_size=0] [link_capacity_bps=6e9]
+// (payload_size 0 is the daemon default: fragments sized to lo's MTU.)
 // (message_mb x 4 in flight must stay below the daemon's 64 MiB per-client queue.)
 // Environment: DISSEM_BENCH_DIR, the parent of the caches' directory (default /tmp).
 #include <signal.h>
@@ -51,9 +52,9 @@ double cpu_seconds(pid_t pid) {
 int main(int argc, char** argv) {
   const std::size_t total_mb = argc > 1 ? std::stoul(argv[1]) : 400;
   const std::size_t message_mb = argc > 2 ? std::stoul(argv[2]) : 8;
-  const auto payload = static_cast<std::uint32_t>(argc > 3 ? std::stoul(argv[3]) : 1400);
+  const auto payload = static_cast<std::uint32_t>(argc > 3 ? std::stoul(argv[3]) : 0);
   // The engine paces at the configured link capacity; on loopback that is the knob.
-  const std::uint64_t capacity_bps = argc > 4 ? std::stoull(argv[4]) : 1'000'000'000;
+  const std::uint64_t capacity_bps = argc > 4 ? std::stoull(argv[4]) : 6'000'000'000;
   // DISSEM_BENCH_DIR picks where the caches live (e.g. /dev/shm to take the
   // disk out of the measurement); default /tmp.
   const char* base = std::getenv("DISSEM_BENCH_DIR");
@@ -101,8 +102,8 @@ int main(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = cpu_seconds(pub) + cpu_seconds(sub) - cpu0;
     const double mb = static_cast<double>(received * message_mb);
-    std::printf("two daemons on loopback, payload %u B, link %.0f Mbit/s, %zu x %zu MB messages: %.1f MB/s, %.3f CPU-s per MB (both daemons)\n",
-                payload, static_cast<double>(capacity_bps) / 1e6, received, message_mb, mb / secs, cpu / mb);
+    std::printf("two daemons on loopback, payload %s B, link %.0f Mbit/s, %zu x %zu MB messages: %.1f MB/s, %.3f CPU-s per MB (both daemons)\n",
+                payload == 0 ? "MTU-sized" : std::to_string(payload).c_str(), static_cast<double>(capacity_bps) / 1e6, received, message_mb, mb / secs, cpu / mb);
     const auto st = cs.stats().engine;
     std::printf("subscriber: %llu data + %llu repair datagrams received, %llu MFRs sent, %llu duplicate fragments\n",
                 static_cast<unsigned long long>(st.received[0].datagrams),

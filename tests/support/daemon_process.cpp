@@ -42,7 +42,11 @@ void DaemonProcess::start() {
   std::vector<std::string> args{DISSEMD_PATH, "--interface", "lo", "--port", std::to_string(port_),
                                 "--cache", cache_, "--socket", socket_, "--log-level", "warn",
                                 // Loopback is fast; let the pacer use it unless told otherwise.
-                                "--set", "engine.link_capacity_bps=200000000"};
+                                "--set", "engine.link_capacity_bps=200000000",
+                                // Ethernet-sized fragments, as on the radios the tests stand for
+                                // (loopback's MTU would make a 5 MB message 81 fragments); later
+                                // --set arguments from `extra_` win.
+                                "--set", "engine.payload_size=1400"};
   args.insert(args.end(), extra_.begin(), extra_.end());
   pid_ = ::fork();
   if (pid_ == 0) {

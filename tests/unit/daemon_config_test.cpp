@@ -84,10 +84,12 @@ TEST(DaemonConfigDefaults, WorkWithoutAFile) {
   EXPECT_EQ(c.ipc.socket, "/run/user/1000/dissem/dissemd.sock");
   EXPECT_EQ(c.ipc.mode, 0660u);
   EXPECT_EQ(c.log.level, LogLevel::Info);
-  // The engine's own defaults, except the per-start seed.
+  // The engine's own defaults, except the per-start seed and the fragment
+  // size, which the daemon sizes to its interfaces' MTU.
   EXPECT_EQ(c.engine.seed, 0u);
   engine::EngineConfig expected;
   expected.seed = 0;
+  expected.payload_size = 0;
   EXPECT_EQ(engine::describe_config(c.engine), engine::describe_config(expected));
 }
 
@@ -325,6 +327,23 @@ TEST(EngineConfigFor, FillsNodeIdAndSeed) {
   c.engine.seed = 7;
   EXPECT_EQ(engine_config_for(c, 42, 0xfeed).seed, 7u);
   EXPECT_THROW(engine_config_for(c, 0, 1), ConfigError);
+}
+
+TEST(EngineConfigFor, SizesFragmentsToTheSmallestMtuUnlessConfigured) {
+  DaemonConfig c = default_config(user_env());
+  EXPECT_EQ(c.engine.payload_size, 0u);  // the default: from the MTU
+  EXPECT_EQ(engine_config_for(c, 42, 1, 1500).payload_size, 1400u);
+  EXPECT_EQ(engine_config_for(c, 42, 1, 65536).payload_size, 65000u);
+  EXPECT_EQ(engine_config_for(c, 42, 1, 120).payload_size, 64u);
+  c.engine.payload_size = 900;
+  EXPECT_EQ(engine_config_for(c, 42, 1, 65536).payload_size, 900u);
+}
+
+TEST(EngineConfigKeys, PayloadSizeIsZeroOrAtLeast64) {
+  DaemonConfig c = default_config(user_env());
+  EXPECT_NO_THROW(engine::set_config_value(c.engine, "payload_size", "0"));
+  EXPECT_THROW(engine::set_config_value(c.engine, "payload_size", "63"), ConfigError);
+  EXPECT_NO_THROW(engine::set_config_value(c.engine, "payload_size", "64"));
 }
 
 TEST(StoreOptionsFor, CopiesCacheSection) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "engine/fragmenter.h"
+#include "engine/config_keys.h"
 #include "engine/node.h"
 #include "sim/simulation.h"
 #include "wire/codec.h"
@@ -306,4 +307,10 @@ TEST(NodeBeacon, ALostLastMessageIsNoticedAndFetched) {
   auto got = seqs(net.sim.deliveries(1));
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, (std::vector<std::uint64_t>{1, 2, 3}));
+}
+
+TEST(NodeConfig, RefusesAnUnresolvedLinkSizedPayload) {
+  EngineConfig c = fast_config(1);
+  c.payload_size = 0;  // "from the MTU": the host must resolve it first
+  EXPECT_THROW(Node(c, cache::Store::open(":memory:"), 0), ConfigError);
 }
