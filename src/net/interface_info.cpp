@@ -39,7 +39,11 @@ InterfaceInfo describe(const ifaddrs& ifa) {
   info.loopback = (ifa.ifa_flags & IFF_LOOPBACK) != 0;
   if ((ifa.ifa_flags & IFF_BROADCAST) != 0 && ifa.ifa_broadaddr != nullptr &&
       ifa.ifa_broadaddr->sa_family == AF_INET) {
-    info.broadcast = to_address(ifa.ifa_broadaddr);
+    // An address added without "brd" has no broadcast address, and getifaddrs
+    // then reports the interface's own address in its place: sending there
+    // would reach nobody else.
+    const auto brd = to_address(ifa.ifa_broadaddr);
+    if (brd != info.address && !brd.is_unspecified()) info.broadcast = brd;
   } else if (info.loopback) {
     info.broadcast = subnet_broadcast(info.address, info.netmask);
   }

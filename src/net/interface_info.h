@@ -20,7 +20,9 @@ struct InterfaceInfo {
   // Where broadcast mode sends. Set for interfaces with IFF_BROADCAST (the
   // kernel's broadcast address) and for loopback, which has no IFF_BROADCAST
   // but for which Linux installs a broadcast route to the top of its subnet
-  // (127.255.255.255). Point-to-point and /32 interfaces have none.
+  // (127.255.255.255). Point-to-point and /32 interfaces have none, nor has
+  // an address added without a broadcast address ("ip addr add A/24" without
+  // "brd +"): the kernel then treats the subnet's top address as unicast.
   std::optional<boost::asio::ip::address_v4> broadcast;
   bool up = false;
   bool loopback = false;

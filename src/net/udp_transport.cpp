@@ -147,7 +147,8 @@ UdpTransport::UdpTransport(asio::io_context& io, const TransportConfig& config)
   if (config_.mode == Mode::Multicast) {
     target = parse_group(config_, err);
   } else {
-    if (!interface_.broadcast) err.fail("interface has no broadcast address (point-to-point or /31-/32)");
+    if (!interface_.broadcast) err.fail("interface has no broadcast address (none configured: add the address with `brd +`; or the link is "
+               "point-to-point, or /31-/32); use multicast mode there");
     target = *interface_.broadcast;
   }
   destination_ = Endpoint(target, config_.port);
