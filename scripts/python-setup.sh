@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the Python client (clients/python) and its tests need into the
-# system Python with pip: the protobuf runtime and pytest. Idempotent and
+# Installs what the Python client (clients/python), its tests and the
+# experiment report (emulation/report) need into the system Python with pip:
+# the protobuf runtime, pytest and matplotlib (Debian's python3-matplotlib
+# already serves /usr/bin/python3). Idempotent and
 # fast: when both import already (and the generated ipc_pb2 loads), it only
 # checks and exits.
 set -euo pipefail
@@ -14,12 +16,14 @@ command -v "$py" >/dev/null || { echo "python-setup: $py not found (apt-get inst
 
 protobuf_ok() { PYTHONPATH="$src" "$py" -c 'import dissem_client.ipc_pb2' >/dev/null 2>&1; }
 pytest_ok() { "$py" -c 'import pytest' >/dev/null 2>&1; }
+matplotlib_ok() { "$py" -c 'import matplotlib' >/dev/null 2>&1; }
 
 need=()
 protobuf_ok || need+=("$protobuf_req")
 pytest_ok || need+=(pytest)
+matplotlib_ok || need+=(matplotlib)
 if ((${#need[@]} == 0)); then
-  echo "python-setup: protobuf and pytest present"
+  echo "python-setup: protobuf, pytest and matplotlib present"
   exit 0
 fi
 
@@ -55,4 +59,5 @@ echo "python-setup: installing ${need[*]}"
 
 protobuf_ok || { echo "python-setup: dissem_client.ipc_pb2 still does not import" >&2; PYTHONPATH="$src" "$py" -c 'import dissem_client.ipc_pb2'; exit 1; }
 pytest_ok || { echo "python-setup: pytest still does not import" >&2; exit 1; }
-echo "python-setup: protobuf and pytest present"
+matplotlib_ok || { echo "python-setup: matplotlib still does not import" >&2; exit 1; }
+echo "python-setup: protobuf, pytest and matplotlib present"

@@ -11,6 +11,11 @@ cmake -S . -B build/debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDISSEM_SANITIZE=ON
 cmake --build build/debug -j "$jobs"
 (cd build/debug && ctest --output-on-failure -j "$jobs" --timeout 900)
 
+# Tests that need root (network namespaces, TAP devices) skip loudly without
+# it. As root they can always run, so a skip there means something is broken:
+# CI (root) fails instead of skipping.
+if [[ $(id -u) -eq 0 || -n "${CI:-}" ]]; then export DISSEM_REQUIRE_ROOT_TESTS=1; fi
+
 echo "== Python client against the (sanitised) daemon"
 bash scripts/python-setup.sh
 DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests

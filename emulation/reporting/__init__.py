@@ -1,0 +1,1 @@
+"""Turns experiment results (emulation/run) into Markdown reports and PNG plots."""

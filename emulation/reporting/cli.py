@@ -1,0 +1,57 @@
+"""emulation/report RESULTS_DIR [--out DIR] [--reference DIR]
+
+Writes one Markdown report per experiment found under RESULTS_DIR (a
+campaign's --out directory of emulation/run) with its PNG plots, and an index
+README.md. Experiments are recognised by their cell parameters: baseline
+cells have capacity_kbps and reliability_pct; tactical cells have variant,
+sender_reliability_pct and message_size."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import baseline_report, tactical_report
+from .run_metrics import load_runs
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="emulation/report", description=__doc__.split("\n\n")[1])
+    ap.add_argument("results", type=Path, help="directory holding result.json files (emulation/run --out)")
+    ap.add_argument("--out", type=Path, default=REPO / "docs" / "results", help="where reports and PNGs go")
+    ap.add_argument("--reference", type=Path, default=REPO.parent / "shared" / "reference",
+                    help="the papers' published figures (CSV)")
+    ap.add_argument("--title", default="Experiment results", help="heading of the index page")
+    args = ap.parse_args(argv)
+    if not args.results.is_dir():
+        print(f"report: {args.results} is not a directory", file=sys.stderr)
+        return 2
+    runs = load_runs(args.results)
+    if not runs:
+        print(f"report: no result.json under {args.results}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    by_scenario: dict[str, list] = {}
+    for r in runs:
+        by_scenario.setdefault(r.scenario, []).append(r)
+    index = [f"# {args.title}\n"]
+    for scenario, scenario_runs in sorted(by_scenario.items()):
+        cell = scenario_runs[0].cell
+        if {"capacity_kbps", "reliability_pct"} <= cell.keys():
+            receivers = max(r.subscribers for r in scenario_runs)
+            body = baseline_report.section(scenario, scenario_runs, receivers, args.reference, args.out)
+        elif {"variant", "sender_reliability_pct", "message_size"} <= cell.keys():
+            body = tactical_report.section(scenario, scenario_runs, args.reference, args.out)
+        else:
+            print(f"report: {scenario}: cells are neither baseline nor tactical; skipped", file=sys.stderr)
+            continue
+        page = args.out / f"{scenario}.md"
+        page.write_text(f"# {scenario}\n\n{body}")
+        ok = sum(r.complete for r in scenario_runs)
+        index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
+        print(f"report: wrote {page}")
+    (args.out / "README.md").write_text("\n".join(index) + "\n")
+    return 0

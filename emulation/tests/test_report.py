@@ -1,0 +1,96 @@
+"""emulation/report on synthetic results shaped like emulation/run's output."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write_run(root: Path, scenario: str, cell: dict, system: str, seed: int, *, latency: float, frames: int,
+              receivers: int = 3, complete: bool = True):
+    start = 1000.0
+    sender = ({"system": "norm", "role": "sender", "objects_enqueued": 1, "bytes_enqueued": 819200,
+               "start_unix": start} if system.startswith("norm") else
+              {"system": "dissem", "role": "sender", "messages_published": 1, "bytes_published": 819200,
+               "start_unix": start})
+    nodes = [{"id": 1, "processes": [{"kind": "command", "role": "publisher", "wait": False, "exit_code": 0,
+                                      "result": sender}]}]
+    for i in range(receivers):
+        got = 1 if complete else 0
+        msgs = [{"index": 0, "bytes": 819200, "latency_s": latency, "completed_unix": start + latency}] if got else []
+        res = ({"system": "norm", "role": "receiver", "objects_completed": got, "messages": msgs}
+               if system.startswith("norm") else
+               {"system": "dissem", "role": "receiver", "messages_completed": got, "expected": 1, "messages": msgs})
+        nodes.append({"id": i + 2, "processes": [{"kind": "command", "role": "subscriber", "wait": True,
+                                                  "exit_code": 0, "result": res}]})
+    stats = {"nodes": [{"id": n["id"], "frames_sent": frames if n["id"] == 1 else 10,
+                        "bytes_sent": (frames if n["id"] == 1 else 10) * 1000} for n in nodes]}
+    result = {"scenario": scenario, "cell_id": "c", "cell": cell, "system": system, "seed": seed,
+              "status": "ok", "wall_s": latency + 1, "nodes": nodes, "emulator": {"stats": stats}}
+    d = root / scenario / json.dumps(cell, sort_keys=True).replace(" ", "") / system / f"seed-{seed}"
+    d.mkdir(parents=True)
+    (d / "result.json").write_text(json.dumps(result))
+
+
+def test_baseline_report_puts_both_systems_paper_and_ratio_side_by_side(tmp_path):
+    results = tmp_path / "results"
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    (ref / "paper-baseline-1to3.csv").write_text(
+        "reliability_pct,capacity_kbps,norm_time_s,norm_bytes,disservice_time_s,disservice_bytes\n"
+        "90,256,31.6,990000,41.2,1320000\n")
+    for seed in (1, 2):
+        write_run(results, "baseline-1to3", {"reliability_pct": 90, "capacity_kbps": 256}, "dissem", seed,
+                  latency=30.0, frames=700)
+        write_run(results, "baseline-1to3", {"reliability_pct": 90, "capacity_kbps": 256}, "norm", seed,
+                  latency=40.0, frames=800)
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
+                           "--reference", str(ref)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    page = (out / "baseline-1to3.md").read_text()
+    row = next(line for line in page.splitlines() if line.startswith("| 90 | 256 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2:5] == ["30.0", "40.0", "0.75"]  # ours s, NORM s, ratio
+    # bytes: (700 + 3*10) frames * (1000 - 14) IP bytes vs (800 + 30) * 986
+    assert cells[5] == f"{730 * 986 / 1e6:.3f}" and cells[6] == f"{830 * 986 / 1e6:.3f}"
+    assert cells[8] == "31.6" and cells[10] == "41.2"
+    assert cells[12] == "2/2 / 2/2"
+    for png in ("baseline-1to3-time.png", "baseline-1to3-bytes.png"):
+        assert (out / png).stat().st_size > 1000
+    assert "baseline-1to3" in (out / "README.md").read_text()
+
+
+def test_incomplete_runs_have_no_delivery_time_and_are_counted(tmp_path):
+    results = tmp_path / "results"
+    write_run(results, "baseline-1to1", {"reliability_pct": 70, "capacity_kbps": 56}, "dissem", 1,
+              latency=100.0, frames=700, receivers=1, complete=False)
+    write_run(results, "baseline-1to1", {"reliability_pct": 70, "capacity_kbps": 56}, "norm", 1,
+              latency=90.0, frames=700, receivers=1)
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
+                           "--reference", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    row = next(line for line in (out / "baseline-1to1.md").read_text().splitlines() if line.startswith("| 70 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2] == "n/a" and cells[3] == "90.0" and cells[12] == "0/1 / 1/1"
+
+
+def test_tactical_report_lists_every_system_with_success_and_overheads(tmp_path):
+    results = tmp_path / "results"
+    for system, got in (("dissem", True), ("norm-rfec", True), ("norm-pfec", False)):
+        write_run(results, "tactical", {"variant": "asymmetric", "sender_reliability_pct": 50, "message_size": 1024},
+                  system, 1, latency=2.0, frames=100, complete=got)
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
+                           "--reference", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    page = (out / "tactical.md").read_text()
+    rows = [line for line in page.splitlines() if line.startswith("| asymmetric |")]
+    assert [r.split("|")[4].strip() for r in rows] == ["dissem", "norm-pfec", "norm-rfec"]
+    pfec = [c.strip() for c in rows[1].strip("|").split("|")]
+    assert pfec[6] == "0.0"  # success %
+    for png in ("tactical-success.png", "tactical-latency-ecdf.png"):
+        assert (out / png).stat().st_size > 1000
