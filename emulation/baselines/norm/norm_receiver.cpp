@@ -63,7 +63,8 @@ class Receiver {
     if (r_.expect > kDefaultRxCache) {
       NormSetRxCacheLimit(session, static_cast<unsigned short>(std::min(r_.expect, kMaxRxCache)));
     }
-    if (!NormStartReceiver(session, r_.rx_buffer)) throw NormError("NormStartReceiver failed (socket or memory)");
+    norm_->start("NormStartReceiver",
+                 [this](NormSessionHandle handle) { return NormStartReceiver(handle, r_.rx_buffer); });
     clock_ = RunClock();
   }
 

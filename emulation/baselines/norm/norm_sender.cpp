@@ -93,9 +93,9 @@ class Sender {
     NormSetTxCacheBounds(session, size_max, s_.tx_cache, s_.tx_cache);
     NormSetAutoParity(session, static_cast<unsigned char>(s_.auto_parity));
     buffer_space_ = sender_buffer_space(s_);
-    if (!NormStartSender(session, NormGetRandomSessionId(), buffer_space_, s_.segment, s_.block, s_.parity)) {
-      throw NormError("NormStartSender failed (socket or memory)");
-    }
+    norm_->start("NormStartSender", [this](NormSessionHandle handle) {
+      return NormStartSender(handle, NormGetRandomSessionId(), buffer_space_, s_.segment, s_.block, s_.parity);
+    });
     for (auto id : s_.ackers) {
       if (!NormAddAckingNode(session, id)) throw NormError(fmt::format("NormAddAckingNode({}) failed", id));
     }

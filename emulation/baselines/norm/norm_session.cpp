@@ -2,9 +2,13 @@
 
 #include <poll.h>
 
+#include <cstdio>
+
 #include <cerrno>
 #include <cmath>
 #include <string>
+
+#include "udp_broadcast.h"
 
 namespace dissem::norm_baseline {
 
@@ -35,6 +39,23 @@ NormRuntime::NormRuntime(const CommonOptions& o) {
     NormSetRxPortReuse(session_, true);
   }
   if (o.grtt) NormSetGrttEstimate(session_, *o.grtt);
+  broadcast_ = needs_broadcast_permission(o.group);
+}
+
+void NormRuntime::start(const char* what, const std::function<bool(NormSessionHandle)>& start_call) {
+  if (!NormSuspendInstance(instance_)) throw NormError("NormSuspendInstance failed");
+  bool started = start_call(session_);
+  int changed = started && broadcast_ ? allow_broadcast_on_udp_sockets() : 0;
+  NormResumeInstance(instance_);
+  if (!started) {
+    throw NormError(std::string(what) +
+                    " failed: cannot open or join the session; without --interface, a namespace with no default "
+                    "route fails here");
+  }
+  if (broadcast_) {
+    if (changed == 0) throw NormError("broadcast address: could not set SO_BROADCAST on NORM's sockets");
+    std::fprintf(stderr, "dissem-norm: broadcast session: SO_BROADCAST set on %d NORM socket(s)\n", changed);
+  }
 }
 
 NormRuntime::~NormRuntime() {

@@ -4,6 +4,7 @@
 
 #include <normApi.h>
 
+#include <functional>
 #include <stdexcept>
 
 #include "norm_options.h"
@@ -26,6 +27,12 @@ class NormRuntime {
 
   NormSessionHandle session() const { return session_; }
 
+  // Runs `start_call` (NormStartSender or NormStartReceiver, which open the
+  // sockets) with NORM's thread suspended, so that a broadcast session's
+  // sockets get SO_BROADCAST before NORM's first packet (the sender's GRTT
+  // probe would otherwise fail). Throws NormError naming `what` on failure.
+  void start(const char* what, const std::function<bool(NormSessionHandle)>& start_call);
+
   // The next event, waiting at most timeout_s; false when none came.
   // NORM_EVENT_INVALID events are skipped.
   bool next_event(double timeout_s, NormEvent& event);
@@ -33,6 +40,7 @@ class NormRuntime {
  private:
   NormInstanceHandle instance_ = NORM_INSTANCE_INVALID;
   NormSessionHandle session_ = NORM_SESSION_INVALID;
+  bool broadcast_ = false;
 };
 
 // For diagnostics on stderr.
