@@ -1,9 +1,10 @@
 """Tests of dissem-norm, the NRL NORM baseline, on loopback multicast.
 
 Every process runs with `--interface lo --loopback` (multicast sent on lo and
-looped back to the other processes, which share the session port), so no
-packet leaves the host and no root is needed. Each test picks its own
-multicast group and port so that concurrent runs do not hear each other.
+looped back to the other processes, which share the session port), or on
+lo's broadcast address 127.255.255.255, so no packet leaves the host and no
+root is needed. Each test picks its own group and port so that concurrent
+runs do not hear each other.
 
 Binary: $DISSEM_NORM, else build/debug/emulation/baselines/norm/dissem-norm
 under the repository root.
@@ -53,13 +54,12 @@ class Session:
         self.procs = []
 
     def common(self, node_id):
+        where = ["--group", self.group, "--port", str(self.port), "--loopback"]
+        if self.group.startswith("239."):
+            where += ["--interface", "lo", "--ttl", "1"]
         return [
             "--node-id", str(node_id),
-            "--group", self.group,
-            "--port", str(self.port),
-            "--interface", "lo",
-            "--loopback",
-            "--ttl", "1",
+            *where,
             "--grtt", str(GRTT),
             "--time-limit", str(PROCESS_TIME_LIMIT_S),
         ]
@@ -163,6 +163,37 @@ def test_one_sender_two_receivers_with_positive_acknowledgement(session):
             # before i+1 messages' worth of bytes were sent; and on loopback,
             # with GRTT 0.01 s, it should not take seconds.
             assert 0.8 * (i + 1) * transfer_s <= m["latency_s"] < 5.0, m
+
+
+def test_repairs_recover_from_receiver_loss(session):
+    # --rx-loss drops packets inside NORM (independently per receiver), so the
+    # NACK / parity repair path runs even without link emulation.
+    receivers = {
+        node: session.receiver(node, "--expect", "3", "--linger", "0.5", "--rx-loss", "10") for node in (2, 3)
+    }
+    time.sleep(0.3)
+    sender = session.sender(1, "--messages", f"3x{MESSAGE_BYTES}", "--ackers", "2,3", "--linger", "0.2")
+
+    check_sender_acked(*session.finish(sender), ackers=(2, 3), count=3)
+    for node, proc in receivers.items():
+        code, result, stderr = session.finish(proc)
+        check_receiver(code, result, stderr, node_id=node, count=3)
+        assert result["rx_loss"] == 10
+
+
+def test_broadcast_address_session(session):
+    # NORM 1.5.9 never sets SO_BROADCAST itself (sends fail with EACCES);
+    # dissem-norm sets it on NORM's sockets. 127.255.255.255 is lo's broadcast.
+    session.group = "127.255.255.255"
+    receivers = {node: session.receiver(node, "--expect", "2", "--linger", "0.5") for node in (2, 3)}
+    time.sleep(0.3)
+    sender = session.sender(1, "--messages", f"2x{MESSAGE_BYTES}", "--ackers", "2,3", "--linger", "0.2")
+
+    code, result, stderr = session.finish(sender)
+    check_sender_acked(code, result, stderr, ackers=(2, 3), count=2)
+    assert result["send_errors"] == 0
+    for node, proc in receivers.items():
+        check_receiver(*session.finish(proc), node_id=node, count=2)
 
 
 def test_receiver_started_after_the_sender_still_gets_everything(session):

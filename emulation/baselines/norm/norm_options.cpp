@@ -130,6 +130,11 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   receiver->add_option("--rx-buffer", r.rx_buffer, "NormStartReceiver buffer bytes per sender")
       ->capture_default_str()
       ->check(CLI::Range(1u << 16, 1u << 31));
+  receiver->add_option("--rx-loss", r.rx_loss_percent,
+                       "drop this percentage of received packets inside NORM (NormSetRxLoss): "
+                       "exercises repairs where no link emulation is available")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
 
   CommandLine out;
   try {

@@ -42,6 +42,7 @@ struct ReceiverOptions {
   bool silent = false;
   double linger_s = 1.0;            // keep answering ACK requests after completion
   std::uint32_t rx_buffer = 16u << 20;
+  double rx_loss_percent = 0;       // NORM's own test drop of received packets
 };
 
 struct Options {

@@ -60,6 +60,7 @@ class Receiver {
     // object the sender holds in its cache, not only the ones still to come.
     NormSetDefaultSyncPolicy(session, NORM_SYNC_ALL);
     if (r_.silent) NormSetSilentReceiver(session, true);
+    if (r_.rx_loss_percent > 0) NormSetRxLoss(session, r_.rx_loss_percent);
     if (r_.expect > kDefaultRxCache) {
       NormSetRxCacheLimit(session, static_cast<unsigned short>(std::min(r_.expect, kMaxRxCache)));
     }
@@ -194,6 +195,7 @@ class Receiver {
     first_rx_s_ ? j.field("first_rx_s", *first_rx_s_) : j.key("first_rx_s").null();
     last_completion_s_ ? j.field("last_completion_s", *last_completion_s_) : j.key("last_completion_s").null();
     j.field("timed_out", timed_out_).field("interrupted", interrupted_).field("silent", r_.silent);
+    j.field("rx_loss", r_.rx_loss_percent);
     j.key("sender_ids").begin_array();
     for (auto id : senders_) j.value(id);
     j.end_array();
