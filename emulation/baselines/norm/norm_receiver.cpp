@@ -66,6 +66,9 @@ class Receiver {
     }
     norm_->start("NormStartReceiver",
                  [this](NormSessionHandle handle) { return NormStartReceiver(handle, r_.rx_buffer); });
+    // Results count from the moment NORM listens; the time limit still
+    // counts from process start.
+    deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
     clock_ = RunClock();
   }
 
@@ -78,7 +81,7 @@ class Receiver {
         return;
       }
       if (printed_ && now >= linger_until) return;
-      if (now >= c_.time_limit_s) {
+      if (now >= deadline_s_) {
         if (!printed_) {
           timed_out_ = true;
           std::fprintf(stderr, "dissem-norm receiver: time limit %.3f s reached with %zu of %u objects\n",
@@ -86,7 +89,7 @@ class Receiver {
         }
         return;
       }
-      double wake = printed_ ? std::min(linger_until, c_.time_limit_s) : c_.time_limit_s;
+      double wake = printed_ ? std::min(linger_until, deadline_s_) : deadline_s_;
       NormEvent event;
       if (norm_->next_event(std::clamp(wake - now, 0.0, kMaxWaitS), event)) handle(event);
       if (!printed_ && complete()) {
@@ -226,6 +229,7 @@ class Receiver {
   const CommonOptions& c_;
   const ReceiverOptions& r_;
   RunClock clock_;
+  double deadline_s_ = 0;  // time limit on clock_
   std::optional<NormRuntime> norm_;
   std::unordered_map<NormObjectHandle, Received> pending_;  // between NEW and COMPLETED/ABORTED
   std::vector<Received> messages_;                         // completed, in completion order

@@ -99,7 +99,10 @@ class Sender {
     for (auto id : s_.ackers) {
       if (!NormAddAckingNode(session, id)) throw NormError(fmt::format("NormAddAckingNode({}) failed", id));
     }
-    clock_ = RunClock();  // results count from the moment NORM can send
+    // Results count from the moment NORM can send; the time limit still
+    // counts from process start.
+    deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
+    clock_ = RunClock();
   }
 
   void loop() {
@@ -114,9 +117,11 @@ class Sender {
       }
       if (ack_failed_) return;
       if (completed_ && now >= linger_until_) return;
-      if (now >= c_.time_limit_s) {
-        timed_out_ = true;
-        std::fprintf(stderr, "dissem-norm sender: time limit %.3f s reached\n", c_.time_limit_s);
+      if (now >= deadline_s_) {
+        if (!completed_) {  // a linger cut short is no failure
+          timed_out_ = true;
+          std::fprintf(stderr, "dissem-norm sender: time limit %.3f s reached\n", c_.time_limit_s);
+        }
         return;
       }
       if (blocked && now >= retry_at) blocked = false;
@@ -130,7 +135,7 @@ class Sender {
       }
       if (next == messages_.size() && !s_.ackers.empty() && !watermark_set_) set_watermark();
 
-      double wake = c_.time_limit_s;
+      double wake = deadline_s_;
       if (next < messages_.size()) wake = std::min(wake, blocked ? retry_at : due_s(next));
       if (completed_) wake = std::min(wake, linger_until_);
       NormEvent event;
@@ -297,6 +302,7 @@ class Sender {
   const CommonOptions& c_;
   const SenderOptions& s_;
   RunClock clock_;
+  double deadline_s_ = 0;  // time limit on clock_
   std::vector<Message> messages_;    // declared before norm_, so destroyed after it
   std::optional<NormRuntime> norm_;
   std::uint64_t total_bytes_ = 0;
