@@ -1,0 +1,256 @@
+#include "norm_receiver.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "json_writer.h"
+#include "message_info.h"
+#include "norm_session.h"
+#include "payload.h"
+#include "run_clock.h"
+#include "stop_signal.h"
+
+namespace dissem::norm_baseline {
+namespace {
+
+constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
+// NORM's default limit on pending objects per sender; raised when more are expected.
+constexpr std::uint32_t kDefaultRxCache = 256;
+constexpr std::uint32_t kMaxRxCache = 32767;
+
+struct Received {
+  std::optional<MessageInfo> info;  // from NORM_INFO, when the sender is one of ours
+  std::uint64_t bytes = 0;
+  double new_s = 0;  // first packet (NORM_RX_OBJECT_NEW), seconds since start
+  std::int64_t new_unix_us = 0;
+  double completed_s = 0;
+  std::int64_t completed_unix_us = 0;
+  bool content_ok = false;
+};
+
+class Receiver {
+ public:
+  explicit Receiver(const Options& o) : c_(o.common), r_(o.receiver) {}
+
+  int run() {
+    try {
+      norm_.emplace(c_);
+      start();
+      loop();
+    } catch (const NormError& e) {
+      error_ = e.what();
+      std::fprintf(stderr, "dissem-norm receiver: %s\n", e.what());
+    }
+    if (!printed_) print_result();
+    if (norm_) NormStopReceiver(norm_->session());
+    norm_.reset();
+    return complete() ? 0 : 1;
+  }
+
+ private:
+  void start() {
+    NormSessionHandle session = norm_->session();
+    // Receivers started after the sender (late joiners) still get every
+    // object the sender holds in its cache, not only the ones still to come.
+    NormSetDefaultSyncPolicy(session, NORM_SYNC_ALL);
+    if (r_.silent) NormSetSilentReceiver(session, true);
+    if (r_.rx_loss_percent > 0) NormSetRxLoss(session, r_.rx_loss_percent);
+    if (r_.expect > kDefaultRxCache) {
+      NormSetRxCacheLimit(session, static_cast<unsigned short>(std::min(r_.expect, kMaxRxCache)));
+    }
+    norm_->start("NormStartReceiver",
+                 [this](NormSessionHandle handle) { return NormStartReceiver(handle, r_.rx_buffer); });
+    // Results count from the moment NORM listens; the time limit still
+    // counts from process start.
+    deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
+    clock_ = RunClock();
+  }
+
+  void loop() {
+    double linger_until = 0;
+    while (true) {
+      double now = clock_.elapsed_s();
+      if (stop_requested()) {
+        interrupted_ = !printed_;
+        return;
+      }
+      if (printed_ && now >= linger_until) return;
+      if (now >= deadline_s_) {
+        if (!printed_) {
+          timed_out_ = true;
+          std::fprintf(stderr, "dissem-norm receiver: time limit %.3f s reached with %zu of %u objects\n",
+                       c_.time_limit_s, completed_count(), r_.expect);
+        }
+        return;
+      }
+      double wake = printed_ ? std::min(linger_until, deadline_s_) : deadline_s_;
+      NormEvent event;
+      if (norm_->next_event(std::clamp(wake - now, 0.0, kMaxWaitS), event)) handle(event);
+      if (!printed_ && complete()) {
+        // Print now, so a harness reading stdout need not wait for the linger.
+        print_result();
+        linger_until = clock_.elapsed_s() + r_.linger_s;
+      }
+    }
+  }
+
+  std::size_t completed_count() const { return messages_.size() + unidentified_; }
+  bool complete() const { return completed_count() >= r_.expect; }
+
+  Received& track(NormObjectHandle object) {
+    auto [it, inserted] = pending_.try_emplace(object);
+    if (inserted) {
+      it->second.new_s = clock_.elapsed_s();
+      it->second.new_unix_us = RunClock::now_unix_us();
+      if (!first_rx_s_) first_rx_s_ = it->second.new_s;
+    }
+    return it->second;
+  }
+
+  static std::optional<MessageInfo> read_info(NormObjectHandle object) {
+    char buffer[kMessageInfoBytes + 1];  // one spare byte to notice longer info
+    if (!NormObjectHasInfo(object)) return std::nullopt;
+    UINT16 length = NormObjectGetInfo(object, buffer, sizeof buffer);
+    return decode_message_info(buffer, length);
+  }
+
+  void handle(const NormEvent& event) {
+    switch (event.type) {
+      case NORM_RX_OBJECT_NEW:
+        track(event.object);
+        break;
+      case NORM_RX_OBJECT_INFO: {
+        Received& rx = track(event.object);
+        if (!rx.info) rx.info = read_info(event.object);
+        break;
+      }
+      case NORM_RX_OBJECT_COMPLETED:
+        on_completed(event);
+        break;
+      case NORM_RX_OBJECT_ABORTED:
+        ++aborted_;
+        pending_.erase(event.object);
+        std::fprintf(stderr, "dissem-norm receiver: object aborted\n");
+        break;
+      case NORM_REMOTE_SENDER_NEW:
+      case NORM_REMOTE_SENDER_RESET:
+      case NORM_REMOTE_SENDER_INACTIVE:
+        if (event.sender != NORM_NODE_INVALID) {
+          auto id = NormNodeGetId(event.sender);
+          senders_.insert(id);
+          std::fprintf(stderr, "dissem-norm receiver: %s (node %u)\n", event_name(event.type), id);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  void on_completed(const NormEvent& event) {
+    Received rx = track(event.object);
+    pending_.erase(event.object);
+    rx.completed_s = clock_.elapsed_s();
+    rx.completed_unix_us = RunClock::now_unix_us();
+    if (!rx.info) rx.info = read_info(event.object);
+    if (event.sender != NORM_NODE_INVALID) sender_grtt_ = NormNodeGetGrtt(event.sender);
+    if (NormObjectGetType(event.object) != NORM_OBJECT_DATA || !rx.info) {
+      // Not one of ours (another program on this group and port?): counted,
+      // but it cannot be checked or matched to a message.
+      ++unidentified_;
+      std::fprintf(stderr, "dissem-norm receiver: completed object without our header\n");
+      return;
+    }
+    rx.bytes = static_cast<std::uint64_t>(NormObjectGetSize(event.object));
+    const char* data = NormDataAccessData(event.object);  // valid until the next event is fetched
+    rx.content_ok = data != nullptr && payload_matches(rx.info->index, {data, rx.bytes});
+    if (!seen_.insert(rx.info->index).second) {
+      ++duplicates_;
+      return;
+    }
+    if (!rx.content_ok) ++content_errors_;
+    bytes_completed_ += rx.bytes;
+    last_completion_s_ = rx.completed_s;
+    messages_.push_back(rx);
+  }
+
+  void print_result() {
+    JsonWriter j;
+    j.begin_object()
+        .field("system", "norm")
+        .field("role", "receiver")
+        .field("node_id", c_.node_id)
+        .field("group", c_.group)
+        .field("port", c_.port)
+        .field("expect", r_.expect)
+        .field("objects_completed", completed_count())
+        .field("bytes_completed", bytes_completed_)
+        .field("objects_aborted", aborted_)
+        .field("content_errors", content_errors_)
+        .field("duplicates", duplicates_)
+        .field("unidentified", unidentified_)
+        .field("start_unix", us_to_s(clock_.start_unix_us()));
+    first_rx_s_ ? j.field("first_rx_s", *first_rx_s_) : j.key("first_rx_s").null();
+    last_completion_s_ ? j.field("last_completion_s", *last_completion_s_) : j.key("last_completion_s").null();
+    j.field("timed_out", timed_out_).field("interrupted", interrupted_).field("silent", r_.silent);
+    j.field("rx_loss", r_.rx_loss_percent);
+    j.key("sender_ids").begin_array();
+    for (auto id : senders_) j.value(id);
+    j.end_array();
+    sender_grtt_ ? j.field("sender_grtt", *sender_grtt_) : j.key("sender_grtt").null();
+    j.key("messages").begin_array();
+    for (const auto& m : messages_) {
+      double enqueue_unix = us_to_s(m.info->enqueue_unix_us);
+      j.begin_object()
+          .field("index", m.info->index)
+          .field("bytes", m.bytes)
+          .field("latency_s", us_to_s(m.completed_unix_us - m.info->enqueue_unix_us))
+          .field("enqueue_unix", enqueue_unix)
+          .field("new_s", m.new_s)
+          .field("new_unix", us_to_s(m.new_unix_us))
+          .field("completed_s", m.completed_s)
+          .field("completed_unix", us_to_s(m.completed_unix_us))
+          .field("content_ok", m.content_ok)
+          .end_object();
+    }
+    j.end_array();
+    if (error_) j.field("error", *error_);
+    j.end_object();
+    std::printf("%s\n", j.str().c_str());
+    std::fflush(stdout);
+    printed_ = true;
+  }
+
+  const CommonOptions& c_;
+  const ReceiverOptions& r_;
+  RunClock clock_;
+  double deadline_s_ = 0;  // time limit on clock_
+  std::optional<NormRuntime> norm_;
+  std::unordered_map<NormObjectHandle, Received> pending_;  // between NEW and COMPLETED/ABORTED
+  std::vector<Received> messages_;                         // completed, in completion order
+  std::set<std::uint32_t> seen_;
+  std::set<NormNodeId> senders_;
+  std::uint64_t unidentified_ = 0;
+  std::uint64_t duplicates_ = 0;
+  std::uint64_t aborted_ = 0;
+  std::uint64_t content_errors_ = 0;
+  std::uint64_t bytes_completed_ = 0;
+  std::optional<double> first_rx_s_;
+  std::optional<double> last_completion_s_;
+  std::optional<double> sender_grtt_;
+  bool timed_out_ = false;
+  bool interrupted_ = false;
+  bool printed_ = false;
+  std::optional<std::string> error_;
+};
+
+}  // namespace
+
+int run_receiver(const Options& options) { return Receiver(options).run(); }
+
+}  // namespace dissem::norm_baseline
