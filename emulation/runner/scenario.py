@@ -260,12 +260,8 @@ def _emulator(t: Table, nodes: NodeSet, names) -> EmulatorSpec:
         if not isinstance(g, list) or len(g) != 3:
             raise t.error("gilbert", "expected [p_good_to_bad, p_bad_to_good, loss_pct_in_bad]")
         bounds = [(0, 1), (0, 1), (0, 100)]
-        spec.gilbert = []
-        for i, (v, (lo, hi)) in enumerate(zip(g, bounds)):
-            sub = Table({"v": v}, t.source, f"{t.path('gilbert')}[{i + 1}]")
-            param = sub.param("v", names, minimum=lo, maximum=hi)
-            param.key = f"{t.path('gilbert')}[{i + 1}]"
-            spec.gilbert.append(param)
+        spec.gilbert = [t.make_param(f"gilbert[{i + 1}]", v, names, minimum=lo, maximum=hi)
+                        for i, (v, (lo, hi)) in enumerate(zip(g, bounds))]
     spec.pcap = t.boolean("pcap", False)
     spec.ready_timeout_s = t.number("ready_timeout_s", 30.0, minimum=0.1, maximum=3600)
     spec.stop_timeout_s = t.number("stop_timeout_s", 15.0, minimum=0.1, maximum=600)

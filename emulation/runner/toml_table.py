@@ -201,6 +201,11 @@ class Table:
             if default is None:
                 return None
             value = default
+        return self.make_param(name, value, allowed, kind, minimum, maximum)
+
+    def make_param(self, name, value, allowed, kind: str = "float", minimum=None, maximum=None) -> Param:
+        """A Param from a raw value; name is relative to this table
+        (e.g. "gilbert[2]" for list items)."""
         key = self.path(name)
         if isinstance(value, str):
             return Param(self.source, key, kind, self.make_template(name, value, allowed), minimum, maximum)
