@@ -110,7 +110,8 @@ def _node_commands(sc: Scenario, cell: Cell, seed: int) -> dict[str, list[tuple[
         rows = []
         for node in sc.nodes.nodes:
             emu_node = {"address": addresses[node.id], "namespace": "", "interface": EMANE_DEVICE, "mac": ""}
-            names = facts.node_facts(run_names, node, emu_node, base / system_name / node.name)
+            workdir = base / system_name / node.name
+            names = facts.node_facts(run_names, node, emu_node, workdir, sockdir=workdir)
             lines = []
             for role, spec in system.roles.items():
                 if node.id not in sc.nodes.roles[role]:
@@ -168,8 +169,8 @@ def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, c
             "the emulator runs.",
             "5. Stop: the applications, then `emaneeventservice` and `emane` (SIGTERM).",
             "",
-            "The runner sets `{workdir}` to a per-node directory; here it is rendered as "
-            "`/var/tmp/dissem/<scenario>/<system>/<node>`: create it first.", ""]
+            "The runner sets `{workdir}` (and `{sockdir}`) to per-node directories; here both are rendered "
+            "as `/var/tmp/dissem/<scenario>/<system>/<node>`: create it first.", ""]
     if unsupported:
         text += ["Not carried over (dissem-emu options with no commeffect equivalent): "
                  + ", ".join(f"`{u}`" for u in unsupported) + ". The commeffect shim applies loss, latency, "
@@ -183,7 +184,10 @@ def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, c
             text.append(f"- node {node}:")
             text += [f"  - {line}" for line in lines] or ["  - (nothing to run)"]
         text.append("")
-    return "\n".join(text).replace("\n\n\n", "\n\n")
+    out = "\n".join(text)
+    while "\n\n\n" in out:
+        out = out.replace("\n\n\n", "\n\n")
+    return out
 
 
 def export(sc: Scenario, cell: Cell, seed: int, out_dir: Path, control_if: str = "eth0") -> list[Path]:

@@ -148,6 +148,7 @@ class Run:
             if self.emulator is not None:
                 emu_code = self.emulator.stop(self.sc.emulator.stop_timeout_s)
                 cleanup_code = cleanup(plan.emu, plan.prefix, self.rundir)
+            shutil.rmtree(facts.sockdir_for(plan.prefix, 1).parent, ignore_errors=True)
         if self.cancel.is_set() and status in ("ok", "failed", "timeout"):
             status, reason = "interrupted", "interrupted"
         self.result = self._result(status, reason, started_wall, time.monotonic() - t_start, limit,
@@ -175,7 +176,9 @@ class Run:
         for node in sc.nodes.nodes:
             workdir = self.rundir / "nodes" / node.name
             workdir.mkdir(parents=True)
-            names = facts.node_facts(run_names, node, emu_nodes[node.id - 1], workdir)
+            sockdir = facts.sockdir_for(plan.prefix, node.id)
+            sockdir.mkdir(parents=True, exist_ok=True)
+            names = facts.node_facts(run_names, node, emu_nodes[node.id - 1], workdir, sockdir)
             node_names[node.id] = names
             self.node_rows.append({"id": node.id, "name": node.name, "roles": list(node.roles),
                                    "address": names["address"], "namespace": names["namespace"],

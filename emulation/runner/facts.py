@@ -4,12 +4,16 @@ Three layers, each a superset of the one before:
   cell: matrix parameters, seed, n_nodes, scenario, cell, <role>_ids/_names/_count/_id
   run:  + system, subnet, broadcast, netmask, prefix, rundir, repo, scenario_dir,
           time_limit_s, <role>_addresses/_address
-  node: + node, node_id, address, namespace, interface, mac, workdir, roles
+  node: + node, node_id, address, namespace, interface, mac, workdir, sockdir, roles
+
+sockdir exists because a Unix socket path must fit in 108 bytes, which a
+path under the results tree rarely does: it is /tmp/<prefix>/<node id>.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +42,18 @@ def run_facts(scenario: Scenario, cell_names: dict[str, Any], system: str, prefi
     return facts
 
 
-def node_facts(run_names: dict[str, Any], node: Node, emu_node: dict[str, Any], workdir: Path) -> dict[str, Any]:
+def sockdir_for(prefix: str, node_id: int) -> Path:
+    return Path(tempfile.gettempdir()) / prefix / str(node_id)
+
+
+def node_facts(run_names: dict[str, Any], node: Node, emu_node: dict[str, Any], workdir: Path,
+               sockdir: Path | None = None) -> dict[str, Any]:
     facts = dict(run_names)
     facts.update(node=node.name, node_id=node.id, address=emu_node["address"],
                  namespace=emu_node.get("namespace", ""), interface=emu_node.get("interface", ""),
-                 mac=emu_node.get("mac", ""), workdir=str(workdir), roles=",".join(node.roles))
+                 mac=emu_node.get("mac", ""), workdir=str(workdir),
+                 sockdir=str(sockdir if sockdir is not None else sockdir_for(run_names["prefix"], node.id)),
+                 roles=",".join(node.roles))
     return facts
 
 

@@ -28,7 +28,7 @@ SCENARIO_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 CELL_BUILTINS = {"seed", "n_nodes", "scenario", "cell"}
 RUN_BUILTINS = {"system", "subnet", "broadcast", "netmask", "prefix", "rundir", "repo", "scenario_dir",
                 "time_limit_s"}
-NODE_BUILTINS = {"node", "node_id", "address", "namespace", "interface", "mac", "workdir", "roles"}
+NODE_BUILTINS = {"node", "node_id", "address", "namespace", "interface", "mac", "workdir", "sockdir", "roles"}
 RESERVED_MATRIX_KEYS = CELL_BUILTINS | RUN_BUILTINS | NODE_BUILTINS
 
 

@@ -79,6 +79,10 @@ def test_campaign_2_cells_2_seeds_2_systems_jobs_2(write_scenario, tmp_path, fak
     assert nodes["r2"]["result"]["address"] == nodes["r2"]["address"]
     assert nodes["r2"]["result"]["publisher"] == nodes["src"]["address"]
     assert nodes["r2"]["result"]["subs"] == "2,3"
+    # A short directory for Unix sockets existed during the run and is gone after it.
+    sockdir = nodes["r2"]["result"]["sockdir"]
+    assert nodes["r2"]["result"]["sockdir_ok"] == "yes" and len(sockdir) < 40
+    assert r["prefix"] in sockdir and not os.path.exists(sockdir)
     daemon = [p for p in nodes["r1"]["processes"] if p["kind"] == "daemon"][0]
     assert daemon["killed"] and daemon["exit_code"] is None and daemon["signal"] == signal.SIGTERM
     rundir = out / "camp" / "capacity_kbps-256" / "dissem" / "seed-2"
