@@ -37,7 +37,7 @@ ready_probe = "test -f {workdir}/daemon.pid"
 command = "echo '{{\\"sent_bytes\\": {capacity_kbps*10}, \\"node\\": \\"{node}\\"}}'"
 start_delay_s = 0.1
 [systems.dissem.roles.subscriber]
-command = "echo progress; echo '{{\\"delivery_time_s\\": {node_id}.5, \\"bytes\\": 100, \\"complete\\": true, \\"address\\": \\"{address}\\", \\"publisher\\": \\"{publisher_address}\\", \\"subs\\": \\"{subscriber_ids}\\"}}'"
+command = "echo progress; echo '{{\\"delivery_time_s\\": {node_id}.5, \\"bytes\\": 100, \\"complete\\": true, \\"address\\": \\"{address}\\", \\"publisher\\": \\"{publisher_address}\\", \\"subs\\": \\"{subscriber_ids}\\", \\"sockdir\\": \\"{sockdir}\\", \\"sockdir_ok\\": \\"'$(test -d {sockdir} && echo yes)'\\"}}'"
 [systems.norm.roles.subscriber]
 command = "echo '{{\\"delivery_time_s\\": {seed}}}'"
 """
