@@ -136,6 +136,14 @@ def plan(scenario: Scenario, opts: Options) -> list[RunPlan]:
     return plans
 
 
+def failed_result(plan: RunPlan, reason: str) -> dict:
+    """A result for a run that never got as far as writing its own."""
+    return {"schema": "dissem-emulation-run/1", "scenario": plan.scenario.name, "scenario_file": str(plan.scenario.path),
+            "profile": plan.profile, "cell_id": plan.cell.id, "cell": plan.cell.params, "system": plan.system,
+            "seed": plan.seed, "status": "error", "reason": reason, "started_at": None, "wall_s": 0.0,
+            "time_limit_s": None, "prefix": plan.prefix, "subnet": str(plan.subnet), "emulator": None, "nodes": []}
+
+
 class Campaign:
     def __init__(self, scenario: Scenario, plans: list[RunPlan], opts: Options, cancel: threading.Event,
                  progress: Progress | None = None):
@@ -168,7 +176,10 @@ class Campaign:
                 return
             plan.subnet = subnet
             self.progress.started_run(plan.label)
-            result = execute(plan, self.cancel)
+            try:
+                result = execute(plan, self.cancel)
+            except Exception as e:  # e.g. the run directory cannot be created
+                result = failed_result(plan, f"run could not be executed: {e}")
             with self.lock:
                 self.results.append(result)
                 if result["status"] != "ok" and not self.opts.keep_going:

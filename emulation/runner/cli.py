@@ -139,3 +139,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 1
+    except KeyboardInterrupt:  # before any run started: nothing to tear down
+        sys.stderr.write("interrupted\n")
+        return 130

@@ -8,6 +8,7 @@ characters.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import threading
 import time
@@ -57,7 +58,13 @@ class Progress:
 
     def _redraw(self) -> None:
         if self.tty:
-            self._write("\r\x1b[K" + self._status_line())
+            # A line longer than the terminal wraps, and "\r" would then
+            # rewrite only its last row: cut it to the width.
+            width = shutil.get_terminal_size((100, 24)).columns
+            line = self._status_line()
+            if len(line) >= width:
+                line = line[:max(10, width - 2)] + "…"
+            self._write("\r\x1b[K" + line)
             self._line_shown = True
 
     def started_run(self, label: str) -> None:
