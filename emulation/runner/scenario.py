@@ -137,9 +137,9 @@ def parse(data: dict, path: Path) -> Scenario:
     ready_timeout_s = top.number("ready_timeout_s", 30.0, minimum=0.1, maximum=3600)
 
     nodes = _nodes(top.table("nodes", required=True))
-    matrix = _matrix(top.table("matrix"))
-
     roles = list(nodes.roles)
+    matrix = _matrix(top.table("matrix"), role_fact_names(roles) | role_address_fact_names(roles))
+
     cell_names = set(matrix) | CELL_BUILTINS | role_fact_names(roles)
     run_names = cell_names | RUN_BUILTINS | role_address_fact_names(roles)
     node_names = run_names | NODE_BUILTINS
@@ -207,14 +207,13 @@ def _scalar_list(t: Table, key: str) -> list[Any]:
     return values
 
 
-def _matrix(t: Table) -> dict[str, list[Any]]:
+def _matrix(t: Table, role_facts: set[str]) -> dict[str, list[Any]]:
     out = {}
     for key in t.keys():
         if not IDENTIFIER.match(key):
             raise t.error(key, "matrix parameter names must be identifiers (letters, digits, '_')")
-        if key in RESERVED_MATRIX_KEYS or key.endswith(("_ids", "_names", "_count", "_id", "_address",
-                                                        "_addresses")):
-            raise t.error(key, "is a built-in placeholder name (or looks like a role fact); pick another")
+        if key in RESERVED_MATRIX_KEYS or key in role_facts:
+            raise t.error(key, "is a built-in placeholder name; pick another")
         out[key] = _scalar_list(t, key)
     t.finish()
     return out

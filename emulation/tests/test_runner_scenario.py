@@ -52,6 +52,7 @@ def test_base_loads(write_scenario):
      "'uva' is no node name"),
     (lambda t: t.replace('names = ["uav", "a", "b"]', 'names = ["uav", "a", "a"]'), "nodes.names", "twice"),
     (lambda t: t.replace("reliability = [1.0, 0.9]", "seed = [1, 2]"), "matrix.seed", "built-in"),
+    (lambda t: t.replace("reliability = [1.0, 0.9]", "publisher_ids = [1]"), "matrix.publisher_ids", "built-in"),
     (lambda t: t.replace('reliability = "{reliability}"', "reliability = 1.5"), "topology.reliability",
      "above 1"),
     (lambda t: t.replace('kind = "full"', 'kind = "ring"'), "topology.kind", "not one of"),
