@@ -56,6 +56,8 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
                     delay = float(spec.start_delay_s.resolve(names))
                     how = "waited" if spec.wait else "background"
                     lines.append(f"  command [{role}, {how}, +{delay:g} s]: {spec.command.text(names)}")
+                if spec.collect:
+                    lines.append(f"  collect [{role}]: {spec.collect.text(names)}")
             if lines:
                 out.write(f"node {node.id} {node.name} ({names['address']}, {names['interface']}"
                           f"{', via: ' + wrap if wrap else ''}):\n")

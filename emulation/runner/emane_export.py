@@ -124,6 +124,9 @@ def _node_commands(sc: Scenario, cell: Cell, seed: int) -> dict[str, list[tuple[
                     delay = float(spec.start_delay_s.resolve(names))
                     how = "run, wait for it to exit" if spec.wait else "run in the background"
                     lines.append(f"[{role}] after {delay:g} s, {how}: `{spec.command.text(names)}`")
+                if spec.collect:
+                    lines.append(f"[{role}] when the waited commands are done, before stopping the daemons: "
+                                 f"`{spec.collect.text(names)}`")
             rows.append((f"{node.id} {node.name} ({addresses[node.id]})", lines))
         out[system_name] = rows
     return out

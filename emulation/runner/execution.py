@@ -35,6 +35,7 @@ from .templates import Template
 
 PROBE_INTERVAL_S = 0.2
 PROBE_ATTEMPT_TIMEOUT_S = 5.0
+COLLECT_TIMEOUT_S = 10.0
 
 
 @dataclass
@@ -59,7 +60,7 @@ class RunPlan:
 
 @dataclass
 class NodeProcess:
-    kind: str           # daemon | command
+    kind: str           # daemon | command | collect
     role: str
     node_id: int
     wait: bool
@@ -89,6 +90,7 @@ class Run:
         self.sc = plan.scenario
         self.rundir = plan.rundir
         self.procs: list[NodeProcess] = []
+        self.collects: list[NodeProcess] = []   # started only at the end, see _collect
         self.emulator: Emulator | None = None
         self.result: dict[str, Any] = {}
         self.node_rows: list[dict[str, Any]] = []
@@ -203,12 +205,22 @@ class Run:
                     delay = float(spec.start_delay_s.resolve(names))
                     self.procs.append(NodeProcess("command", role, node_id, spec.wait, start_at=delay,
                                                   command_text=spec.command.text(names), argv=argv))
+                if spec.collect:
+                    argv = self._wrap(names, _render(spec.collect, names, sc.source))
+                    self.collects.append(NodeProcess("collect", role, node_id, False,
+                                                     command_text=spec.collect.text(names), argv=argv))
 
         daemons = [np for np in self.procs if np.kind == "daemon"]
         for np in daemons:
             self._start(np, node_names[np.node_id], envs[(np.node_id, np.role)])
         self._probe_all(probes, node_names, envs, deadline, daemons)
 
+        status = self._wait_for_commands(limit, deadline, node_names, envs, daemons)
+        self._collect(node_names, envs)
+        return status
+
+    def _wait_for_commands(self, limit, deadline, node_names, envs, daemons) -> tuple[str, str | None]:
+        sc = self.sc
         t0 = time.monotonic()
         commands = sorted((np for np in self.procs if np.kind == "command"), key=lambda n: n.start_at)
         waited = [np for np in commands if np.wait]
@@ -232,6 +244,19 @@ class Run:
         bad = [f"{sc.nodes.node(np.node_id).name}/{np.role} exited {np.proc.returncode}" for np in waited
                if np.proc.returncode != 0]
         return ("failed", "; ".join(bad)) if bad else ("ok", None)
+
+    def _collect(self, node_names, envs) -> None:
+        """Collect commands (e.g. a daemon's final counters) run together,
+        after the waited commands and before teardown, bounded in time."""
+        if not self.collects or self.cancel.is_set():
+            return
+        for np in self.collects:
+            self._start(np, node_names[np.node_id], envs[(np.node_id, np.role)])
+            self.procs.append(np)
+        deadline = time.monotonic() + COLLECT_TIMEOUT_S
+        while (time.monotonic() < deadline and not self.cancel.is_set()
+               and any(np.proc.poll() is None for np in self.collects)):
+            time.sleep(POLL_S)
 
     def _check_alive(self, daemons: list[NodeProcess]) -> None:
         if self.emulator is not None and not self.emulator.alive():
@@ -275,7 +300,7 @@ class Run:
     # -- result ---------------------------------------------------------------------
     def _result(self, status, reason, started_wall, wall_s, limit, emu_code, cleanup_code) -> dict[str, Any]:
         plan, sc = self.plan, self.sc
-        nodes = {row["id"]: dict(row, processes=[], result=None) for row in self.node_rows}
+        nodes = {row["id"]: dict(row, processes=[], result=None, collected=None) for row in self.node_rows}
         for np in self.procs:
             entry = {"kind": np.kind, "role": np.role, "wait": np.wait, "command": np.command_text,
                      "argv": np.argv, "started": np.proc is not None}
@@ -288,10 +313,11 @@ class Run:
                              stdout=str(np.proc.stdout_path.relative_to(self.rundir)),
                              stderr=str(np.proc.stderr_path.relative_to(self.rundir)),
                              result=result)
-                if np.kind == "command" and isinstance(result, dict):
-                    merged = nodes[np.node_id]["result"] or {}
+                if np.kind in ("command", "collect") and isinstance(result, dict):
+                    field = "result" if np.kind == "command" else "collected"
+                    merged = nodes[np.node_id][field] or {}
                     merged.update(result)
-                    nodes[np.node_id]["result"] = merged
+                    nodes[np.node_id][field] = merged
             nodes.setdefault(np.node_id, {"id": np.node_id, "processes": [], "result": None})
             nodes[np.node_id]["processes"].append(entry)
         emu = self.emulator

@@ -12,6 +12,8 @@ CSV columns (one row per run):
     sum  for everything else (bytes, packets, counts)
   Booleans count as 0/1, so complete.min is 1 only when every node completed.
   <role>.nodes_with_result counts the nodes that printed a result.
+  <role>.collect.<field>.<agg>: the same for the role's collect commands
+  (e.g. every daemon's final counters).
   emu.<key> for numeric top-level fields of the emulator's stats and
   emu.<list>.<field>.sum for lists of objects in it (per node / per link
   counters summed).
@@ -89,14 +91,18 @@ def role_columns(result: dict) -> dict[str, Any]:
     with_result: dict[str, set[int]] = {}
     for node in result.get("nodes", []):
         for proc in node.get("processes", []):
-            if proc.get("kind") != "command":
+            kind = proc.get("kind")
+            if kind not in ("command", "collect"):
                 continue
             role = proc["role"]
-            with_result.setdefault(role, set())
+            if kind == "command":
+                with_result.setdefault(role, set())
             if isinstance(proc.get("result"), dict):
-                with_result[role].add(node["id"])
+                if kind == "command":
+                    with_result[role].add(node["id"])
+                prefix = "collect." if kind == "collect" else ""
                 for field, value in numeric_leaves(proc["result"]):
-                    per_role.setdefault(role, {}).setdefault(field, []).append(value)
+                    per_role.setdefault(role, {}).setdefault(prefix + field, []).append(value)
     cols: dict[str, Any] = {}
     for role, nodes in with_result.items():
         cols[f"{role}.nodes_with_result"] = len(nodes)

@@ -56,6 +56,7 @@ class RoleSpec:
     daemon: Command | None
     ready_probe: Command | None
     command: Command | None
+    collect: Command | None      # run once the waited commands are done, daemons still up
     wait: bool
     start_delay_s: Param
     env: dict[str, Template]
@@ -313,6 +314,7 @@ def _systems(t: Table, nodes: NodeSet, run_names, node_names) -> dict[str, Syste
                             daemon=_command(rt, "daemon", node_names),
                             ready_probe=_command(rt, "ready_probe", node_names),
                             command=_command(rt, "command", node_names),
+                            collect=_command(rt, "collect", node_names),
                             wait=rt.boolean("wait", True),
                             start_delay_s=rt.param("start_delay_s", run_names, default=0.0, minimum=0),
                             env=_env(rt, node_names))

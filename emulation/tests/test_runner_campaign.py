@@ -33,6 +33,7 @@ radio_bps = "{capacity_kbps*1024}"
 [systems.dissem.roles.all]
 daemon = "echo $$ > {workdir}/daemon.pid; exec sleep 60"
 ready_probe = "test -f {workdir}/daemon.pid"
+collect = "echo '{{\\"traffic\\": {{\\"sent_bytes\\": {node_id}000}}, \\"daemon_alive\\": '$(kill -0 $(cat {workdir}/daemon.pid) && echo true || echo false)'}}'"
 [systems.dissem.roles.publisher]
 command = "echo '{{\\"sent_bytes\\": {capacity_kbps*10}, \\"node\\": \\"{node}\\"}}'"
 start_delay_s = 0.1
@@ -83,6 +84,8 @@ def test_campaign_2_cells_2_seeds_2_systems_jobs_2(write_scenario, tmp_path, fak
     sockdir = nodes["r2"]["result"]["sockdir"]
     assert nodes["r2"]["result"]["sockdir_ok"] == "yes" and len(sockdir) < 40
     assert r["prefix"] in sockdir and not os.path.exists(sockdir)
+    # collect ran after the commands, while the daemons were still up
+    assert nodes["r1"]["collected"] == {"traffic": {"sent_bytes": 2000}, "daemon_alive": True}
     daemon = [p for p in nodes["r1"]["processes"] if p["kind"] == "daemon"][0]
     assert daemon["killed"] and daemon["exit_code"] is None and daemon["signal"] == signal.SIGTERM
     rundir = out / "camp" / "capacity_kbps-256" / "dissem" / "seed-2"
@@ -110,6 +113,8 @@ def test_campaign_2_cells_2_seeds_2_systems_jobs_2(write_scenario, tmp_path, fak
     assert row["subscriber.nodes_with_result"] == "2"
     assert row["publisher.sent_bytes.sum"] == "560"
     assert row["emu.nodes.tx_packets.sum"] == "60"
+    assert row["all.collect.traffic.sent_bytes.sum"] == "6000"
+    assert row["all.collect.daemon_alive.sum"] == "3"      # booleans count as 0/1
 
 
 def test_hanging_command_times_out_and_nothing_is_left(write_scenario, tmp_path, fake_env):
