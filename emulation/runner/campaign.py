@@ -17,7 +17,6 @@ import os
 import random
 import string
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import matrix as matrix_mod
 from . import topology as topology_mod
-from .errors import ScenarioError, TemplateError
+from .errors import ScenarioError
 from .matrix import Profile
 from .nodes import (ALL_ROLE, IDENTIFIER, NODE_NAME, Node, NodeSet, role_address_fact_names,
                     role_fact_names)
@@ -127,7 +126,6 @@ def load(path: str | Path) -> Scenario:
 
 def parse(data: dict, path: Path) -> Scenario:
     top = Table(data, str(path))
-    src = str(path)
     name = top.string("name")
     if not SCENARIO_NAME.match(name):
         raise top.error("name", f"{name!r} may only use letters, digits, '_', '.', '-' (it names a directory)")
@@ -332,10 +330,3 @@ def _systems(t: Table, nodes: NodeSet, run_names, node_names) -> dict[str, Syste
     if not systems:
         raise t.error("", "define at least one [systems.<name>]")
     return systems
-
-
-def check_template_value(source: str, key: str, template: Template, names) -> str:
-    try:
-        return template.render(names)
-    except TemplateError as e:
-        raise ScenarioError(source, key, str(e)) from None

@@ -84,10 +84,6 @@ class Template:
                 out |= expressions.names_in(tree)
         return out
 
-    @property
-    def is_constant(self) -> bool:
-        return all(kind == "lit" for kind, _, _ in self.parts)
-
     def check_names(self, allowed: Iterable[str]) -> None:
         unknown = sorted(self.names - set(allowed))
         if unknown:
