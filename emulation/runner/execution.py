@@ -131,9 +131,7 @@ class Run:
         started_wall = dt.datetime.now(dt.timezone.utc)
         t_start = time.monotonic()
         status, reason = "ok", None
-        cleanup_code = None
-        emu_code = None
-        limit = None
+        emu_code = cleanup_code = limit = None
         try:
             cell_names = facts.cell_facts(self.sc, plan.cell, plan.seed)
             limit = time_limit(plan, cell_names)
@@ -146,17 +144,30 @@ class Run:
             status, reason = "error", f"runner error: {e!r} (see runner-error.txt)"
             (self.rundir / "runner-error.txt").write_text(traceback.format_exc())
         finally:
-            stop_all([np.proc for np in self.procs if np.proc], self.sc.stop_grace_s)
-            if self.emulator is not None:
-                emu_code = self.emulator.stop(self.sc.emulator.stop_timeout_s)
-                cleanup_code = cleanup(plan.emu, plan.prefix, self.rundir)
-            shutil.rmtree(facts.sockdir_for(plan.prefix, 1).parent, ignore_errors=True)
+            emu_code, cleanup_code = self._teardown()
         if self.cancel.is_set() and status in ("ok", "failed", "timeout"):
             status, reason = "interrupted", "interrupted"
         self.result = self._result(status, reason, started_wall, time.monotonic() - t_start, limit,
                                    emu_code, cleanup_code)
         (self.rundir / "result.json").write_text(json.dumps(self.result, indent=2) + "\n")
         return self.result
+
+    def _teardown(self) -> tuple[int | None, int | None]:
+        """Node process groups, then the emulator, then --cleanup. Each step
+        is guarded so that a failure in one never skips the next."""
+        emu_code = cleanup_code = None
+        try:
+            stop_all([np.proc for np in self.procs if np.proc], self.sc.stop_grace_s)
+        except Exception:
+            (self.rundir / "runner-error.txt").open("a").write(traceback.format_exc())
+        if self.emulator is not None:
+            try:
+                emu_code = self.emulator.stop(self.sc.emulator.stop_timeout_s)
+            except Exception:
+                (self.rundir / "runner-error.txt").open("a").write(traceback.format_exc())
+            cleanup_code = cleanup(self.plan.emu, self.plan.prefix, self.rundir)
+        shutil.rmtree(facts.sockdir_for(self.plan.prefix, 1).parent, ignore_errors=True)
+        return emu_code, cleanup_code
 
     def _run(self, cell_names: dict[str, Any], limit: float) -> tuple[str, str | None]:
         plan, sc = self.plan, self.sc
