@@ -142,7 +142,7 @@ class Run:
             status, reason = "error", str(e)
         except Exception as e:  # a runner bug must still tear down and be reported
             status, reason = "error", f"runner error: {e!r} (see runner-error.txt)"
-            (self.rundir / "runner-error.txt").write_text(traceback.format_exc())
+            self._note_runner_error()
         finally:
             emu_code, cleanup_code = self._teardown()
         if self.cancel.is_set() and status in ("ok", "failed", "timeout"):
@@ -152,6 +152,10 @@ class Run:
         (self.rundir / "result.json").write_text(json.dumps(self.result, indent=2) + "\n")
         return self.result
 
+    def _note_runner_error(self) -> None:
+        with open(self.rundir / "runner-error.txt", "a") as f:
+            f.write(traceback.format_exc())
+
     def _teardown(self) -> tuple[int | None, int | None]:
         """Node process groups, then the emulator, then --cleanup. Each step
         is guarded so that a failure in one never skips the next."""
@@ -159,12 +163,12 @@ class Run:
         try:
             stop_all([np.proc for np in self.procs if np.proc], self.sc.stop_grace_s)
         except Exception:
-            (self.rundir / "runner-error.txt").open("a").write(traceback.format_exc())
+            self._note_runner_error()
         if self.emulator is not None:
             try:
                 emu_code = self.emulator.stop(self.sc.emulator.stop_timeout_s)
             except Exception:
-                (self.rundir / "runner-error.txt").open("a").write(traceback.format_exc())
+                self._note_runner_error()
             cleanup_code = cleanup(self.plan.emu, self.plan.prefix, self.rundir)
         shutil.rmtree(facts.sockdir_for(self.plan.prefix, 1).parent, ignore_errors=True)
         return emu_code, cleanup_code
