@@ -20,6 +20,9 @@ echo "== Python client against the (sanitised) daemon"
 bash scripts/python-setup.sh
 DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests
 
+echo "== experiment runner (scenario language, EEL, campaigns against a fake emulator, EMANE export)"
+python3 -m pytest -q emulation/tests/test_runner_*.py
+
 echo "== fuzzing the datagram decoder and receive path for ${FUZZ_SECONDS:-30} s"
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DDISSEM_FUZZ=ON -DDISSEM_TESTS=OFF >/dev/null

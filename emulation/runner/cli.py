@@ -1,0 +1,144 @@
+"""Command line of emulation/run. User errors print one line and exit 2;
+SIGINT/SIGTERM cancel the campaign, which tears every run down (bounded)
+and exits 128 + signal number."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from . import campaign, dry_run, emane_export, scenario as scenario_mod
+from .emulator import find_emulator
+from .errors import UserError
+from .facts import REPO_ROOT
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+    if not values or any(v < 0 for v in values):
+        raise argparse.ArgumentTypeError(f"expected comma-separated non-negative integers, got {text!r}")
+    return values
+
+
+def _name_list(text: str) -> list[str]:
+    values = [x.strip() for x in text.split(",") if x.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return values
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError("expected 1..64")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="emulation/run",
+        description="Run a scenario's campaign (cells x seeds x systems) on the dissem-emu emulator.",
+        epilog="Scenario reference and result schema: emulation/README.md")
+    p.add_argument("scenario", help="scenario TOML file")
+    p.add_argument("--profile", help="profile of the scenario selecting matrix values and seeds "
+                                     "(e.g. quick; 'full' = everything)")
+    p.add_argument("--systems", type=_name_list, help="comma-separated systems to run (default: all)")
+    p.add_argument("--seeds", type=_int_list, help="comma-separated seeds (default: the profile's or scenario's)")
+    p.add_argument("--cell", type=_name_list, help="only these cell ids (comma-separated); "
+                                                   "for --export-emane, the one cell to export")
+    p.add_argument("--jobs", "-j", type=_jobs, help="runs in parallel (default 1 if the scenario is cpu_heavy, "
+                                                    "else min(2, CPUs))")
+    p.add_argument("--out", type=Path, default=REPO_ROOT / "emulation" / "out",
+                   help="results directory (default: emulation/out)")
+    p.add_argument("--emu", help="emulator executable (default: $DISSEM_EMU, dissem-emu on PATH, or build/)")
+    p.add_argument("--dry-run", action="store_true", help="print each run's EEL and commands, run nothing")
+    p.add_argument("--export-emane", type=Path, metavar="DIR",
+                   help="write EMANE platform/event files for one cell into DIR, run nothing")
+    p.add_argument("--emane-control-if", default="eth0",
+                   help="control network interface named in the EMANE files (default eth0)")
+    p.add_argument("--keep-going", action="store_true", help="keep starting runs after one that was not ok")
+    p.add_argument("--netns-exec", default="ip netns exec {namespace}",
+                   help="prefix that runs a node command in its namespace; '' runs commands directly "
+                        "(fake emulators in tests). Default: %(default)r")
+    p.add_argument("--bin-dir", action="append", default=[], metavar="DIR",
+                   help="prepend DIR to node commands' PATH (repeatable), e.g. build/release/src")
+    p.add_argument("--subnet-base", default="10.77.0.0/16",
+                   help="run k of J parallel runs uses the k-th /24 of this network (default %(default)s)")
+    return p
+
+
+def _install_signal_handlers(cancel: threading.Event, received: list[int]) -> None:
+    def handler(signum, _frame):
+        if not received:
+            sys.stderr.write(f"\n{signal.Signals(signum).name}: stopping every run and tearing down "
+                             "(bounded; namespaces are cleaned up)...\n")
+            sys.stderr.flush()
+        received.append(signum)
+        cancel.set()
+
+    signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGTERM, handler)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        sc = scenario_mod.load(args.scenario)
+        opts = campaign.Options(profile=args.profile, systems=args.systems, seeds=args.seeds, cells=args.cell,
+                                jobs=args.jobs, out=args.out.resolve(), netns_exec=args.netns_exec,
+                                bin_dirs=[str(Path(d).resolve()) for d in args.bin_dir],
+                                keep_going=args.keep_going, subnet_base=args.subnet_base)
+        if args.export_emane:
+            cells = campaign.selected_cells(sc, opts)
+            if args.cell and len(cells) != 1:
+                raise UserError("--export-emane exports one cell: give a single --cell")
+            seeds = campaign.selected_seeds(sc, opts)
+            written = emane_export.export(sc, cells[0], seeds[0], args.export_emane, args.emane_control_if)
+            print(f"EMANE files for cell {cells[0].id} (seed {seeds[0]}) in {args.export_emane}: "
+                  f"{len(written)} files; see its README.md")
+            return 0
+        emu = find_emulator(args.emu, REPO_ROOT)
+        if emu is None:
+            if not args.dry_run:
+                raise UserError("dissem-emu not found: build it, put it on PATH, set DISSEM_EMU or pass --emu PATH")
+            emu = "dissem-emu"
+        opts.emu = emu
+        plans = campaign.plan(sc, opts)
+        if not plans:
+            raise UserError("nothing to run")
+        if args.dry_run:
+            dry_run.describe(plans, opts.subnet_base, sys.stdout)
+            return 0
+        cancel = threading.Event()
+        received: list[int] = []
+        _install_signal_handlers(cancel, received)
+        camp = campaign.Campaign(sc, plans, opts, cancel)
+        sys.stderr.write(f"{sc.name}: {len(plans)} runs, {camp.jobs} at a time, results in "
+                         f"{opts.out / sc.name}\n")
+        code = camp.run()
+        if camp.results:
+            sys.stderr.write(f"CSV: {camp.csv_path}\n")
+        counts: dict[str, int] = {}
+        for r in camp.results:
+            counts[r["status"]] = counts.get(r["status"], 0) + 1
+        sys.stderr.write("runs: " + (", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "none") + "\n")
+        if received:
+            return 128 + received[0]
+        return code
+    except UserError as e:
+        sys.stderr.write(f"error: {e}\n")
+        return 2
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:  # before any run started: nothing to tear down
+        sys.stderr.write("interrupted\n")
+        return 130

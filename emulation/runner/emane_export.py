@@ -1,0 +1,216 @@
+"""--export-emane: the same scenario (one cell, one seed) as EMANE files
+for a real testbed, one host (or container) per node.
+
+Element and attribute names follow EMANE's DTDs (platform.dtd, nem.dtd,
+shim.dtd, transport.dtd, eventservice.dtd, eventgenerator.dtd): a platform
+per node with one NEM (type "unstructured": a commeffect shim over a
+virtual transport, no MAC/PHY), and an event service whose EEL generator
+replays scenario.eel through eelloadercommeffect.
+
+scenario.eel here is written in EMANE's own reading order (sender first,
+see eel.py), unlike the dissem-emu copy in each run directory.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from . import eel, facts, topology
+from .matrix import Cell
+from .scenario import Scenario
+
+DTD_DIR = "file:///usr/share/emane/dtd"
+NEM_FILE = "emane-commeffect-nem.xml"
+SHIM_FILE = "emane-commeffect-shim.xml"
+TRANSPORT_FILE = "emane-transvirtual.xml"
+EVENTSERVICE_FILE = "eventservice.xml"
+GENERATOR_FILE = "eelgenerator.xml"
+EEL_FILE = "scenario.eel"
+OTA_GROUP = "224.1.2.8:45702"
+EVENT_GROUP = "224.1.2.8:45703"
+CONTROL_PORT = "0.0.0.0:47000"
+EMANE_SUBNET = ipaddress.IPv4Network("10.100.0.0/24")
+EMANE_DEVICE = "emane0"
+
+
+def _param(parent: ET.Element, name: str, value) -> None:
+    ET.SubElement(parent, "param", name=name, value=str(value))
+
+
+def _xml(root: ET.Element, doctype: str) -> str:
+    ET.indent(root, space="  ")
+    body = ET.tostring(root, encoding="unicode")
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<!DOCTYPE {root.tag} SYSTEM "{DTD_DIR}/{doctype}">\n{body}\n')
+
+
+def platform_xml(node_id: int, node_name: str, address: str, control_if: str) -> str:
+    root = ET.Element("platform")
+    for name, value in (("otamanagerchannelenable", "on"), ("otamanagerdevice", control_if),
+                        ("otamanagergroup", OTA_GROUP), ("eventservicegroup", EVENT_GROUP),
+                        ("eventservicedevice", control_if), ("controlportendpoint", CONTROL_PORT)):
+        _param(root, name, value)
+    nem = ET.SubElement(root, "nem", id=str(node_id), name=node_name, definition=NEM_FILE)
+    transport = ET.SubElement(nem, "transport", definition=TRANSPORT_FILE)
+    _param(transport, "device", EMANE_DEVICE)
+    _param(transport, "address", address)
+    _param(transport, "mask", str(EMANE_SUBNET.netmask))
+    return _xml(root, "platform.dtd")
+
+
+def nem_xml() -> str:
+    # nem.dtd orders layers top to bottom: shim(s) before the transport.
+    root = ET.Element("nem", name="dissem commeffect NEM", type="unstructured")
+    ET.SubElement(root, "shim", definition=SHIM_FILE)
+    ET.SubElement(root, "transport", definition=TRANSPORT_FILE)
+    return _xml(root, "nem.dtd")
+
+
+def shim_xml(default_disconnected: bool) -> str:
+    root = ET.Element("shim", name="dissem commeffect shim", library="commeffectshim")
+    _param(root, "defaultconnectivitymode", "off" if default_disconnected else "on")
+    _param(root, "enablepromiscuousmode", "off")
+    return _xml(root, "shim.dtd")
+
+
+def transport_xml() -> str:
+    root = ET.Element("transport", name="Virtual Transport", library="transvirtual")
+    return _xml(root, "transport.dtd")
+
+
+def eventservice_xml(control_if: str) -> str:
+    root = ET.Element("eventservice")
+    _param(root, "eventservicegroup", EVENT_GROUP)
+    _param(root, "eventservicedevice", control_if)
+    ET.SubElement(root, "generator", definition=GENERATOR_FILE)
+    return _xml(root, "eventservice.dtd")
+
+
+def eelgenerator_xml() -> str:
+    root = ET.Element("eventgenerator", name="EEL generator", library="eelgenerator")
+    _param(root, "inputfile", EEL_FILE)
+    loaders = ET.SubElement(root, "paramlist", name="loader")
+    ET.SubElement(loaders, "item", value="commeffect:eelloadercommeffect:delta")
+    return _xml(root, "eventgenerator.dtd")
+
+
+def _node_commands(sc: Scenario, cell: Cell, seed: int) -> dict[str, list[tuple[str, list[str]]]]:
+    """Per system, per node: the commands rendered for the testbed."""
+    cell_names = facts.cell_facts(sc, cell, seed)
+    limit = float(sc.time_limit_s.resolve(cell_names))
+    hosts = list(EMANE_SUBNET.hosts())
+    addresses = {n.id: str(hosts[n.id - 1]) for n in sc.nodes.nodes}
+    base = Path("/var/tmp/dissem") / sc.name
+    out: dict[str, list[tuple[str, list[str]]]] = {}
+    for system_name, system in sc.systems.items():
+        run_names = facts.run_facts(sc, cell_names, system_name, "emane", EMANE_SUBNET, base / system_name,
+                                    limit, addresses)
+        rows = []
+        for node in sc.nodes.nodes:
+            emu_node = {"address": addresses[node.id], "namespace": "", "interface": EMANE_DEVICE, "mac": ""}
+            workdir = base / system_name / node.name
+            names = facts.node_facts(run_names, node, emu_node, workdir, sockdir=workdir)
+            lines = []
+            for role, spec in system.roles.items():
+                if node.id not in sc.nodes.roles[role]:
+                    continue
+                if spec.daemon:
+                    lines.append(f"[{role}] daemon (background): `{spec.daemon.text(names)}`")
+                if spec.ready_probe:
+                    lines.append(f"[{role}] wait until this succeeds: `{spec.ready_probe.text(names)}`")
+                if spec.command:
+                    delay = float(spec.start_delay_s.resolve(names))
+                    how = "run, wait for it to exit" if spec.wait else "run in the background"
+                    lines.append(f"[{role}] after {delay:g} s, {how}: `{spec.command.text(names)}`")
+                if spec.collect:
+                    lines.append(f"[{role}] when the waited commands are done, before stopping the daemons: "
+                                 f"`{spec.collect.text(names)}`")
+            rows.append((f"{node.id} {node.name} ({addresses[node.id]})", lines))
+        out[system_name] = rows
+    return out
+
+
+def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, control_if: str) -> str:
+    n = len(sc.nodes)
+    params = ", ".join(f"{k} = {v}" for k, v in cell.params.items()) or "no matrix"
+    spec = sc.emulator
+    unsupported = [k for k, v in (("radio_bps", spec.radio_bps), ("radio_bps_node", spec.radio_bps_node),
+                                  ("shared_channel_bps", spec.shared_channel_bps), ("gilbert", spec.gilbert),
+                                  ("queue_packets", spec.queue_packets)) if v]
+    text = [f"# EMANE files for scenario `{sc.name}`, cell `{cell.id}`, seed {seed}", "",
+            f"{sc.description.strip()}" if sc.description.strip() else "", "",
+            f"Cell parameters: {params}. Generated by `emulation/run --export-emane`.", "",
+            "## Files", "",
+            f"- `platform-<i>.xml` (i = 1..{n}): one EMANE platform per node, one NEM with id i; "
+            f"its virtual transport creates TAP `{EMANE_DEVICE}` with address 10.100.0.i/24. OTA and events use "
+            f"the control interface `{control_if}` (multicast {OTA_GROUP} and {EVENT_GROUP}).",
+            f"- `{NEM_FILE}`: the NEM: commeffect shim over the virtual transport (type `unstructured`).",
+            f"- `{SHIM_FILE}`: commeffect shim; `defaultconnectivitymode` is "
+            f"`{'off' if expansion.default_disconnected else 'on'}` "
+            f"({'links absent from the EEL are down' if expansion.default_disconnected else 'every link is listed'}).",
+            f"- `{TRANSPORT_FILE}`: virtual (TAP) transport.",
+            f"- `{EVENTSERVICE_FILE}`, `{GENERATOR_FILE}`: the event service replaying `{EEL_FILE}` with "
+            "`eelloadercommeffect`.",
+            f"- `{EEL_FILE}`: the links, {len(expansion.events)} commeffect entries. EMANE reads "
+            "`<t> nem:X commeffect nem:Y,...` as *packets from X received by Y* (the loader delivers the event "
+            "to Y with X as source), so this file is sender-first, whereas the dissem-emu copy in each run "
+            "directory is receiver-first (dissem-emu's contract). Both describe the same directed links.",
+            "",
+            "## Running it", "",
+            f"1. Give each of {n} hosts (or containers) a control interface `{control_if}` on one LAN with "
+            "multicast, install EMANE, and copy this directory to each.",
+            "2. On host i: `emane platform-<i>.xml -r -d -l 3 -f /var/log/emane.log` "
+            f"(creates `{EMANE_DEVICE}`; check with `ip addr show {EMANE_DEVICE}`).",
+            "3. When every platform is up, on one host (any node, or a control host on the same LAN): "
+            f"`emaneeventservice {EVENTSERVICE_FILE} -r -d -l 3 -f /var/log/emaneeventservice.log`. "
+            "EEL times count from the event service's start: start it right before the applications so that "
+            "timed changes (partitions, outages) happen when the scenario expects them.",
+            "4. Start the node commands below (daemons first, then wait for the readiness check, then the "
+            "role commands after their delays). Each command's last JSON line on stdout is its result, as in "
+            "the emulator runs.",
+            "5. Stop: the applications, then `emaneeventservice` and `emane` (SIGTERM).",
+            "",
+            "The runner sets `{workdir}` (and `{sockdir}`) to per-node directories; here both are rendered "
+            "as `/var/tmp/dissem/<scenario>/<system>/<node>`: create it first.", ""]
+    if unsupported:
+        text += ["Not carried over (dissem-emu options with no commeffect equivalent): "
+                 + ", ".join(f"`{u}`" for u in unsupported) + ". The commeffect shim applies loss, latency, "
+                 "jitter, duplication and a per-source receive bit rate only.", ""]
+    for system, rows in _node_commands(sc, cell, seed).items():
+        text += [f"## System `{system}`", ""]
+        desc = sc.systems[system].description.strip()
+        if desc:
+            text += [desc, ""]
+        for node, lines in rows:
+            text.append(f"- node {node}:")
+            text += [f"  - {line}" for line in lines] or ["  - (nothing to run)"]
+        text.append("")
+    out = "\n".join(text)
+    while "\n\n\n" in out:
+        out = out.replace("\n\n\n", "\n\n")
+    return out
+
+
+def export(sc: Scenario, cell: Cell, seed: int, out_dir: Path, control_if: str = "eth0") -> list[Path]:
+    cell_names = facts.cell_facts(sc, cell, seed)
+    expansion = topology.expand(sc.topology, cell_names, len(sc.nodes))
+    hosts = list(EMANE_SUBNET.hosts())
+    files: dict[str, str] = {}
+    for node in sc.nodes.nodes:
+        files[f"platform-{node.id}.xml"] = platform_xml(node.id, node.name, str(hosts[node.id - 1]), control_if)
+    files[NEM_FILE] = nem_xml()
+    files[SHIM_FILE] = shim_xml(expansion.default_disconnected)
+    files[TRANSPORT_FILE] = transport_xml()
+    files[EVENTSERVICE_FILE] = eventservice_xml(control_if)
+    files[GENERATOR_FILE] = eelgenerator_xml()
+    files[EEL_FILE] = eel.write(expansion.events, eel.EMANE_CONVENTION)
+    files["README.md"] = readme(sc, cell, seed, expansion, control_if)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, content in files.items():
+        path = out_dir / name
+        path.write_text(content)
+        written.append(path)
+    return written

@@ -1,0 +1,113 @@
+"""Scenario validation: every error names the file and the key."""
+
+import pytest
+
+from conftest import run_runner
+from runner import scenario, topology
+from runner.errors import ScenarioError
+
+BASE = """
+name = "s"
+time_limit_s = 30
+[nodes]
+names = ["uav", "a", "b"]
+[nodes.roles]
+publisher = ["uav"]
+subscriber = ["a", "b"]
+[matrix]
+reliability = [1.0, 0.9]
+[topology]
+kind = "full"
+reliability = "{reliability}"
+[systems.dissem.roles.subscriber]
+command = "echo {address}"
+"""
+
+
+def load_text(write_scenario, text):
+    return scenario.load(write_scenario(text))
+
+
+def error_of(write_scenario, text) -> ScenarioError:
+    with pytest.raises(ScenarioError) as e:
+        load_text(write_scenario, text)
+    return e.value
+
+
+def test_base_loads(write_scenario):
+    sc = load_text(write_scenario, BASE)
+    assert sc.nodes.roles == {"all": [1, 2, 3], "publisher": [1], "subscriber": [2, 3]}
+    assert sc.matrix == {"reliability": [1.0, 0.9]}
+    assert list(sc.systems) == ["dissem"]
+
+
+@pytest.mark.parametrize("change, key, fragment", [
+    (lambda t: t.replace('name = "s"', ""), "name", "is required"),
+    (lambda t: t.replace('name = "s"', 'name = "a b"'), "name", "may only use"),
+    (lambda t: t.replace("time_limit_s = 30", "time_limit_s = -1"), "time_limit_s", "below"),
+    (lambda t: t.replace("time_limit_s = 30", 'time_limit_s = "{bogus*2}"'), "time_limit_s",
+     "unknown placeholder name bogus"),
+    (lambda t: t.replace("time_limit_s = 30", "time_limit_s = 30\ntime_limt = 3"), "time_limt", "unknown key"),
+    (lambda t: t.replace('publisher = ["uav"]', 'publisher = ["uva"]'), "nodes.roles.publisher",
+     "'uva' is no node name"),
+    (lambda t: t.replace('names = ["uav", "a", "b"]', 'names = ["uav", "a", "a"]'), "nodes.names", "twice"),
+    (lambda t: t.replace("reliability = [1.0, 0.9]", "seed = [1, 2]"), "matrix.seed", "built-in"),
+    (lambda t: t.replace("reliability = [1.0, 0.9]", "publisher_ids = [1]"), "matrix.publisher_ids", "built-in"),
+    (lambda t: t.replace('reliability = "{reliability}"', "reliability = 1.5"), "topology.reliability",
+     "above 1"),
+    (lambda t: t.replace('kind = "full"', 'kind = "ring"'), "topology.kind", "not one of"),
+    (lambda t: t.replace('kind = "full"', 'kind = "grid"\nrows = 2\ncols = 2'), "topology.rows", "needs 4 nodes"),
+    (lambda t: t.replace('command = "echo {address}"', 'command = "echo {adress}"'),
+     "systems.dissem.roles.subscriber.command", "unknown placeholder name adress"),
+    (lambda t: t.replace("[systems.dissem.roles.subscriber]", "[systems.dissem.roles.listener]"),
+     "systems.dissem.roles.listener", "unknown role"),
+    (lambda t: t + "wait = 3\n", "systems.dissem.roles.subscriber.wait", "expected true or false"),
+    (lambda t: t + '[[topology.override]]\nfrom = "uav"\nreliability = 2\n', "topology.override[1].reliability",
+     "above 1"),
+    (lambda t: t + '[[topology.override]]\nfrom = "nobody"\n', "topology.override[1].from", "no node name"),
+    (lambda t: t + '[profiles.quick.matrix]\nreliability = [0.5]\n', "profiles.quick.matrix.reliability",
+     "not among the matrix values"),
+    (lambda t: t + "[emulator]\ngilbert = [0.1, 2, 50]\n", "emulator.gilbert[2]", "above 1"),
+    (lambda t: t + "[emulator]\nqueue_packet = 5\n", "emulator.queue_packet", "unknown key"),
+])
+def test_errors_name_the_key(write_scenario, change, key, fragment):
+    err = error_of(write_scenario, change(BASE))
+    assert err.key == key, str(err)
+    assert fragment in str(err)
+    assert str(err).startswith(str(err.source) + ": " + key)
+
+
+def test_toml_syntax_error_names_the_file(write_scenario):
+    err = error_of(write_scenario, BASE + "[broken\n")
+    assert "TOML syntax error" in str(err) and err.source.endswith("scenario.toml")
+
+
+def test_template_bounds_checked_per_cell(write_scenario):
+    sc = load_text(write_scenario, BASE.replace("reliability = [1.0, 0.9]", "reliability = [1.0, 1.5]"))
+    with pytest.raises(ScenarioError) as e:
+        topology.expand(sc.topology, {"reliability": 1.5, "seed": 1}, 3)
+    assert e.value.key == "topology.reliability" and "above 1" in str(e.value)
+
+
+def test_override_matching_no_link_is_an_error(write_scenario):
+    sc = load_text(write_scenario, BASE.replace('kind = "full"', 'kind = "line"')
+                   + '[[topology.override]]\nfrom = "uav"\nto = "b"\nreliability = 0.5\n')
+    with pytest.raises(ScenarioError) as e:
+        topology.expand(sc.topology, {"reliability": 1.0, "seed": 1}, 3)
+    assert e.value.key == "topology.override[1]" and "matches no link" in str(e.value)
+
+
+def test_cli_prints_one_line_and_exits_2(write_scenario, tmp_path):
+    path = write_scenario(BASE.replace('reliability = "{reliability}"', "reliability = 1.5"))
+    proc = run_runner(path, tmp_path / "out")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == f"error: {path}: topology.reliability: 1.5 is above 1"
+
+
+def test_cli_unknown_profile_and_system(write_scenario, tmp_path):
+    path = write_scenario(BASE)
+    proc = run_runner(path, tmp_path / "out", "--profile", "quick")
+    assert proc.returncode == 2 and "--profile quick: no such profile" in proc.stderr
+    proc = run_runner(path, tmp_path / "out", "--systems", "norm")
+    assert proc.returncode == 2 and "--systems: unknown norm" in proc.stderr
