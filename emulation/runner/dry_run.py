@@ -29,7 +29,7 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
             shown_eel.add((plan.cell.id, plan.seed))
             params = ", ".join(f"{k}={v}" for k, v in plan.cell.params.items()) or "no matrix"
             out.write(f"==== cell {plan.cell.id} ({params}), seed {plan.seed}, time limit {limit:g} s\n")
-            out.write(f"EEL ({eel.EMULATOR_CONVENTION}: nem:<receiver> commeffect nem:<sender>,...)"
+            out.write(f"EEL ({eel.EMULATOR_CONVENTION}: nem:<sender> commeffect nem:<receiver>,...)"
                       f"{'; default disconnected' if expansion.default_disconnected else ''}:\n")
             out.write(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
         out.write(f"\n-- {plan.label}  (run dir {plan.rundir})\n")

@@ -7,8 +7,10 @@ effects. Which of X and Y is the sender is a *convention*, and two are in
 use:
 
 * RECEIVER_FIRST: X is the receiver, Y the sender ("X applies these effects
-  to packets from Y"). This is the dissem-emu CLI contract.
-* SENDER_FIRST: X is the sender, Y the receiver. This is how EMANE's own
+  to packets from Y"): how the commeffect event is *delivered*, and a
+  reading some hand-written files use; accepted for literal EEL.
+* SENDER_FIRST: X is the sender, Y the receiver. dissem-emu reads files this
+  way because it is how EMANE's own
   eelloadercommeffect reads a file: it builds the CommEffect entry with
   X's NEM id (the source whose packets are affected) and delivers the
   event to NEM Y, whose commeffect shim looks effects up by packet source.
@@ -26,8 +28,9 @@ RECEIVER_FIRST = "receiver-first"
 SENDER_FIRST = "sender-first"
 CONVENTIONS = (RECEIVER_FIRST, SENDER_FIRST)
 
-# The convention of EEL files handed to dissem-emu (its CLI contract).
-EMULATOR_CONVENTION = RECEIVER_FIRST
+# The convention of EEL files handed to dissem-emu: EMANE's own, so one EEL
+# file drives both the one-machine emulator and an EMANE testbed.
+EMULATOR_CONVENTION = SENDER_FIRST
 # The convention of EMANE's eelloadercommeffect (see the module docstring).
 EMANE_CONVENTION = SENDER_FIRST
 

@@ -155,8 +155,8 @@ def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, c
             "`eelloadercommeffect`.",
             f"- `{EEL_FILE}`: the links, {len(expansion.events)} commeffect entries. EMANE reads "
             "`<t> nem:X commeffect nem:Y,...` as *packets from X received by Y* (the loader delivers the event "
-            "to Y with X as source), so this file is sender-first, whereas the dissem-emu copy in each run "
-            "directory is receiver-first (dissem-emu's contract). Both describe the same directed links.",
+            "to Y with X as source), so this file is sender-first, as is the dissem-emu copy in each run directory: the same "
+            "file drives both.",
             "",
             "## Running it", "",
             f"1. Give each of {n} hosts (or containers) a control interface `{control_if}` on one LAN with "

@@ -114,9 +114,10 @@ asymmetric = "{asymmetric}"
     assert state[(2, 1)].disabled and state[(3, 1)].disabled            # ground -> uav: gone
     assert not state[(2, 3)].disabled and state[(2, 3)].unicast_bps == 1048576
     text = eel.write(x.events)
-    # Receiver-first: uav (nem 1) ignores everything; the ground hears uav at 50 % loss.
-    assert text.splitlines()[0] == "0 nem:1 commeffect nem:2,0,0,100,0,1048576,1048576 nem:3,0,0,100,0,1048576,1048576"
-    assert "0 nem:2 commeffect nem:1,0,0,50,0,235520,235520 nem:3,0,0,10,0,1048576,1048576" in text
+    # Sender-first: what uav (nem 1) sends reaches the ground at 50 % loss;
+    # what g1 (nem 2) sends never reaches uav and reaches g2 at 10 % loss.
+    assert text.splitlines()[0] == "0 nem:1 commeffect nem:2,0,0,50,0,235520,235520 nem:3,0,0,50,0,235520,235520"
+    assert "0 nem:2 commeffect nem:1,0,0,100,0,1048576,1048576 nem:3,0,0,10,0,1048576,1048576" in text
     symmetric = eel.links_at(expand(sc, sender_reliability=0.5, asymmetric=False).events, 0)
     assert not symmetric[(2, 1)].disabled
 
@@ -154,10 +155,11 @@ def test_literal_eel_with_placeholders_and_conventions(write_scenario):
 """'''
     sc = make(write_scenario, topo, n=2, matrix="loss = [10]\nrate = [1000]")
     x = expand(sc, loss=10, rate=1000)
-    assert x.events[0] == LinkEvent(0.0, 1, 2, LinkParams(0, 0, 10, 0, 1000, 1000))
-    assert x.default_disconnected is True      # (2, 1) is not listed
-    sc2 = make(write_scenario, topo + '\neel_convention = "sender-first"', n=2, matrix="loss = [10]\nrate = [1000]")
-    assert expand(sc2, loss=10, rate=1000).events[0].sender == 2
+    # Sender-first by default (EMANE's reading): node 2 sends to node 1.
+    assert x.events[0] == LinkEvent(0.0, 2, 1, LinkParams(0, 0, 10, 0, 1000, 1000))
+    assert x.default_disconnected is True      # (1, 2) is not listed
+    sc2 = make(write_scenario, topo + '\neel_convention = "receiver-first"', n=2, matrix="loss = [10]\nrate = [1000]")
+    assert expand(sc2, loss=10, rate=1000).events[0].sender == 1
 
 
 def test_literal_eel_errors_name_the_key(write_scenario):
