@@ -3,7 +3,7 @@
 Writes one Markdown report per experiment found under RESULTS_DIR (a
 campaign's --out directory of emulation/run) with its PNG plots, and an index
 README.md. Experiments are recognised by their cell parameters: baseline
-cells have capacity_kbps and reliability_pct; tactical cells have variant,
+cells have capacity_kbps and reliability_pct; tactical cells have asymmetric,
 sender_reliability_pct and message_size."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         if {"capacity_kbps", "reliability_pct"} <= cell.keys():
             receivers = max(r.subscribers for r in scenario_runs)
             body = baseline_report.section(scenario, scenario_runs, receivers, args.reference, args.out)
-        elif {"variant", "sender_reliability_pct", "message_size"} <= cell.keys():
+        elif {"asymmetric", "sender_reliability_pct", "message_size"} <= cell.keys():
             body = tactical_report.section(scenario, scenario_runs, args.reference, args.out)
         else:
             print(f"report: {scenario}: cells are neither baseline nor tactical; skipped", file=sys.stderr)

@@ -64,7 +64,8 @@ def baseline(name: str, cells: dict, paper: dict, out_dir: Path) -> list[Path]:
 def tactical(name: str, cells: dict, paper: dict, out_dir: Path) -> list[Path]:
     if not cells:
         return []
-    variants = sorted({k[0] for k in cells})
+    variants = sorted({k[0] for k in cells}, key=str)
+    names = {v: "asymmetric" if v in (True, "true", 1) else "symmetric" for v in variants}
     sizes = sorted({int(k[2]) for k in cells})
     out = []
     fig, axes = plt.subplots(len(variants), len(sizes), figsize=(3.6 * len(sizes), 3.2 * len(variants)),
@@ -82,7 +83,7 @@ def tactical(name: str, cells: dict, paper: dict, out_dir: Path) -> list[Path]:
                    if paper.get((int(r), size), {}).get("success_pct_ds") is not None]
             if pts:
                 ax.plot(*zip(*pts), color="tab:gray", linestyle="--", label="DisService (paper)")
-            ax.set_title(f"{variant}, {size} B messages", fontsize=9)
+            ax.set_title(f"{names[variant]}, {size} B messages", fontsize=9)
             ax.set_xlabel("sender reliability (%)")
             ax.set_ylabel("success rate (%)")
             ax.grid(True, alpha=0.3)
@@ -97,7 +98,7 @@ def tactical(name: str, cells: dict, paper: dict, out_dir: Path) -> list[Path]:
             if lat:
                 ax.step(lat, [(i + 1) / len(lat) for i in range(len(lat))], where="post", color=color, label=text)
         ax.set_xscale("log")
-        ax.set_title(f"per-message latency, {variant} (all cells)", fontsize=9)
+        ax.set_title(f"per-message latency, {names[variant]} (all cells)", fontsize=9)
         ax.set_xlabel("latency (s)")
         ax.set_ylabel("fraction of messages received")
         ax.grid(True, which="both", alpha=0.3)

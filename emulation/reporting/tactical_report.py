@@ -1,5 +1,6 @@
 """Table 3: a sender (a UAV) over 9 ground nodes, 3 of them subscribers.
-Cells are keyed (variant, sender_reliability_pct, message_size)."""
+Cells are keyed (asymmetric, sender_reliability_pct, message_size); the
+asymmetric variant is the one whose sender cannot receive."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ from .aggregate import group
 from .markdown import fmt, ratio, table
 from .run_metrics import RunMetrics
 
-PARAMS = ("variant", "sender_reliability_pct", "message_size")
+PARAMS = ("asymmetric", "sender_reliability_pct", "message_size")
 SYSTEMS = ("dissem", "norm-pfec", "norm-rfec")
 PAPER_SUFFIX = {"dissem": "ds", "norm-pfec": "norm_pfec", "norm-rfec": "norm_rfec"}
+
+
+def variant_name(asymmetric) -> str:
+    return "asymmetric" if asymmetric in (True, "true", 1) else "symmetric"
 
 
 def section(name: str, runs: list[RunMetrics], reference_dir: Path, out_dir: Path) -> str:
@@ -20,7 +25,8 @@ def section(name: str, runs: list[RunMetrics], reference_dir: Path, out_dir: Pat
     paper = reference.tactical(reference_dir)
     rows = []
     for key, systems in cells.items():
-        variant, rel, size = key
+        asymmetric, rel, size = key
+        variant = variant_name(asymmetric)
         pub = paper.get((int(rel), int(size)), {})
         for system in SYSTEMS:
             s = systems.get(system)

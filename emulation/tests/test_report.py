@@ -81,7 +81,7 @@ def test_incomplete_runs_have_no_delivery_time_and_are_counted(tmp_path):
 def test_tactical_report_lists_every_system_with_success_and_overheads(tmp_path):
     results = tmp_path / "results"
     for system, got in (("dissem", True), ("norm-rfec", True), ("norm-pfec", False)):
-        write_run(results, "tactical", {"variant": "asymmetric", "sender_reliability_pct": 50, "message_size": 1024},
+        write_run(results, "tactical", {"asymmetric": True, "sender_reliability_pct": 50, "message_size": 1024},
                   system, 1, latency=2.0, frames=100, complete=got)
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
