@@ -44,15 +44,6 @@ void block_termination_signals() {
   ::sigprocmask(SIG_BLOCK, &set, nullptr);
 }
 
-int pending_termination_signal() {
-  sigset_t pending;
-  sigemptyset(&pending);
-  ::sigpending(&pending);
-  for (int s : {SIGINT, SIGTERM, SIGHUP})
-    if (sigismember(&pending, s)) return s;
-  return 0;
-}
-
 EventLoop::EventLoop() {
   // Timer slack (50 us by default) would add to every delivery's lateness.
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);

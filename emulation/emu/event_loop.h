@@ -20,8 +20,6 @@ TimeNs realtime_now();
 // before any thread or child exists): they stay pending until an EventLoop
 // reads them, so a SIGTERM during start-up still ends in an orderly teardown.
 void block_termination_signals();
-// The first blocked termination signal already pending, or 0 (start-up checks this).
-int pending_termination_signal();
 
 class EventLoop {
  public:
