@@ -109,9 +109,9 @@ bool write_sysctl_in_namespace(const std::string& ns, const std::string& proc_pa
   const std::string ns_path = std::string(kNetnsDirectory).append("/").append(ns);
   const Fd target(::open(ns_path.c_str(), O_RDONLY | O_CLOEXEC));
   if (home.get() < 0 || target.get() < 0)
-    throw std::system_error(errno, std::generic_category(), "open network namespace " + ns);
+    throw std::system_error(errno, std::generic_category(), fmt::format("open network namespace {}", ns));
   if (::setns(target.get(), CLONE_NEWNET) != 0)
-    throw std::system_error(errno, std::generic_category(), "enter network namespace " + ns);
+    throw std::system_error(errno, std::generic_category(), fmt::format("enter network namespace {}", ns));
   // /proc/sys/net shows the namespace of whoever opens the file.
   const int fd = ::open(proc_path.c_str(), O_WRONLY | O_CLOEXEC);
   const int open_error = errno;

@@ -11,11 +11,13 @@
 #include <system_error>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace dissem::emu {
 
 TapDevice TapDevice::create(const std::string& name) {
   if (name.empty() || name.size() >= IFNAMSIZ)
-    throw std::system_error(EINVAL, std::generic_category(), "TAP name '" + name + "' does not fit IFNAMSIZ");
+    throw std::system_error(EINVAL, std::generic_category(), fmt::format("TAP name '{}' does not fit IFNAMSIZ", name));
   const int fd = ::open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw std::system_error(errno, std::generic_category(), "open /dev/net/tun");
   ifreq request{};
@@ -24,8 +26,7 @@ TapDevice TapDevice::create(const std::string& name) {
   if (::ioctl(fd, TUNSETIFF, &request) != 0) {
     const int error = errno;
     ::close(fd);
-    std::string what = "TUNSETIFF ";
-    throw std::system_error(error, std::generic_category(), what.append(name));
+    throw std::system_error(error, std::generic_category(), fmt::format("TUNSETIFF {}", name));
   }
   return TapDevice(fd, name);
 }
@@ -55,8 +56,7 @@ std::optional<std::size_t> TapDevice::read_frame(std::span<std::uint8_t> buffer)
     if (n >= 0) return static_cast<std::size_t>(n);
     if (errno == EAGAIN) return std::nullopt;
     if (errno != EINTR) {
-      std::string what = "read from TAP ";
-      throw std::system_error(errno, std::generic_category(), what.append(name_));
+      throw std::system_error(errno, std::generic_category(), fmt::format("read from TAP {}", name_));
     }
   }
   return std::nullopt;

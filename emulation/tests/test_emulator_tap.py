@@ -293,7 +293,7 @@ def test_unicast_reaches_only_its_owner(emulator, receivers, tmp_path):
     assert len(got[3]) == 0
     stats = emu.stats()
     assert stats["nodes"][0]["unicast_sent"] >= 200
-    assert link(stats, 1, 3)["delivered"] <= 1  # the ARP request only
+    assert link(stats, 1, 3)["delivered"] <= 3  # ARP requests only
 
 
 def test_scheduled_partition_applies_at_run_time(emulator, receivers, tmp_path):

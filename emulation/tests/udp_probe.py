@@ -51,7 +51,7 @@ def send(args: argparse.Namespace) -> None:
 def receive(args: argparse.Namespace) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     # SO_RCVBUFFORCE (33 on Linux; Python does not name it): root may exceed rmem_max.
-    sock.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 8 * 1024 * 1024)
+    sock.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 32 * 1024 * 1024)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, INTERFACE)
     sock.bind(("", args.port))
     print("ready", flush=True)

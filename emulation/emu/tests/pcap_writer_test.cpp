@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace dissem::emu {
@@ -19,7 +21,9 @@ T read_at(const std::vector<char>& bytes, std::size_t offset) {
 }
 
 TEST(PcapWriter, WritesGlobalHeaderAndRecords) {
-  const auto path = std::filesystem::temp_directory_path() / ("emu_pcap_test_" + std::to_string(::getpid()) + ".pcap");
+  std::string name = "emu_pcap_test_";
+  name.append(std::to_string(::getpid())).append(".pcap");
+  const auto path = std::filesystem::temp_directory_path() / name;
   {
     PcapWriter w(path.string());
     const std::vector<std::uint8_t> frame(60, 0xab);
