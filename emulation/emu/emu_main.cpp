@@ -97,15 +97,25 @@ int run_emulation(const EmuOptions& options) {
   Forwarder forwarder(model, network, origin);
   std::optional<TimeNs> stop_at;
   if (options.duration_s) stop_at = static_cast<TimeNs>(*options.duration_s * static_cast<double>(kNsPerSecond));
-  const Forwarder::Outcome outcome = forwarder.run(stop_at);
+  Forwarder::Outcome outcome;
+  std::string stopped_by;
+  try {
+    outcome = forwarder.run(stop_at);
+    stopped_by = outcome.signal ? signal_name(outcome.signal) : "duration";
+  } catch (const std::exception& e) {
+    // Still write what was counted and tear down, then report the failure.
+    std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+    status = 1;
+    outcome.ran = monotonic_now() - origin;
+    stopped_by = "error";
+  }
 
   if (!network.flush_pcaps()) {
     std::fprintf(stderr, "dissem-emu: some pcap records could not be written\n");
     status = 1;
   }
   if (options.stats_json) {
-    RunSummary run{outcome.ran, outcome.signal ? signal_name(outcome.signal) : "duration",
-                   scenario.events.size(), at_start, scenario.ignored};
+    RunSummary run{outcome.ran, stopped_by, scenario.events.size(), at_start, scenario.ignored};
     try {
       write_file_atomically(*options.stats_json, stats_json(options, model, run));
     } catch (const std::exception& e) {

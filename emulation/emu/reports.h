@@ -18,7 +18,7 @@ std::string ready_line(const EmuOptions& options, const std::vector<NodeInfo>& n
 
 struct RunSummary {
   TimeNs ran = 0;           // run time from the ready line to the stop
-  std::string stopped_by;   // "duration" or the signal's name
+  std::string stopped_by;   // "duration", the signal's name, or "error"
   std::size_t eel_events = 0;           // commeffect entries in the EEL file
   std::size_t eel_events_at_start = 0;  // of which applied before the ready line (time 0)
   std::map<std::string, std::size_t> ignored_eel_events;
