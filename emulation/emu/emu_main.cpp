@@ -1,0 +1,160 @@
+// dissem-emu: builds the emulated network, prints the ready line, forwards
+// frames until SIGTERM/SIGINT or --duration, writes the stats, tears down.
+// Exit codes: 0 after a normal run or cleanup, 1 on a start-up or run-time
+// failure (after tearing down), 2 on a bad command line or EEL file.
+#include <signal.h>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "eel.h"
+#include "emu_options.h"
+#include "emulated_network.h"
+#include "event_loop.h"
+#include "forwarder.h"
+#include "link_model.h"
+#include "namespaces.h"
+#include "reports.h"
+
+namespace {
+
+using namespace dissem::emu;
+
+int run_cleanup(const std::string& prefix) {
+  const auto found = namespaces_with_prefix(prefix);
+  if (found.empty()) {
+    std::printf("nothing to remove for '%s'\n", prefix.c_str());
+    return 0;
+  }
+  for (const auto& ns : found) {
+    const auto pids = pids_in_namespace(ns);
+    if (!pids.empty()) {
+      std::string list;
+      for (const auto& p : pids) list.append(list.empty() ? "" : " ").append(p);
+      std::fprintf(stderr, "dissem-emu: warning: processes still in %s (pids %s) keep it alive after removal\n",
+                   ns.c_str(), list.c_str());
+    }
+  }
+  const auto left = delete_namespaces(found);
+  for (const auto& ns : found) {
+    bool removed = true;
+    for (const auto& l : left) removed = removed && l != ns;
+    if (removed) std::printf("removed %s\n", ns.c_str());
+  }
+  for (const auto& ns : left) std::fprintf(stderr, "dissem-emu: could not remove %s\n", ns.c_str());
+  return left.empty() ? 0 : 1;
+}
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    default: return fmt::format("signal {}", signal);
+  }
+}
+
+int run_emulation(const EmuOptions& options) {
+  // Everything that can be checked without touching the host is checked first.
+  EelScenario scenario;
+  if (options.eel_path) {
+    try {
+      scenario = load_eel_file(*options.eel_path, options.nodes);
+    } catch (const EelError& e) {
+      std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+      return 2;
+    }
+    if (!scenario.ignored.empty()) {
+      std::string list;
+      for (const auto& [type, count] : scenario.ignored)
+        list.append(list.empty() ? "" : ", ").append(fmt::format("{} {}", count, type));
+      std::fprintf(stderr, "dissem-emu: ignoring EEL events other than commeffect: %s\n", list.c_str());
+    }
+  }
+  LinkModel model(options.model_config(), AddressPlan(options.prefix, options.nodes));
+  std::size_t at_start = 0;
+  for (const auto& e : scenario.events) {
+    if (e.at <= 0) {
+      model.set_effects(e.sender, e.receiver, e.effects);
+      ++at_start;
+    } else {
+      model.schedule_effects(e.at, e.sender, e.receiver, e.effects);
+    }
+  }
+
+  int status = 0;
+  EmulatedNetwork network({options.prefix, options.nodes, options.subnet, options.pcap_dir});
+
+  const TimeNs origin = monotonic_now();
+  std::printf("%s\n", ready_line(options, network.nodes()).c_str());
+  std::fflush(stdout);
+
+  Forwarder forwarder(model, network, origin);
+  std::optional<TimeNs> stop_at;
+  if (options.duration_s) stop_at = static_cast<TimeNs>(*options.duration_s * static_cast<double>(kNsPerSecond));
+  Forwarder::Outcome outcome;
+  std::string stopped_by;
+  try {
+    outcome = forwarder.run(stop_at);
+    stopped_by = outcome.signal ? signal_name(outcome.signal) : "duration";
+  } catch (const std::exception& e) {
+    // Still write what was counted and tear down, then report the failure.
+    std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+    status = 1;
+    outcome.ran = monotonic_now() - origin;
+    stopped_by = "error";
+  }
+
+  if (!network.flush_pcaps()) {
+    std::fprintf(stderr, "dissem-emu: some pcap records could not be written\n");
+    status = 1;
+  }
+  if (options.stats_json) {
+    RunSummary run{outcome.ran, stopped_by, scenario.events.size(), at_start, scenario.ignored};
+    try {
+      write_file_atomically(*options.stats_json, stats_json(options, model, run));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+      status = 1;
+    }
+  }
+  for (const auto& ns : network.teardown()) {
+    std::fprintf(stderr, "dissem-emu: could not remove namespace %s\n", ns.c_str());
+    status = 1;
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // First, before any child or thread: termination signals wait for the event
+  // loop (or for the end of start-up), so every way out goes through teardown.
+  block_termination_signals();
+  ::signal(SIGPIPE, SIG_IGN);
+
+  EmuOptions options;
+  try {
+    options = parse_emu_options(argc, argv);
+  } catch (const HelpRequested& help) {
+    std::fputs(help.text.c_str(), stdout);
+    return 0;
+  } catch (const OptionsError& e) {
+    std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+    return 2;
+  }
+
+  try {
+    if (options.cleanup) return run_cleanup(*options.cleanup);
+    return run_emulation(options);
+  } catch (const std::exception& e) {
+    // EmulatedNetwork has already removed what it made when this arrives.
+    std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+    return 1;
+  }
+}

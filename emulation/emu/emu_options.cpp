@@ -1,0 +1,166 @@
+#include "emu_options.h"
+
+#include <charconv>
+#include <cmath>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+namespace dissem::emu {
+namespace {
+
+std::uint64_t parse_bps(std::string_view option, std::string_view text) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size())
+    throw OptionsError(fmt::format("{}: '{}' is not a whole number of bits per second", option, text));
+  return v;
+}
+
+void check_prefix(std::string_view option, std::string_view prefix) {
+  if (!is_valid_prefix(prefix))
+    throw OptionsError(fmt::format(
+        "{}: '{}' must be 1..{} characters of [a-z0-9-], starting with a letter or digit "
+        "(namespace and interface names are built from it)",
+        option, prefix, kMaxPrefixLength));
+}
+
+}  // namespace
+
+bool is_valid_prefix(std::string_view prefix) {
+  if (prefix.empty() || prefix.size() > kMaxPrefixLength || prefix.front() == '-') return false;
+  for (char c : prefix)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  return true;
+}
+
+ModelConfig EmuOptions::model_config() const {
+  ModelConfig c;
+  c.nodes = nodes;
+  c.queue_packets = queue_packets;
+  c.radio_bps = radio_bps;
+  c.shared_channel_bps = shared_channel_bps;
+  c.gilbert = gilbert;
+  c.default_connected = !default_disconnected;
+  c.overhead_bytes = overhead_bytes;
+  c.seed = seed;
+  return c;
+}
+
+EmuOptions parse_emu_options(int argc, const char* const* argv) {
+  CLI::App app{"dissem-emu: a one-machine MANE-style network emulator. Each node is a network namespace "
+               "<prefix>-n<i> with a TAP device emu0; link effects follow EMANE commeffect (EEL) events."};
+  app.name("dissem-emu");
+
+  std::string cleanup, prefix, subnet_text = "10.77.0.0/24", eel, gilbert, pcap_dir, stats_json;
+  long long nodes = 0, queue_packets = 50, overhead_bytes = 0;
+  std::uint64_t seed = 1;
+  std::string radio_bps, shared_channel_bps;
+  std::vector<std::string> radio_bps_node;
+  double duration = 0;
+  bool default_disconnected = false;
+
+  auto* cleanup_opt = app.add_option("--cleanup", cleanup, "Remove leftover namespaces NAME-n* and exit");
+  auto* prefix_opt = app.add_option("--prefix", prefix, "Name of this emulation: namespaces are <prefix>-n<i>");
+  auto* nodes_opt = app.add_option("--nodes", nodes, "Number of nodes (1..254)");
+  app.add_option("--subnet", subnet_text, "IPv4 subnet; node i gets <network>+i")->capture_default_str();
+  app.add_option("--eel", eel, "EMANE Event Log file with commeffect events");
+  app.add_option("--seed", seed, "Seed of every random draw")->capture_default_str();
+  app.add_option("--queue-packets", queue_packets, "Drop-tail limit of every queue, in waiting frames")
+      ->capture_default_str();
+  app.add_option("--radio-bps", radio_bps, "Serialise everything each node sends at BPS (0 = off)");
+  app.add_option("--radio-bps-node", radio_bps_node, "I=BPS: radio rate of node I (repeatable)");
+  app.add_option("--shared-channel-bps", shared_channel_bps, "All nodes share one channel of BPS (0 = off)");
+  app.add_option("--gilbert", gilbert, "PGB,PBG,LOSSBAD: Gilbert-Elliott burst loss on every link (probabilities)");
+  app.add_flag("--default-disconnected", default_disconnected, "Links not set by the EEL pass nothing");
+  app.add_option("--pcap-dir", pcap_dir, "Write n<i>.pcap per node (frames sent and received)");
+  app.add_option("--stats-json", stats_json, "Write counters as JSON here at the end of the run");
+  auto* duration_opt = app.add_option("--duration", duration, "Stop after SECONDS (default: run until SIGTERM)");
+  app.add_option("--overhead-bytes", overhead_bytes, "Bytes added to each frame when serialising (preamble, FCS)")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    throw HelpRequested{app.help()};
+  } catch (const CLI::ParseError& e) {
+    throw OptionsError(e.what());
+  }
+
+  EmuOptions o;
+  if (cleanup_opt->count() > 0) {
+    if (prefix_opt->count() > 0 || nodes_opt->count() > 0)
+      throw OptionsError("--cleanup: takes no other options (it only removes <NAME>-n* namespaces)");
+    check_prefix("--cleanup", cleanup);
+    o.cleanup = cleanup;
+    return o;
+  }
+  if (prefix_opt->count() == 0) throw OptionsError("--prefix: required (or --cleanup NAME)");
+  if (nodes_opt->count() == 0) throw OptionsError("--nodes: required");
+  check_prefix("--prefix", prefix);
+  o.prefix = prefix;
+  if (nodes < 1 || nodes > static_cast<long long>(kMaxNodes))
+    throw OptionsError(fmt::format("--nodes: {} is not in 1..{}", nodes, kMaxNodes));
+  o.nodes = static_cast<std::size_t>(nodes);
+
+  try {
+    o.subnet = parse_ipv4_subnet(subnet_text);
+  } catch (const std::invalid_argument& e) {
+    throw OptionsError(fmt::format("--subnet: {}", e.what()));
+  }
+  if (o.nodes > o.subnet.max_host_id())
+    throw OptionsError(fmt::format("--nodes: {} nodes do not fit --subnet {} (at most {})", o.nodes,
+                                   subnet_text, o.subnet.max_host_id()));
+
+  if (!eel.empty()) o.eel_path = eel;
+  o.seed = seed;
+  if (queue_packets < 0 || queue_packets > 1'000'000)
+    throw OptionsError(fmt::format("--queue-packets: {} is not in 0..1000000", queue_packets));
+  o.queue_packets = static_cast<std::size_t>(queue_packets);
+
+  o.radio_bps.assign(o.nodes, radio_bps.empty() ? 0 : parse_bps("--radio-bps", radio_bps));
+  for (const auto& entry : radio_bps_node) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) throw OptionsError(fmt::format("--radio-bps-node: '{}' is not I=BPS", entry));
+    const std::string_view id_text = std::string_view(entry).substr(0, eq);
+    std::size_t id = 0;
+    const auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+    if (id_text.empty() || ec != std::errc{} || end != id_text.data() + id_text.size() || id < 1 || id > o.nodes)
+      throw OptionsError(fmt::format("--radio-bps-node: node '{}' in '{}' is not in 1..{}", id_text, entry, o.nodes));
+    o.radio_bps[id - 1] = parse_bps("--radio-bps-node", std::string_view(entry).substr(eq + 1));
+  }
+  if (!shared_channel_bps.empty()) o.shared_channel_bps = parse_bps("--shared-channel-bps", shared_channel_bps);
+  if (o.shared_channel_bps > 0)
+    for (auto bps : o.radio_bps)
+      if (bps > 0)
+        throw OptionsError("--shared-channel-bps: cannot be combined with --radio-bps or --radio-bps-node "
+                           "(the shared channel is every node's radio)");
+
+  if (!gilbert.empty()) {
+    try {
+      o.gilbert = parse_gilbert(gilbert);
+    } catch (const std::invalid_argument& e) {
+      throw OptionsError(fmt::format("--gilbert: {}", e.what()));
+    }
+  }
+  o.default_disconnected = default_disconnected;
+  if (!pcap_dir.empty()) o.pcap_dir = pcap_dir;
+  if (!stats_json.empty()) o.stats_json = stats_json;
+  if (duration_opt->count() > 0) {
+    if (!std::isfinite(duration) || duration <= 0 || duration > 1e7)
+      throw OptionsError(fmt::format("--duration: {} is not a positive number of seconds", duration));
+    o.duration_s = duration;
+  }
+  if (overhead_bytes < 0 || overhead_bytes > 65535)
+    throw OptionsError(fmt::format("--overhead-bytes: {} is not in 0..65535", overhead_bytes));
+  o.overhead_bytes = static_cast<std::uint32_t>(overhead_bytes);
+  return o;
+}
+
+EmuOptions parse_emu_options(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{"dissem-emu"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_emu_options(static_cast<int>(argv.size()), argv.data());
+}
+
+}  // namespace dissem::emu

@@ -1,0 +1,91 @@
+#include "emulated_network.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "namespaces.h"
+
+namespace dissem::emu {
+
+EmulatedNetwork::EmulatedNetwork(const NetworkPlan& plan) : prefix_(plan.prefix) {
+  if (const auto existing = namespaces_with_prefix(plan.prefix); !existing.empty()) {
+    torn_down_ = true;  // not ours: never remove them
+    throw std::runtime_error(fmt::format(
+        "namespaces of emulation '{}' already exist ({}{}); run 'dissem-emu --cleanup {}' first", plan.prefix,
+        existing.front(), existing.size() > 1 ? fmt::format(" and {} more", existing.size() - 1) : "",
+        plan.prefix));
+  }
+  try {
+    build(plan);
+  } catch (...) {
+    teardown();
+    throw;
+  }
+}
+
+EmulatedNetwork::~EmulatedNetwork() { teardown(); }
+
+void EmulatedNetwork::build(const NetworkPlan& plan) {
+  const AddressPlan macs(plan.prefix, plan.nodes);
+  std::vector<std::string> names;
+  for (NodeId id = 1; id <= plan.nodes; ++id) {
+    NodeInfo n;
+    n.id = id;
+    n.namespace_name = namespace_name(plan.prefix, id);
+    n.address = format_ipv4(plan.subnet.host(id));
+    n.mac = macs.mac_of(id);
+    names.push_back(n.namespace_name);
+    nodes_.push_back(std::move(n));
+  }
+  create_namespaces(names);
+
+  std::vector<std::pair<std::string, std::string>> moves;
+  for (const auto& n : nodes_) {
+    std::string staging = plan.prefix;
+    staging.append("-t").append(std::to_string(n.id));
+    taps_.push_back(TapDevice::create(staging));
+    moves.emplace_back(staging, n.namespace_name);
+  }
+  move_links_to_namespaces(moves);
+
+  const std::string broadcast = format_ipv4(plan.subnet.broadcast());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const NodeInfo& n = nodes_[i];
+    // IPv6 off before any link is up, so no router solicitations, DAD or MLD
+    // frames join the experiment's traffic ("all" also covers lo and emu0).
+    for (const char* scope : {"all", "default"})
+      write_sysctl_in_namespace(n.namespace_name, fmt::format("/proc/sys/net/ipv6/conf/{}/disable_ipv6", scope), "1");
+    std::string commands = fmt::format("link set dev {} name {}\n", taps_[i].name(), kNodeInterface);
+    commands.append(fmt::format("link set dev {} address {} mtu {}\n", kNodeInterface, format_mac(n.mac), kNodeMtu));
+    commands.append(fmt::format("addr add {}/{} broadcast {} dev {}\n", n.address, plan.subnet.prefix_length,
+                                broadcast, kNodeInterface));
+    commands.append("link set dev lo up\n");
+    commands.append(fmt::format("link set dev {} up\n", kNodeInterface));
+    ip_batch_in_namespace(n.namespace_name, commands);
+    taps_[i].set_name(fmt::format("{}:{}", n.namespace_name, kNodeInterface));
+
+    if (plan.pcap_dir) {
+      pcaps_.push_back(std::make_unique<PcapWriter>(fmt::format("{}/n{}.pcap", *plan.pcap_dir, n.id)));
+    }
+  }
+}
+
+bool EmulatedNetwork::flush_pcaps() {
+  bool ok = true;
+  for (auto& p : pcaps_) ok = p->flush() && ok;
+  return ok;
+}
+
+std::vector<std::string> EmulatedNetwork::teardown() {
+  if (torn_down_) return {};
+  torn_down_ = true;
+  pcaps_.clear();
+  taps_.clear();  // closing a non-persistent TAP deletes the device
+  // Everything named <prefix>-n*: at start-up none existed, so all are ours,
+  // including any made by a batch that failed part-way.
+  return delete_namespaces(namespaces_with_prefix(prefix_));
+}
+
+}  // namespace dissem::emu

@@ -1,0 +1,136 @@
+// The emulator's core, without I/O: frames go in with the time they were
+// sent, deliveries come out with the time they are due. Everything random
+// comes from seeded generators, so the model runs in virtual time in the unit
+// tests exactly as it runs on the wall clock in the emulator.
+//
+// Path of one frame sent by node S at time t:
+//  1. classify the destination MAC: broadcast/multicast -> every other node;
+//     unicast -> the node owning the MAC (none: dropped, counted);
+//  2. radio stage (only with --radio-bps[-node] or --shared-channel-bps): the
+//     frame is serialised at the radio's rate through a drop-tail queue; it
+//     leaves the radio at t' (t' = t without a radio stage);
+//  3. link stage, for each receiver R, with the effects of link S -> R in
+//     force at t': loss draw (EEL loss, Gilbert-Elliott on top), then the
+//     link's own drop-tail serialisation at unicast_bps or broadcast_bps
+//     (0 = not queued), ending at t''; then latency + uniform jitter, so the
+//     copy is due at t'' + latency + U[0, jitter]; a duplicate, if drawn, gets
+//     its own jitter draw and takes no link capacity.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "counters.h"
+#include "engine/random.h"
+#include "ethernet.h"
+#include "gilbert_elliott.h"
+#include "link_effects.h"
+#include "serialiser.h"
+
+namespace dissem::emu {
+
+struct ModelConfig {
+  std::size_t nodes = 0;
+  std::size_t queue_packets = 50;         // waiting frames per queue (radio, link, shared channel per sender)
+  std::vector<std::uint64_t> radio_bps;   // per node, index id-1; empty or 0 = no radio stage
+  std::uint64_t shared_channel_bps = 0;   // > 0: one channel for all senders (excludes radio_bps)
+  std::optional<GilbertParams> gilbert;   // burst loss on every link
+  bool default_connected = true;          // links not set by the EEL: no effects, or disconnected
+  std::uint32_t overhead_bytes = 0;       // added to each frame's length when serialising
+  std::uint64_t seed = 1;
+};
+
+using Frame = std::vector<std::uint8_t>;
+using FramePtr = std::shared_ptr<const Frame>;
+
+struct Delivery {
+  TimeNs due = 0;
+  NodeId sender = 0;
+  NodeId receiver = 0;
+  FramePtr frame;
+};
+
+class LinkModel {
+ public:
+  // Throws std::invalid_argument on an inconsistent configuration.
+  LinkModel(ModelConfig config, AddressPlan addresses);
+
+  // Changes link sender -> receiver now (before any frame is offered: the
+  // EEL's time-0 events) or at run time `at`.
+  void set_effects(NodeId sender, NodeId receiver, const LinkEffects& effects);
+  void schedule_effects(TimeNs at, NodeId sender, NodeId receiver, const LinkEffects& effects);
+
+  // A frame node `sender` sent at `now`. Times passed to offer and poll must
+  // not go backwards.
+  void offer(TimeNs now, NodeId sender, FramePtr frame);
+
+  // Appends every delivery due at or before `now`, in due order.
+  void poll(TimeNs now, std::vector<Delivery>& out);
+
+  // When poll next has something to do (a delivery, a frame leaving a radio,
+  // a scheduled effects change); nullopt when nothing is pending.
+  std::optional<TimeNs> next_deadline() const;
+
+  const LinkEffects& effects(NodeId sender, NodeId receiver) const { return link(sender, receiver).effects; }
+  const Counters& counters() const { return counters_; }
+  Counters& counters() { return counters_; }
+  std::size_t effect_changes_applied() const { return effect_changes_applied_; }
+  std::size_t effect_changes_pending() const { return effect_changes_.size() - effect_changes_applied_; }
+  const ModelConfig& config() const { return config_; }
+  const AddressPlan& addresses() const { return addresses_; }
+
+ private:
+  struct LinkState {
+    explicit LinkState(std::uint64_t seed) : rng(seed) {}
+    LinkEffects effects;
+    Random rng;  // one stream per link: traffic on one link never shifts another's draws
+    GilbertElliott burst;
+    Serialiser queue;
+  };
+
+  enum class EventKind { leave_radio, deliver, change_effects };
+  struct Event {
+    TimeNs at = 0;
+    std::uint64_t order = 0;  // ties keep the order events were made in
+    EventKind kind = EventKind::deliver;
+    NodeId sender = 0;
+    NodeId receiver = 0;
+    FramePtr frame;
+    std::size_t change = 0;  // index into effect_changes_
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.at != b.at ? a.at > b.at : a.order > b.order;
+    }
+  };
+  struct EffectChange {
+    NodeId sender;
+    NodeId receiver;
+    LinkEffects effects;
+  };
+
+  LinkState& link(NodeId s, NodeId r) { return links_[(s - 1) * config_.nodes + (r - 1)]; }
+  const LinkState& link(NodeId s, NodeId r) const { return links_[(s - 1) * config_.nodes + (r - 1)]; }
+  void push(TimeNs at, EventKind kind, NodeId sender, NodeId receiver, FramePtr frame, std::size_t change = 0);
+  void advance(TimeNs now);
+  void enter_links(TimeNs now, NodeId sender, const FramePtr& frame);
+  void enter_link(TimeNs now, NodeId sender, NodeId receiver, const FramePtr& frame, FrameClass cls);
+  TimeNs wire_time(const Frame& frame, std::uint64_t bps) const;
+
+  ModelConfig config_;
+  AddressPlan addresses_;
+  std::vector<LinkState> links_;
+  std::vector<Serialiser> radios_;
+  SharedChannel channel_;
+  std::vector<EffectChange> effect_changes_;
+  std::size_t effect_changes_applied_ = 0;
+  std::vector<Event> events_;  // a min-heap under Later (a vector so events can be moved out)
+  std::uint64_t next_order_ = 0;
+  std::vector<Delivery> due_;  // popped by advance(), handed out by poll()
+  Counters counters_;
+};
+
+}  // namespace dissem::emu

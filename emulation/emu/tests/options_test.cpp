@@ -1,0 +1,97 @@
+#include "emu_options.h"
+
+#include <gtest/gtest.h>
+
+namespace dissem::emu {
+namespace {
+
+std::string error_of(const std::vector<std::string>& args) {
+  try {
+    parse_emu_options(args);
+  } catch (const OptionsError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(EmuOptions, ContractOptionsParse) {
+  const auto o = parse_emu_options({"--prefix", "exp-1", "--nodes", "4", "--subnet", "10.9.0.0/16", "--eel",
+                                    "s.eel", "--seed", "99", "--queue-packets", "20", "--radio-bps", "1000000",
+                                    "--radio-bps-node", "2=500000", "--gilbert", "0.01,0.2,0.5",
+                                    "--default-disconnected", "--pcap-dir", "/tmp/p", "--stats-json",
+                                    "/tmp/s.json", "--duration", "2.5", "--overhead-bytes", "24"});
+  EXPECT_EQ(o.prefix, "exp-1");
+  EXPECT_EQ(o.nodes, 4u);
+  EXPECT_EQ(o.subnet.to_string(), "10.9.0.0/16");
+  EXPECT_EQ(o.eel_path, "s.eel");
+  EXPECT_EQ(o.seed, 99u);
+  EXPECT_EQ(o.queue_packets, 20u);
+  EXPECT_EQ(o.radio_bps, (std::vector<std::uint64_t>{1'000'000, 500'000, 1'000'000, 1'000'000}));
+  ASSERT_TRUE(o.gilbert);
+  EXPECT_DOUBLE_EQ(o.gilbert->loss_in_bad, 0.5);
+  EXPECT_TRUE(o.default_disconnected);
+  EXPECT_EQ(o.pcap_dir, "/tmp/p");
+  EXPECT_EQ(o.stats_json, "/tmp/s.json");
+  EXPECT_EQ(o.duration_s, 2.5);
+  EXPECT_EQ(o.overhead_bytes, 24u);
+  const ModelConfig c = o.model_config();
+  EXPECT_FALSE(c.default_connected);
+  EXPECT_EQ(c.seed, 99u);
+}
+
+TEST(EmuOptions, Defaults) {
+  const auto o = parse_emu_options({"--prefix", "a", "--nodes", "2"});
+  EXPECT_EQ(o.subnet.to_string(), "10.77.0.0/24");
+  EXPECT_EQ(o.queue_packets, 50u);
+  EXPECT_EQ(o.radio_bps, (std::vector<std::uint64_t>{0, 0}));
+  EXPECT_FALSE(o.duration_s);
+  EXPECT_FALSE(o.gilbert);
+  EXPECT_FALSE(o.default_disconnected);
+}
+
+TEST(EmuOptions, Cleanup) {
+  const auto o = parse_emu_options({"--cleanup", "exp-1"});
+  EXPECT_EQ(o.cleanup, "exp-1");
+}
+
+TEST(EmuOptions, BadOptionsNameTheOption) {
+  EXPECT_NE(error_of({"--nodes", "2"}).find("--prefix"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "Bad_Name", "--nodes", "2"}).find("--prefix"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "waytoolongname", "--nodes", "2"}).find("--prefix"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "0"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "255"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "x"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "7", "--subnet", "10.0.0.0/29"}).find("--nodes"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--subnet", "10.0.0.1/24"}).find("--subnet"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--radio-bps", "fast"}).find("--radio-bps"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--radio-bps-node", "3=100"}).find("--radio-bps-node"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--radio-bps-node", "1"}).find("--radio-bps-node"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--shared-channel-bps", "1000", "--radio-bps", "10"})
+                .find("--shared-channel-bps"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--gilbert", "0.1,2,0"}).find("--gilbert"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--duration", "0"}).find("--duration"), std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--queue-packets", "-1"}).find("--queue-packets"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--bogus"}).find("--bogus"), std::string::npos);
+  EXPECT_NE(error_of({"--cleanup", "a", "--prefix", "a"}).find("--cleanup"), std::string::npos);
+}
+
+TEST(EmuOptions, HelpIsNotAnError) {
+  try {
+    parse_emu_options({"--help"});
+    FAIL() << "no help";
+  } catch (const HelpRequested& h) {
+    EXPECT_NE(h.text.find("--shared-channel-bps"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace dissem::emu

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Small UDP sender and receiver for the emulator's TAP tests.
+
+Run inside a node's namespace (``ip netns exec NS python3 udp_probe.py ...``).
+Each datagram carries its sequence number and the sender's CLOCK_MONOTONIC
+time; the namespaces share the host's monotonic clock, so the receiver can
+measure one-way delay directly.
+
+  send  --dest ADDR --port P --count N --rate PPS --size BYTES
+  recv  --port P --seconds S [--idle S] --out FILE.json
+
+The receiver prints "ready" once bound, and writes every datagram it got as
+[seq, sent_ns, received_ns, source_address] rows (the source tells a peer's
+datagrams from the node's own broadcasts, which the kernel loops back). Both loops are bounded in count and time.
+"""
+
+import argparse
+import json
+import socket
+import struct
+import sys
+import time
+
+HEADER = struct.Struct("!IQ")  # sequence number, sender's monotonic ns
+INTERFACE = b"emu0"
+
+
+def send(args: argparse.Namespace) -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, INTERFACE)
+    padding = b"\0" * max(0, args.size - HEADER.size)
+    interval = 1.0 / args.rate
+    start = time.monotonic()
+    deadline = start + args.count * interval + 30  # a hard stop whatever happens
+    for seq in range(args.count):
+        # Paced against the schedule, not the previous send, so rates hold on average.
+        wait = start + seq * interval - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        if time.monotonic() > deadline:
+            break
+        payload = HEADER.pack(seq, time.monotonic_ns()) + padding
+        try:
+            sock.sendto(payload, (args.dest, args.port))
+        except OSError:
+            pass  # e.g. ENOBUFS or an unanswered ARP: counted as not received
+    sock.close()
+
+
+def receive(args: argparse.Namespace) -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    # SO_RCVBUFFORCE (33 on Linux; Python does not name it): root may exceed rmem_max.
+    sock.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 32 * 1024 * 1024)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, INTERFACE)
+    sock.bind(("", args.port))
+    print("ready", flush=True)
+    rows = []
+    end = time.monotonic() + args.seconds
+    last = None
+    while True:
+        now = time.monotonic()
+        if now >= end or (last is not None and now - last >= args.idle):
+            break
+        sock.settimeout(min(end - now, args.idle))
+        try:
+            data, source = sock.recvfrom(65536)
+        except socket.timeout:
+            continue
+        received = time.monotonic_ns()
+        last = time.monotonic()
+        if len(data) >= HEADER.size:
+            seq, sent = HEADER.unpack_from(data)
+            rows.append([seq, sent, received, source[0]])
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(rows, f)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+    s = sub.add_parser("send")
+    s.add_argument("--dest", required=True)
+    s.add_argument("--port", type=int, required=True)
+    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--rate", type=float, required=True)
+    s.add_argument("--size", type=int, default=64)
+    r = sub.add_parser("recv")
+    r.add_argument("--port", type=int, required=True)
+    r.add_argument("--seconds", type=float, required=True)
+    r.add_argument("--idle", type=float, default=1.0, help="stop after this long without a datagram (once one came)")
+    r.add_argument("--out", required=True)
+    args = parser.parse_args()
+    if args.mode == "send":
+        send(args)
+    else:
+        receive(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
