@@ -103,8 +103,9 @@ class LineParser {
   std::size_t nodes_;
 };
 
-// One "nem:Y,latency,jitter,loss,dup,unicast,broadcast" entry of a commeffect event.
-CommEffectEvent parse_entry(const LineParser& p, std::string_view entry, TimeNs at, NodeId receiver,
+// One "nem:Y,latency,jitter,loss,dup,unicast,broadcast" entry of a commeffect
+// line whose leading nem is `sender`.
+CommEffectEvent parse_entry(const LineParser& p, std::string_view entry, TimeNs at, NodeId sender,
                             std::size_t line) {
   const auto fields = split(entry, ',');
   if (fields.size() != 7)
@@ -113,10 +114,10 @@ CommEffectEvent parse_entry(const LineParser& p, std::string_view entry, TimeNs 
                        entry, fields.size()));
   CommEffectEvent e;
   e.at = at;
-  e.receiver = receiver;
+  e.sender = sender;
   e.line = line;
-  e.sender = p.nem("source nem", fields[0]);
-  if (e.sender == receiver) p.fail(fmt::format("entry '{}' sets an effect of nem {} on itself", entry, receiver));
+  e.receiver = p.nem("receiving nem", fields[0]);
+  if (e.receiver == sender) p.fail(fmt::format("entry '{}' sets an effect of nem {} on itself", entry, sender));
   e.effects.latency = p.seconds("latency", fields[1]);
   e.effects.jitter = p.seconds("jitter", fields[2]);
   e.effects.loss_pct = p.percent("loss", fields[3]);
@@ -146,10 +147,10 @@ EelScenario parse_eel(std::istream& in, std::string_view source, std::size_t nod
       continue;
     }
     const TimeNs at = p.seconds("time", tokens[0]);
-    const NodeId receiver = p.nem("target nem", tokens[1]);
+    const NodeId sender = p.nem("sending nem", tokens[1]);
     if (tokens.size() < 4) p.fail("commeffect event has no nem:<id>,... entries");
     for (std::size_t i = 3; i < tokens.size(); ++i)
-      scenario.events.push_back(parse_entry(p, tokens[i], at, receiver, line));
+      scenario.events.push_back(parse_entry(p, tokens[i], at, sender, line));
   }
   if (in.bad()) throw EelError(fmt::format("{}: read error", source));
   // Times need not be in order in the file; equal times keep file order.

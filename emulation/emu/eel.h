@@ -2,9 +2,11 @@
 //
 //   <time_s> nem:<X> commeffect nem:<Y>,<latency_s>,<jitter_s>,<loss_pct>,<dup_pct>,<unicast_bps>,<broadcast_bps> [nem:<Z>,...]...
 //
-// As in EMANE, the event is delivered to NEM X, the RECEIVER, and sets the
-// effects X applies to frames it receives FROM NEM Y: the entry describes the
-// ordered link Y -> X. Other event types (location, pathloss, ...) are counted
+// As EMANE's eelloadercommeffect reads it, the line describes the ordered
+// link X -> Y: frames SENT BY X as received at Y (EMANE builds the effect with
+// X's NEM id and delivers the event to NEM Y, whose commeffect shim looks
+// effects up by each frame's source). So one file drives dissem-emu and an
+// EMANE testbed alike. Other event types (location, pathloss, ...) are counted
 // and ignored. '#' starts a comment; blank lines are allowed.
 #pragma once
 
@@ -22,8 +24,8 @@ namespace dissem::emu {
 
 struct CommEffectEvent {
   TimeNs at = 0;  // run time: 0 is the ready line
-  NodeId sender = 0;    // Y: whose frames are affected
-  NodeId receiver = 0;  // X: the NEM the event is addressed to
+  NodeId sender = 0;    // X: whose frames are affected
+  NodeId receiver = 0;  // Y: where they are received (EMANE's event target)
   LinkEffects effects;
   std::size_t line = 0;  // for messages
 };

@@ -199,7 +199,7 @@ def broadcast(emu):
 
 def test_loss_20_percent_and_stats_agree_with_receivers(emulator, receivers, tmp_path):
     # Node 2 receives from node 1 with 20 % loss; node 3's link is untouched.
-    emu = emulator(3, eel="0 nem:2 commeffect nem:1,0,0,20,0,0,0\n")
+    emu = emulator(3, eel="0 nem:1 commeffect nem:2,0,0,20,0,0,0\n")
     recv = receivers(emu, [2, 3], 5001, tmp_path)
     frames = 10_000
     send(emu, 1, broadcast(emu), 5001, frames, rate=5000)
@@ -225,7 +225,7 @@ def test_loss_20_percent_and_stats_agree_with_receivers(emulator, receivers, tmp
 
 
 def test_256_kbit_link_paces_within_5_percent(emulator, receivers, tmp_path):
-    emu = emulator(2, eel="0 nem:2 commeffect nem:1,0,0,0,0,256000,256000\n")
+    emu = emulator(2, eel="0 nem:1 commeffect nem:2,0,0,0,0,256000,256000\n")
     recv = receivers(emu, [2], 5002, tmp_path)
     payload = 1000
     frame_bytes = payload + 8 + 20 + 14  # UDP, IPv4, Ethernet: what the emulator serialises
@@ -246,8 +246,8 @@ def test_256_kbit_link_paces_within_5_percent(emulator, receivers, tmp_path):
 
 def test_latency_40ms_and_jitter_bounds(emulator, receivers, tmp_path):
     # 1->2: 40 ms, no jitter. 1->3: 40 ms + uniform [0, 10 ms].
-    emu = emulator(3, eel="0 nem:2 commeffect nem:1,0.040,0,0,0,0,0\n"
-                          "0 nem:3 commeffect nem:1,0.040,0.010,0,0,0,0\n")
+    emu = emulator(3, eel="0 nem:1 commeffect nem:2,0.040,0,0,0,0,0\n"
+                          "0 nem:1 commeffect nem:3,0.040,0.010,0,0,0,0\n")
     recv = receivers(emu, [2, 3], 5003, tmp_path)
     send(emu, 1, broadcast(emu), 5003, count=300, rate=150)
     got = recv.results(sender=1)
@@ -271,7 +271,7 @@ def test_latency_40ms_and_jitter_bounds(emulator, receivers, tmp_path):
 
 def test_asymmetric_link_passes_nothing_one_way(emulator, receivers, tmp_path):
     # Node 2 does not hear node 1; node 1 hears node 2.
-    emu = emulator(2, eel="0 nem:2 commeffect nem:1,0,0,100,0,0,0\n")
+    emu = emulator(2, eel="0 nem:1 commeffect nem:2,0,0,100,0,0,0\n")
     recv = receivers(emu, [1, 2], 5004, tmp_path, seconds=4, idle=4)
     send(emu, 1, broadcast(emu), 5004, count=300, rate=300)
     send(emu, 2, broadcast(emu), 5004, count=300, rate=300)
@@ -298,7 +298,7 @@ def test_unicast_reaches_only_its_owner(emulator, receivers, tmp_path):
 
 def test_scheduled_partition_applies_at_run_time(emulator, receivers, tmp_path):
     # From 1.0 s after the ready line, node 2 stops hearing node 1.
-    emu = emulator(2, eel="1.0 nem:2 commeffect nem:1,0,0,100,0,0,0\n")
+    emu = emulator(2, eel="1.0 nem:1 commeffect nem:2,0,0,100,0,0,0\n")
     recv = receivers(emu, [2], 5006, tmp_path, seconds=5, idle=5)
     # Wait so the sending window (~0.5 s .. 2.0 s after ready) spans the change.
     time.sleep(max(0.0, 0.5 - (time.monotonic_ns() - emu.ready_at) / 1e9))
@@ -407,7 +407,7 @@ def test_refuses_to_start_over_existing_namespaces(prefix, tmp_path):
 
 def test_bad_eel_line_stops_start_up_naming_file_line_and_field(prefix, tmp_path):
     eel = tmp_path / "bad.eel"
-    eel.write_text("# ok\n0 nem:2 commeffect nem:1,0,0,0,0,0,0\n5 nem:2 commeffect nem:1,0,0,150,0,0,0\n")
+    eel.write_text("# ok\n0 nem:1 commeffect nem:2,0,0,0,0,0,0\n5 nem:1 commeffect nem:2,0,0,150,0,0,0\n")
     proc = subprocess.run([str(EMU), "--prefix", prefix, "--nodes", "2", "--eel", str(eel)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2

@@ -21,13 +21,13 @@ std::string error_of(const std::string& text, std::size_t nodes = 5) {
   return "no error";
 }
 
-TEST(Eel, EntryDescribesLinkFromEntryNemToTargetNem) {
+TEST(Eel, LineDescribesLinkFromLeadingNemToEntryNem) {
   const auto s = parse("0.0 nem:1 commeffect nem:2,0.040,0.005,20,1.5,256000,128000\n");
   ASSERT_EQ(s.events.size(), 1u);
   const auto& e = s.events[0];
-  // EMANE: the event goes to NEM 1 (receiver) and governs what it receives from NEM 2.
-  EXPECT_EQ(e.receiver, 1u);
-  EXPECT_EQ(e.sender, 2u);
+  // EMANE's eelloadercommeffect: frames sent by NEM 1 as received at NEM 2.
+  EXPECT_EQ(e.sender, 1u);
+  EXPECT_EQ(e.receiver, 2u);
   EXPECT_EQ(e.at, 0);
   EXPECT_EQ(e.effects.latency, 40'000'000);
   EXPECT_EQ(e.effects.jitter, 5'000'000);
@@ -45,8 +45,9 @@ TEST(Eel, MultiEntryLinesCommentsAndBlankLines) {
       "   0.0 nem:3 commeffect nem:1,0,0,0,0,0,0 nem:2,0.01,0,5,0,0,0   # two links\n"
       "10 nem:3 CommEffect nem:1,0,0,100,0,0,0\n");
   ASSERT_EQ(s.events.size(), 3u);
-  EXPECT_EQ(s.events[0].sender, 1u);
-  EXPECT_EQ(s.events[1].sender, 2u);
+  EXPECT_EQ(s.events[0].sender, 3u);
+  EXPECT_EQ(s.events[0].receiver, 1u);
+  EXPECT_EQ(s.events[1].receiver, 2u);
   EXPECT_EQ(s.events[1].effects.latency, 10'000'000);
   EXPECT_EQ(s.events[1].line, 3u);
   EXPECT_EQ(s.events[2].at, 10 * kNsPerSecond);
@@ -92,14 +93,14 @@ TEST(Eel, ErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("0 nem:1 commeffect nem:2,0,0,0,0,0,-3\n"),
             "test.eel:1: field 'broadcast_bps': '-3' is not a non-negative whole number of bits per second");
   EXPECT_EQ(error_of("0 nem:9 commeffect nem:2,0,0,0,0,0,0\n"),
-            "test.eel:1: field 'target nem': nem id 9 is not in 1..5");
+            "test.eel:1: field 'sending nem': nem id 9 is not in 1..5");
   EXPECT_EQ(error_of("0 nem:1 commeffect nem:2,0,0,0,0,0,0 nem:0,0,0,0,0,0,0\n"),
-            "test.eel:1: field 'source nem': nem id 0 is not in 1..5");
+            "test.eel:1: field 'receiving nem': nem id 0 is not in 1..5");
   EXPECT_EQ(error_of("x nem:1 commeffect nem:2,0,0,0,0,0,0\n"),
             "test.eel:1: field 'time': 'x' is not a number of seconds");
   EXPECT_EQ(error_of("-1 nem:1 commeffect nem:2,0,0,0,0,0,0\n"), "test.eel:1: field 'time': -1 is negative");
   EXPECT_EQ(error_of("0 node1 commeffect nem:2,0,0,0,0,0,0\n"),
-            "test.eel:1: field 'target nem': 'node1' is not of the form nem:<id>");
+            "test.eel:1: field 'sending nem': 'node1' is not of the form nem:<id>");
 }
 
 TEST(Eel, StructuralErrors) {
