@@ -18,7 +18,8 @@ def section(name: str, runs: list[RunMetrics], receivers: int, reference_dir: Pa
     cells = group(runs, PARAMS)
     paper = reference.baseline(reference_dir, receivers)
     rows = []
-    for key, systems in cells.items():
+    # The paper's order: most reliable first, then fastest first.
+    for key, systems in sorted(cells.items(), key=lambda kv: (-float(kv[0][0]), -float(kv[0][1]))):
         ours, norm = systems.get(OURS), systems.get(NORM)
         pub = paper.get(tuple(int(k) for k in key), {})
         rows.append([

@@ -230,7 +230,11 @@ class Sender {
     }
     std::string failed;
     for (auto id : s_.ackers) {
-      if (NormGetAckingStatus(session, id) != NORM_ACK_SUCCESS) failed += (failed.empty() ? "" : ",") + std::to_string(id);
+      if (NormGetAckingStatus(session, id) != NORM_ACK_SUCCESS) {
+        // Appended piecewise: "literal" + std::string trips GCC 12's -Wrestrict at -O3.
+        if (!failed.empty()) failed += ',';
+        failed += std::to_string(id);
+      }
     }
     if (ack_resets_ < s_.ack_retries) {
       // Re-polls only the nodes that have not acknowledged.
