@@ -1,0 +1,23 @@
+"""Gate for tests that need root (network namespaces, TAP devices): without
+root they skip loudly, unless DISSEM_REQUIRE_ROOT_TESTS=1 (set by
+scripts/test.sh when it runs as root, as in CI), where a skip would hide a
+broken set-up and they fail instead."""
+
+import os
+
+import pytest
+
+
+def require_root(what: str) -> None:
+    if os.geteuid() == 0:
+        return
+    reason = f"!!! {what} NOT RUN: needs root (network namespaces, /dev/net/tun) !!!"
+    if os.environ.get("DISSEM_REQUIRE_ROOT_TESTS") == "1":
+        pytest.fail(reason + " (DISSEM_REQUIRE_ROOT_TESTS=1)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def build_dir() -> str:
+    """Where dissemd, dissem, dissem-load, dissem-norm and dissem-emu were
+    built: $DISSEM_BUILD_DIR, default build/debug (what scripts/test.sh builds)."""
+    return os.environ.get("DISSEM_BUILD_DIR", "build/debug")
