@@ -20,8 +20,11 @@ echo "== Python client against the (sanitised) daemon"
 bash scripts/python-setup.sh
 DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests
 
-echo "== experiment runner (scenario language, EEL, campaigns against a fake emulator, EMANE export)"
-python3 -m pytest -q emulation/tests/test_runner_*.py
+echo "== emulation: runner and report (no root), NORM baseline on loopback, then (root) dissem-emu through"
+echo "   real TAPs, 3 dissemd at 20 % loss end to end, and the paper experiments' quick profiles with NORM"
+export DISSEM_BUILD_DIR=build/debug
+export DISSEM_EMU="$PWD/build/debug/emulation/emu/dissem-emu" DISSEM_NORM="$PWD/build/debug/emulation/baselines/norm/dissem-norm"
+python3 -m pytest -q emulation/tests
 
 echo "== fuzzing the datagram decoder and receive path for ${FUZZ_SECONDS:-30} s"
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
