@@ -43,6 +43,7 @@ class RunMetrics:
     latencies_s: list[float] = field(default_factory=list)
     wall_s: float = 0.0
     subscribers: int = 0
+    publisher_result_missing: bool = False
 
     @property
     def success_pct(self) -> float:
@@ -79,7 +80,7 @@ def _sent(sender: dict) -> tuple[int, int, float]:
 def _received(sub: dict) -> tuple[int, int, list[dict]]:
     """(messages complete, expected or 0, per-message records)."""
     if sub.get("system") == "norm":
-        return int(sub.get("objects_completed", 0)), int(sub.get("expected", 0)), sub.get("messages", [])
+        return int(sub.get("objects_completed", 0)), int(sub.get("expect", 0)), sub.get("messages", [])
     return int(sub.get("messages_completed", 0)), int(sub.get("expected", 0)), sub.get("messages", [])
 
 
@@ -90,12 +91,23 @@ def _node_ip_bytes(stats: dict) -> dict[int, int]:
     return out
 
 
+def _planned(subscribers) -> tuple[int, int]:
+    for _, res, _ in subscribers:
+        if isinstance(res, dict):
+            _, expected, records = _received(res)
+            sizes = [int(r["bytes"]) for r in records if "bytes" in r]
+            if expected and sizes:
+                return expected, expected * max(sizes)
+    return 0, 0
+
+
 def metrics_of(result: dict, publisher_role: str = "publisher", subscriber_role: str = "subscriber") -> RunMetrics:
     roles = _results_by_role(result)
     m = RunMetrics(scenario=result["scenario"], cell=dict(result.get("cell") or {}), system=result["system"],
                    seed=int(result["seed"]), status=result["status"], complete=False,
                    wall_s=float(result.get("wall_s") or 0.0))
     publishers = [r for r in roles.get(publisher_role, []) if isinstance(r[1], dict)]
+    m.publisher_result_missing = bool(roles.get(publisher_role)) and not publishers
     subscribers = roles.get(subscriber_role, [])
     m.subscribers = len(subscribers)
     start_unix = None
@@ -106,6 +118,10 @@ def metrics_of(result: dict, publisher_role: str = "publisher", subscriber_role:
         m.payload_bytes_sent += b
         start_unix = t0 if start_unix is None else min(start_unix, t0)
     complete = bool(subscribers) and bool(publishers)
+    if not publishers:
+        # The publisher printed no result (killed before it could): count what
+        # it was told to send, from the subscribers' expectations.
+        m.messages_sent, m.payload_bytes_sent = _planned(subscribers)
     received, times = [], []
     for _, res, _ in subscribers:
         if not isinstance(res, dict):

@@ -16,6 +16,16 @@ SYSTEMS = ("dissem", "norm-pfec", "norm-rfec")
 PAPER_SUFFIX = {"dissem": "ds", "norm-pfec": "norm_pfec", "norm-rfec": "norm_rfec"}
 
 
+def _missing_note(runs: list[RunMetrics]) -> str:
+    missing = [r for r in runs if r.publisher_result_missing]
+    if not missing:
+        return ""
+    systems = ", ".join(sorted({r.system for r in missing}))
+    return (f"{len(missing)} of {len(runs)} runs ({systems}) have no publisher result (the process was stopped "
+            "before it printed one); their 'sent' is the count the subscribers were told to expect, and their "
+            "sender overhead is computed from it.\n")
+
+
 def variant_name(asymmetric) -> str:
     return "asymmetric" if asymmetric in (True, "true", 1) else "symmetric"
 
@@ -48,6 +58,7 @@ def section(name: str, runs: list[RunMetrics], reference_dir: Path, out_dir: Pat
             f"{len(runs)} runs, seeds {seeds}. received: messages completely received, mean over the 3 subscribers "
             "and seeds. Overheads: IP bytes per message sent (sender: beyond the payload; p2p: all other nodes). "
             "The paper's columns are from the same cell of its Table 3 (which did not distinguish the variants).\n",
+            _missing_note(runs),
             table(header, rows)]
     for png in plots.tactical(name, cells, paper, out_dir):
         text.append(f"![{png.stem}]({png.name})\n")

@@ -91,8 +91,12 @@ def stop_all(processes: list[ManagedProcess], grace_s: float) -> None:
         p.killed = True
     for p in processes:
         signal_group(p.pid, signal.SIGTERM)
+    # Wait for whole groups, not just their leaders: a shell that did not exec
+    # dies of the SIGTERM at once while the program under it is still writing
+    # its result, and the SIGKILL below must not cut that short.
+    groups = {p.pid for p in processes}
     deadline = time.monotonic() + grace_s
-    while time.monotonic() < deadline and any(p.poll() is None for p in processes):
+    while time.monotonic() < deadline and (any(p.poll() is None for p in processes) or groups & live_groups()):
         time.sleep(POLL_S)
     for p in processes:
         signal_group(p.pid, signal.SIGKILL)

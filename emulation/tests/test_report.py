@@ -9,18 +9,18 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def write_run(root: Path, scenario: str, cell: dict, system: str, seed: int, *, latency: float, frames: int,
-              receivers: int = 3, complete: bool = True):
+              receivers: int = 3, complete: bool = True, publisher_result: bool = True):
     start = 1000.0
     sender = ({"system": "norm", "role": "sender", "objects_enqueued": 1, "bytes_enqueued": 819200,
                "start_unix": start} if system.startswith("norm") else
               {"system": "dissem", "role": "sender", "messages_published": 1, "bytes_published": 819200,
                "start_unix": start})
     nodes = [{"id": 1, "processes": [{"kind": "command", "role": "publisher", "wait": False, "exit_code": 0,
-                                      "result": sender}]}]
+                                      "result": sender if publisher_result else None}]}]
     for i in range(receivers):
         got = 1 if complete else 0
         msgs = [{"index": 0, "bytes": 819200, "latency_s": latency, "completed_unix": start + latency}] if got else []
-        res = ({"system": "norm", "role": "receiver", "objects_completed": got, "messages": msgs}
+        res = ({"system": "norm", "role": "receiver", "objects_completed": got, "expect": 1, "messages": msgs}
                if system.startswith("norm") else
                {"system": "dissem", "role": "receiver", "messages_completed": got, "expected": 1, "messages": msgs})
         nodes.append({"id": i + 2, "processes": [{"kind": "command", "role": "subscriber", "wait": True,
@@ -94,3 +94,17 @@ def test_tactical_report_lists_every_system_with_success_and_overheads(tmp_path)
     assert pfec[6] == "0.0"  # success %
     for png in ("tactical-success.png", "tactical-latency-ecdf.png"):
         assert (out / png).stat().st_size > 1000
+
+
+def test_a_run_without_publisher_result_counts_what_subscribers_expected(tmp_path):
+    results = tmp_path / "results"
+    write_run(results, "tactical", {"asymmetric": False, "sender_reliability_pct": 90, "message_size": 1024},
+              "norm-rfec", 1, latency=2.0, frames=100, publisher_result=False)
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
+                           "--reference", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    page = (out / "tactical.md").read_text()
+    row = [c.strip() for c in next(l for l in page.splitlines() if l.startswith("| symmetric |")).strip("|").split("|")]
+    assert row[4:7] == ["1", "1.0", "100.0"]  # sent (from the subscribers' expect), received, success
+    assert "1 of 1 runs (norm-rfec) have no publisher result" in page
