@@ -4,7 +4,9 @@ Writes one Markdown report per experiment found under RESULTS_DIR (a
 campaign's --out directory of emulation/run) with its PNG plots, and an index
 README.md. Experiments are recognised by their cell parameters: baseline
 cells have capacity_kbps and reliability_pct; tactical cells have asymmetric,
-sender_reliability_pct and message_size."""
+sender_reliability_pct and message_size; any other scenario gets the
+multi-hop figures (delivery ratio, latency, transmissions per delivery,
+time to full delivery after a heal)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import baseline_report, tactical_report
+from . import baseline_report, multihop_report, tactical_report
 from .run_metrics import load_runs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         elif {"asymmetric", "sender_reliability_pct", "message_size"} <= cell.keys():
             body = tactical_report.section(scenario, scenario_runs, args.reference, args.out)
         else:
-            print(f"report: {scenario}: cells are neither baseline nor tactical; skipped", file=sys.stderr)
-            continue
+            # Anything else: multi-hop/disruption figures (line, grid, partition).
+            body = multihop_report.section(scenario, multihop_report.load(args.results, scenario))
         page = args.out / f"{scenario}.md"
         page.write_text(f"# {scenario}\n\n{body}")
         ok = sum(r.complete for r in scenario_runs)

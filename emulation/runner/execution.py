@@ -182,6 +182,8 @@ class Run:
                           expansion.default_disconnected, self.rundir, limit)
         self.emulator = Emulator(argv, self.rundir, plan.prefix)
         emu_nodes = self.emulator.wait_ready(sc.emulator.ready_timeout_s, self.cancel, len(sc.nodes))
+        # Scheduled link events count from here: reports relate results to them.
+        self.ready_unix = time.time()
         deadline = time.monotonic() + limit
 
         addresses = {e["id"]: str(e["address"]) for e in emu_nodes}
@@ -358,6 +360,7 @@ class Run:
                 "exit_code": emu_code,
                 "cleanup_exit_code": cleanup_code,
                 "ready": emu.ready if emu else None,
+                "ready_unix": getattr(self, "ready_unix", None),
                 "stats": read_stats(self.rundir) if emu else None,
             },
             "nodes": [nodes[k] for k in sorted(nodes)],

@@ -108,3 +108,31 @@ def test_a_run_without_publisher_result_counts_what_subscribers_expected(tmp_pat
     row = [c.strip() for c in next(l for l in page.splitlines() if l.startswith("| symmetric |")).strip("|").split("|")]
     assert row[4:7] == ["1", "1.0", "100.0"]  # sent (from the subscribers' expect), received, success
     assert "1 of 1 runs (norm-rfec) have no publisher result" in page
+
+
+def test_multihop_report_gives_delivery_ratio_transmissions_and_time_after_heal(tmp_path):
+    results = tmp_path / "results" / "partition" / "c" / "anti-entropy" / "seed-1"
+    results.mkdir(parents=True)
+    ready = 5000.0
+    subs = [{"id": i, "name": f"n{i}", "roles": ["subscriber"], "processes": [],
+             "result": {"system": "dissem", "role": "receiver", "expected": 2, "messages_completed": 2,
+                        "duplicates": 0, "messages": [{"index": 0, "bytes": 10, "latency_s": 1.0,
+                                                       "completed_unix": ready + 12.0},
+                                                      {"index": 1, "bytes": 10, "latency_s": 3.0,
+                                                       "completed_unix": ready + 33.5}]}} for i in (2, 3)]
+    result = {"scenario": "partition", "cell_id": "c", "cell": {"heal_at_s": 30}, "system": "anti-entropy",
+              "seed": 1, "status": "ok", "nodes": subs,
+              "emulator": {"ready_unix": ready, "stats": {"nodes": [{"id": 2, "frames_sent": 30},
+                                                                    {"id": 3, "frames_sent": 10}]}}}
+    (results / "result.json").write_text(json.dumps(result))
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(tmp_path / "results"),
+                           "--out", str(out), "--reference", str(tmp_path)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    row = next(l for l in (out / "partition.md").read_text().splitlines() if "anti-entropy" in l)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[3] == "100.0"        # 4 of 4 delivered
+    assert cells[4] == "2.00"         # mean latency
+    assert cells[6] == "10.0"         # 40 frames / 4 deliveries
+    assert cells[8] == "3.5 (1/1)"    # last delivery 3.5 s after the heal at 30 s
