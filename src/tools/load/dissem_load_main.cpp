@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <utility>
 #include <string>
 #include <thread>
 #include <vector>
@@ -82,7 +83,9 @@ int run_receive(const ReceiveArgs& a) {
   c.subscribe(a.group, !a.unreliable);
   const auto t0 = Clock::now();
   const auto deadline = t0 + std::chrono::duration<double>(a.time_limit_s);
-  std::map<std::uint32_t, Received> got;  // by the publisher's message index
+  // By publisher and the publisher's message index: several publishers may
+  // share a group (each numbers its messages from 0).
+  std::map<std::pair<dissem::NodeId, std::uint32_t>, Received> got;
   std::size_t content_errors = 0, duplicates = 0;
   double first_rx_s = -1, last_s = 0;
   while (got.size() < a.expect && Clock::now() < deadline) {
@@ -97,21 +100,22 @@ int run_receive(const ReceiveArgs& a) {
       ++content_errors;
       continue;
     }
-    if (got.contains(stamp->index)) {
+    const auto key = std::make_pair(d->meta.id.publisher, stamp->index);
+    if (got.contains(key)) {
       ++duplicates;
       continue;
     }
-    got[stamp->index] = {d->payload.size(), static_cast<double>(now - stamp->published_unix_us) / 1e6,
+    got[key] = {d->payload.size(), static_cast<double>(now - stamp->published_unix_us) / 1e6,
                          static_cast<double>(now) / 1e6};
     last_s = at;
   }
   const bool timed_out = got.size() < a.expect;
   std::string messages;
   std::uint64_t bytes = 0;
-  for (const auto& [index, r] : got) {
+  for (const auto& [key, r] : got) {
     if (!messages.empty()) messages += ',';
-    messages += fmt::format(R"({{"index":{},"bytes":{},"latency_s":{:.6f},"completed_unix":{:.6f}}})", index, r.bytes,
-                            r.latency_s, r.completed_unix);
+    messages += fmt::format(R"({{"publisher":"{:08x}","index":{},"bytes":{},"latency_s":{:.6f},"completed_unix":{:.6f}}})",
+                            key.first, key.second, r.bytes, r.latency_s, r.completed_unix);
     bytes += r.bytes;
   }
   std::string daemon = "null";
