@@ -231,14 +231,15 @@ std::vector<std::string> tactical_names(const TacticalParams& p) {
 }  // namespace
 
 std::string format_medium(const MediumStats& m, const std::vector<std::string>& names) {
-  std::string out = fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n", "node",
-                                "data_B", "repair_B", "mfr_B", "beacon_B", "total_B", "header_B", "datagrams",
-                                "qdrops", "received", "lost");
+  std::string out = fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>10} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n",
+                                "node", "data_B", "repair_B", "mfr_B", "beacon_B", "forward_B", "summary_B", "total_B",
+                                "header_B", "datagrams", "qdrops", "received", "lost");
   auto row = [&out](const std::string& name, const NodeTraffic& t) {
     using engine::TrafficKind;
-    out += fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n", name,
+    out += fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>10} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n", name,
                        t.on_air_bytes(TrafficKind::Data), t.on_air_bytes(TrafficKind::Repair),
-                       t.on_air_bytes(TrafficKind::Request), t.on_air_bytes(TrafficKind::Beacon), t.on_air_bytes(),
+                       t.on_air_bytes(TrafficKind::Request), t.on_air_bytes(TrafficKind::Beacon),
+                       t.on_air_bytes(TrafficKind::Forward), t.on_air_bytes(TrafficKind::Summary), t.on_air_bytes(),
                        t.header_bytes, t.on_air_datagrams(), t.queue_dropped.datagrams, t.received.datagrams,
                        t.lost.datagrams);
   };
