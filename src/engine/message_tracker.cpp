@@ -89,6 +89,27 @@ void MessageTracker::extend_history(const StreamId& stream, std::uint32_t count,
   s.baseline = new_base;
 }
 
+void MessageTracker::learn_available(const StreamId& stream,
+                                     const std::vector<std::pair<std::uint64_t, std::uint64_t>>& held, Micros now,
+                                     Micros not_before) {
+  if (held.empty()) return;
+  auto& s = streams_[stream];
+  std::uint64_t added = 0;
+  for (const auto& [begin, end] : held) {
+    for (std::uint64_t q = begin; q < end && added < kMaxGapTracked; ++q) {
+      if (s.settled.contains(q)) continue;
+      const MessageId id{stream.group, stream.publisher, q};
+      if (messages_.contains(id)) continue;
+      MessageState* st = track(id, now);
+      if (st == nullptr) return;
+      st->request.next_eligible = std::max(st->request.next_eligible, not_before);
+      ++added;
+    }
+    s.newest = std::max(s.newest, end - 1);
+  }
+  if (s.baseline == 0 || s.baseline > held.front().first) s.baseline = held.front().first;
+}
+
 std::vector<std::uint8_t> MessageTracker::take_buffer(const MessageId& id) {
   auto it = messages_.find(id);
   if (it == messages_.end() || !it->second.complete) return {};

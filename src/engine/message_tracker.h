@@ -68,6 +68,12 @@ class MessageTracker {
                     bool inclusive, Micros now);
   // Moves the baseline down to fetch `count` older messages.
   void extend_history(const StreamId& stream, std::uint32_t count, Micros now);
+  // A peer holds the sequence numbers `held` ([begin, end) pairs, ascending):
+  // those not settled here become known-missing, first requested at
+  // `not_before`, and the baseline moves down to the first of them (at most
+  // 1,024 new items per stream and call, like any gap).
+  void learn_available(const StreamId& stream, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& held,
+                       Micros now, Micros not_before);
 
   // Gives up on a message (expired, evicted): settled, never requested again.
   void settle(const MessageId& id);
@@ -87,6 +93,12 @@ class MessageTracker {
     for (auto& [id, st] : incomplete_) f(id, *st);
   }
   std::size_t incomplete_count() const { return incomplete_.size(); }
+  // Complete messages with their metadata, in no particular order.
+  template <typename F>
+  void for_each_complete(F&& f) const {
+    for (const auto& [id, st] : messages_)
+      if (st.complete && st.meta) f(*st.meta);
+  }
   const std::unordered_map<StreamId, StreamState, StreamIdHash>& streams() const { return streams_; }
 
  private:

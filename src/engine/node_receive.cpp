@@ -7,8 +7,20 @@
 namespace dissem::engine {
 namespace {
 
+// Repairs (and pushes) answer someone; rebroadcasts carry a hop count.
+TrafficKind kind_of(const wire::DataFragment& d) {
+  if (d.repair()) return TrafficKind::Repair;
+  return d.hops() > 0 ? TrafficKind::Forward : TrafficKind::Data;
+}
+
+// Who put this copy on the air, as far as the fragment tells.
+NodeId transmitter_of(const wire::DataFragment& d) {
+  if (d.repair()) return 0;
+  return d.hops() > 0 ? d.forwarder() : d.publisher();
+}
+
 void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Micros now) {
-  n.stats.received[static_cast<std::size_t>(d.repair() ? TrafficKind::Repair : TrafficKind::Data)].add(size);
+  n.stats.received[static_cast<std::size_t>(kind_of(d))].add(size);
   MessageMeta meta = meta_of(d);
   const auto offset = d.offset();
   const auto length = static_cast<std::uint32_t>(d.payload().size());
@@ -20,6 +32,13 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   if (!subscribed && !n.config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
 
+  // A stream whose first message here comes from a cache (a repair or a
+  // push) rather than its publisher: the neighbours may lack it too.
+  bool first_from_cache = false;
+  if (d.repair() && n.replication->active()) {
+    const StreamState* ss = n.tracker.stream(stream_of(meta.id));
+    first_from_cache = ss == nullptr || ss->settled.empty();
+  }
   n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
   const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
   const auto outcome = n.tracker.on_fragment(meta, offset, length, now, payload, subscribed);
@@ -42,16 +61,22 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   n.note_expiry(meta.expiry_s);
 
   const auto decision = n.forwarding->on_new_fragment(
-      controllers::ReceivedFragment{meta, offset, length, d.hops(), subscribed}, now, n.rng);
+      controllers::ReceivedFragment{meta, offset, length, d.hops(), subscribed, transmitter_of(d), d.repair()}, n.view,
+      now, n.rng);
   if (decision.forward) {
-    n.forward_pending.emplace(now + decision.delay,
-                              QueuedFragment{FragmentKey{meta.id, offset}, d.hops() + 1, true, now});
+    n.forward_pending.emplace(now + std::max<Micros>(decision.delay, 0),
+                              QueuedFragment{FragmentKey{meta.id, offset}, d.hops() + 1, FragmentOrigin::Forward, now, length});
+    ++n.stats.forwards_queued;
   }
 
   if (outcome == FragmentOutcome::Completed) {
     ++n.stats.messages_completed;
     n.store->mark_complete(meta.id);
     n.on_message_settled(meta.id, true, now);
+    if (first_from_cache) {
+      if (auto delay = n.replication->on_stream_from_cache(stream_of(meta.id), n.view, now, n.rng))
+        n.schedule_summary(now + *delay, false);
+    }
   }
 }
 
@@ -62,10 +87,7 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
     return;
   }
   ++n.stats.mfrs_received;
-  if (n.peers.heard(r.requester(), now)) {
-    n.events.push_back(Event{Event::Kind::PeerAppeared, r.requester(), {}});
-    n.tracker.reset_backoff_all();
-  }
+  if (n.peers.heard(r.requester(), now)) n.on_peer_appeared(r.requester(), now);
   // The answer to this request will reach us too if we miss the same things.
   defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout);
 
@@ -91,12 +113,14 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     ++n.stats.own_datagrams_ignored;
     return;
   }
-  if (n.peers.heard(b.node(), now)) {
-    // A new peer may hold what we miss: ask again soon.
-    n.events.push_back(Event{Event::Kind::PeerAppeared, b.node(), {}});
-    n.tracker.reset_backoff_all();
-  }
+  if (n.peers.heard(b.node(), now)) n.on_peer_appeared(b.node(), now);
   n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
+  if (n.forwarding->interest_radius() > 0) {
+    std::vector<AdvertisedInterest> entries;
+    entries.reserve(static_cast<std::size_t>(b.interests_size()));
+    for (const auto& i : b.interests()) entries.push_back({i.group(), i.distance(), i.via()});
+    n.interests.update(b.node(), entries);
+  }
   for (const auto& e : b.echoes()) {
     if (e.peer() != n.config.node_id) continue;
     const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
@@ -109,6 +133,17 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     if (nw.seq() == 0 || nw.publisher() == 0) continue;
     n.learn_stream(StreamId{nw.group(), nw.publisher()}, nw.seq(), 0, true, now);
   }
+}
+
+void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micros now) {
+  n.stats.received[static_cast<std::size_t>(TrafficKind::Summary)].add(size);
+  if (s.node() == n.config.node_id) {
+    ++n.stats.own_datagrams_ignored;
+    return;
+  }
+  ++n.stats.summaries_received;
+  if (n.peers.heard(s.node(), now)) n.on_peer_appeared(s.node(), now);
+  n.on_summary(s, now);
 }
 
 }  // namespace
@@ -128,6 +163,9 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
       break;
     case wire::Kind::Beacon:
       handle_beacon(*this, decoded.beacon, bytes.size(), now);
+      break;
+    case wire::Kind::Summary:
+      handle_summary(*this, decoded.summary, bytes.size(), now);
       break;
   }
 }
