@@ -420,8 +420,11 @@ void NodeImpl::send_beacon(Micros now) {
   }
   std::sort(known.begin(), known.end());
   std::size_t size = wire::encoded_size(b);
+  // The window starts where the last one stopped (the rotation advances by
+  // the entries sent, so every stream gets its turn).
+  const std::size_t start = beacon_rotation;
   for (std::size_t i = 0; i < known.size(); ++i) {
-    const auto& [stream, newest] = known[(beacon_rotation + i) % known.size()];
+    const auto& [stream, newest] = known[(start + i) % known.size()];
     const std::size_t cost = 2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest);
     if (size + cost > config.payload_size) break;
     auto* n = b.add_newest();
