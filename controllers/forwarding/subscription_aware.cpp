@@ -6,10 +6,7 @@
 
 namespace dissem::controllers {
 
-ForwardDecision SubscriptionAwareForwarding::on_new_fragment(const ReceivedFragment& f, const NodeView& node, Micros,
-                                                             Random& rng) {
-  if (f.hops >= params_.hop_limit) return {};
-  if (!decided_.first_time(f.meta.id, f.offset)) return {};
+bool SubscriptionAwareForwarding::someone_beyond(const ReceivedFragment& f, const NodeView& node) const {
   const auto interests = node.interest(f.meta.id.group);
   // How far the transmitter is from a subscriber; unknown (a repair, or a
   // transmitter that advertises nothing) counts as infinitely far.
@@ -22,12 +19,24 @@ ForwardDecision SubscriptionAwareForwarding::on_new_fragment(const ReceivedFragm
   for (const auto& i : interests) {
     if (i.peer == f.transmitter || i.via == node.self()) continue;
     if (i.distance > rebroadcasts_left) continue;
-    if (i.distance == 0 || i.distance < transmitter_distance) return {true, forward_delay(params_.delay_max, node, rng)};
+    if (f.repair || i.distance == 0 || i.distance < transmitter_distance) return true;
   }
-  return {};
+  return false;
+}
+
+ForwardDecision SubscriptionAwareForwarding::on_new_fragment(const ReceivedFragment& f, const NodeView& node, Micros,
+                                                             Random& rng) {
+  if (f.hops >= params_.hop_limit) return {};
+  if (f.repair && !on_path_.contains(f.meta.id.group)) return {};
+  if (!decided_.first_time(f.meta.id, f.offset)) return {};
+  if (!someone_beyond(f, node)) return {};
+  if (!f.repair) on_path_.insert(f.meta.id.group);
+  return {true, forward_delay(params_.delay_max, node, rng)};
 }
 
 bool SubscriptionAwareForwarding::relays(const std::string& group, const NodeView& node) const {
+  if (!on_path_.contains(group)) return false;
+  // Still someone beyond: interest that does not come back through us.
   for (const auto& i : node.interest(group))
     if (i.via != node.self()) return true;
   return false;

@@ -5,7 +5,15 @@
 // from wants the group through a path that does not lead back through this
 // node, and that neighbour is a subscriber itself or nearer to one than the
 // transmitter was. Fragments of groups nobody beyond this node wants stay put.
+//
+// A repair does not say who sent it, so it cannot be judged that way: it is
+// rebroadcast only by nodes already on the group's path (they rebroadcast
+// first-pass data of it before), and only those relay the group, that is
+// request what they miss of it. Nodes that merely overhear stay quiet.
 #pragma once
+
+#include <set>
+#include <string>
 
 #include "controllers/forwarding/forwarded_memory.h"
 #include "controllers/forwarding/forwarding_controller.h"
@@ -27,8 +35,14 @@ class SubscriptionAwareForwarding final : public ForwardingController {
   std::uint32_t interest_radius() const override { return params_.hop_limit; }
 
  private:
+  // Whether a neighbour wants `group` through a path not leading back here,
+  // within `rebroadcasts_left` more hops, and (for first-pass data) is a
+  // subscriber or nearer to one than the transmitter.
+  bool someone_beyond(const ReceivedFragment& f, const NodeView& node) const;
+
   SubscriptionAwareParams params_;
   ForwardedMemory decided_;
+  std::set<std::string> on_path_;  // groups this node has rebroadcast first-pass data of
 };
 
 }  // namespace dissem::controllers
