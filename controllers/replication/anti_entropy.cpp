@@ -77,9 +77,4 @@ SummaryResponse AntiEntropy::on_summary(const PeerSummary& s, const std::vector<
   return r;
 }
 
-std::optional<Micros> AntiEntropy::on_stream_from_cache(const StreamId&, const NodeView& node, Micros now,
-                                                        Random& rng) {
-  return summary_delay(node, now, rng);
-}
-
 }  // namespace dissem::controllers

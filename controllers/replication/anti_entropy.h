@@ -35,8 +35,6 @@ class AntiEntropy final : public ReplicationController {
   void on_summary_sent(Micros now) override;
   SummaryResponse on_summary(const PeerSummary& summary, const std::vector<HeldMessage>& held, const NodeView& node,
                              Micros now, Random& rng) override;
-  std::optional<Micros> on_stream_from_cache(const StreamId& stream, const NodeView& node, Micros now,
-                                             Random& rng) override;
   double budget_fraction() const override { return params_.budget_fraction; }
   bool learn_from_summaries() const override { return true; }
 

@@ -70,17 +70,12 @@ class ReplicationController {
   // groups the peer wants, by stream and sequence number.
   virtual SummaryResponse on_summary(const PeerSummary& summary, const std::vector<HeldMessage>& held,
                                      const NodeView& node, Micros now, Random& rng) = 0;
-  // We first heard of a stream from a cache (a repair or a push), not from
-  // its publisher: our neighbours may not know it either. Returns the delay
-  // before a summary that tells them, or nullopt.
-  virtual std::optional<Micros> on_stream_from_cache(const StreamId& /*stream*/, const NodeView& /*node*/,
-                                                     Micros /*now*/, Random& /*rng*/) {
-    return std::nullopt;
-  }
   // Pushes may use this share of the link capacity.
   virtual double budget_fraction() const { return 0.0; }
-  // Whether a peer's summary also tells us what exists: messages it holds in
-  // groups we want become known-missing here and are requested like any gap.
+  // Whether what peers hold tells us what exists: messages a peer's summary
+  // lists, or older than the newest its beacons advertise down to the oldest
+  // it holds (beacons then say so), in groups we want, become known-missing
+  // here and are requested like any gap, whatever the subscription's history.
   virtual bool learn_from_summaries() const { return false; }
 };
 

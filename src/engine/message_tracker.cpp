@@ -15,6 +15,7 @@ MessageState* MessageTracker::track(const MessageId& id, Micros now) {
   if (incomplete_.size() >= max_tracked_) return nullptr;
   auto& st = messages_[id];
   st.first_seen = now;
+  if (hold_new_until_ > now) st.request.next_eligible = hold_new_until_;
   incomplete_.emplace(id, &st);
   return &st;
 }
@@ -99,7 +100,11 @@ void MessageTracker::learn_available(const StreamId& stream,
     for (std::uint64_t q = begin; q < end && added < kMaxGapTracked; ++q) {
       if (s.settled.contains(q)) continue;
       const MessageId id{stream.group, stream.publisher, q};
-      if (messages_.contains(id)) continue;
+      if (auto it = messages_.find(id); it != messages_.end()) {
+        if (!it->second.complete)
+          it->second.request.next_eligible = std::max(it->second.request.next_eligible, not_before);
+        continue;
+      }
       MessageState* st = track(id, now);
       if (st == nullptr) return;
       st->request.next_eligible = std::max(st->request.next_eligible, not_before);
@@ -172,10 +177,10 @@ bool MessageTracker::settled(const MessageId& id) const {
   return it != streams_.end() && it->second.settled.contains(id.seq);
 }
 
-void MessageTracker::reset_backoff_all() {
+void MessageTracker::reset_backoff_all(Micros not_before) {
   for (auto& [id, st] : incomplete_) {
     st->request.level = 0;
-    st->request.next_eligible = 0;
+    st->request.next_eligible = not_before;
   }
 }
 

@@ -105,11 +105,19 @@ std::vector<std::string> NodeImpl::wanted_groups() const {
 
 void NodeImpl::on_peer_appeared(NodeId peer, Micros now) {
   events.push_back(Event{Event::Kind::PeerAppeared, peer, {}});
-  // A new peer may hold what we miss: ask again soon.
-  tracker.reset_backoff_all();
-  if (replication->active()) {
-    if (auto delay = replication->on_contact(peer, view, now, rng)) schedule_summary(now + *delay, false);
+  std::optional<Micros> summary_delay;
+  if (replication->active()) summary_delay = replication->on_contact(peer, view, now, rng);
+  if (!summary_delay) {
+    // A new peer may hold what we miss: ask again soon.
+    tracker.reset_backoff_all();
+    return;
   }
+  schedule_summary(now + *summary_delay, false);
+  // The same, but after the summaries have crossed: what the peer pushes
+  // need not be asked for, and asking would race the pushes.
+  const Micros exchange = now + *summary_delay + timing.serve_delay_max + timing.rtt;
+  tracker.reset_backoff_all(exchange);
+  tracker.hold_new_requests_until(exchange);
 }
 
 void NodeImpl::schedule_summary(Micros due, bool reply) {
@@ -419,18 +427,30 @@ void NodeImpl::send_beacon(Micros now) {
     if (newest > 0) known.emplace_back(stream, newest);
   }
   std::sort(known.begin(), known.end());
+  // With anti-entropy, each entry also says from where on we hold the stream.
+  std::map<StreamId, std::uint64_t> oldest;
+  if (replication->learn_from_summaries()) {
+    tracker.for_each_complete([&](const MessageMeta& m) {
+      auto [it, fresh] = oldest.try_emplace(stream_of(m.id), m.id.seq);
+      if (!fresh) it->second = std::min(it->second, m.id.seq);
+    });
+  }
   std::size_t size = wire::encoded_size(b);
   // The window starts where the last one stopped (the rotation advances by
   // the entries sent, so every stream gets its turn).
   const std::size_t start = beacon_rotation;
   for (std::size_t i = 0; i < known.size(); ++i) {
     const auto& [stream, newest] = known[(start + i) % known.size()];
-    const std::size_t cost = 2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest);
+    const auto from = oldest.find(stream);
+    const std::uint64_t held_from = from != oldest.end() && from->second <= newest ? from->second : 0;
+    const std::size_t cost =
+        2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) + (held_from != 0 ? 1 + varint_size(held_from) : 0);
     if (size + cost > config.payload_size) break;
     auto* n = b.add_newest();
     n->set_group(stream.group);
     n->set_publisher(stream.publisher);
     n->set_seq(newest);
+    if (held_from != 0) n->set_oldest(held_from);
     size += cost;
     ++beacon_rotation;
   }

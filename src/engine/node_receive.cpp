@@ -32,13 +32,6 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   if (!subscribed && !n.config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
 
-  // A stream whose first message here comes from a cache (a repair or a
-  // push) rather than its publisher: the neighbours may lack it too.
-  bool first_from_cache = false;
-  if (d.repair() && n.replication->active()) {
-    const StreamState* ss = n.tracker.stream(stream_of(meta.id));
-    first_from_cache = ss == nullptr || ss->settled.empty();
-  }
   n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
   const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
   const auto outcome = n.tracker.on_fragment(meta, offset, length, now, payload, subscribed);
@@ -73,10 +66,6 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
     ++n.stats.messages_completed;
     n.store->mark_complete(meta.id);
     n.on_message_settled(meta.id, true, now);
-    if (first_from_cache) {
-      if (auto delay = n.replication->on_stream_from_cache(stream_of(meta.id), n.view, now, n.rng))
-        n.schedule_summary(now + *delay, false);
-    }
   }
 }
 
@@ -129,9 +118,14 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
       n.update_rtt();
     }
   }
+  const bool learn_held = n.replication->learn_from_summaries();
   for (const auto& nw : b.newest()) {
     if (nw.seq() == 0 || nw.publisher() == 0) continue;
-    n.learn_stream(StreamId{nw.group(), nw.publisher()}, nw.seq(), 0, true, now);
+    const StreamId stream{nw.group(), nw.publisher()};
+    n.learn_stream(stream, nw.seq(), 0, true, now);
+    // Anti-entropy: the peer caches from `oldest` on, so that exists too.
+    if (learn_held && nw.oldest() != 0 && stream.publisher != n.config.node_id && n.wants_group(stream.group))
+      n.tracker.learn_available(stream, {{nw.oldest(), nw.seq() + 1}}, now, now);
   }
 }
 

@@ -108,12 +108,22 @@ void NodeImpl::on_summary(const wire::Summary& s, Micros now) {
   }
 
   // Pull: what the peer holds in groups we want exists, so we fetch what we
-  // lack like any gap. Its pushes come first; requests only after they had
-  // time to arrive.
+  // lack like any gap. When the peer pushes to us (this is its answer to our
+  // summary, or we answer it now), requests wait until its first pushes
+  // could have arrived, then fill their losses; a request for a fragment
+  // still in the peer's push queue turns it into a repair, never a second copy.
   if (replication->learn_from_summaries()) {
-    const Micros not_before = now + 2 * timing.request_backoff;
+    Micros not_before = now;
+    if (peer.reply || response.reply_delay)
+      not_before += response.reply_delay.value_or(0) + timing.serve_delay_max + timing.rtt;
+    tracker.hold_new_requests_until(not_before);
     for (const auto& h : peer.streams) {
       if (h.stream.publisher == config.node_id || !wants_group(h.stream.group)) continue;
+      if (h.held.empty()) continue;
+      // First the newest, as a beacon would tell it: a stream new to us gets
+      // the baseline its subscription's history asks for, not the oldest
+      // message this peer happens to hold.
+      learn_stream(h.stream, h.held.back().end - 1, 0, true, now);
       std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
       for (const auto& r : h.held) ranges.emplace_back(r.begin, r.end);
       tracker.learn_available(h.stream, ranges, now, not_before);

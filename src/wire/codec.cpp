@@ -55,6 +55,7 @@ std::optional<DecodeError> check_beacon(const Beacon& b, const Limits& limits) {
     return DecodeError::OversizedRequest;
   for (const auto& n : b.newest()) {
     if (!valid_group(n.group(), limits)) return DecodeError::BadGroup;
+    if (n.oldest() > n.seq()) return DecodeError::BadRange;
   }
   if (static_cast<std::size_t>(b.interests_size()) > limits.max_beacon_entries) return DecodeError::OversizedRequest;
   for (const auto& i : b.interests()) {
