@@ -102,6 +102,11 @@ typedef struct dissem_controller_plugin {
    * many; it must include every expired message. */
   size_t (*select_victims)(void* instance, const dissem_cached_message* messages, size_t count,
                            uint64_t total_bytes, uint64_t quota_bytes, int64_t now_us, size_t* victims);
+
+  /* Optional, with forward() (NULL: never). Non-zero if this node relays
+   * `group` for others: it then also requests what it misses of the group,
+   * as a subscriber would, so a hole here is not a hole behind it. */
+  int32_t (*relays)(void* instance, const char* group, size_t group_len);
 } dissem_controller_plugin;
 
 /* The entry point every plugin exports (extern "C" in C++). */

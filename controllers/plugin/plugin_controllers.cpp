@@ -31,6 +31,11 @@ ForwardDecision PluginForwarding::on_new_fragment(const ReceivedFragment& f, con
   return {d.forward != 0, std::clamp<Micros>(d.delay_us, 0, 60 * kSeconds)};
 }
 
+bool PluginForwarding::relays(const std::string& group, const NodeView&) const {
+  const auto relays = plugin_->table().relays;
+  return relays != nullptr && relays(plugin_->get(), group.data(), group.size()) != 0;
+}
+
 PluginDeletion::PluginDeletion(std::shared_ptr<PluginInstance> plugin) : plugin_(std::move(plugin)) {
   if (plugin_->table().select_victims == nullptr)
     throw PluginError("controller plugin " + plugin_->path() +

@@ -17,8 +17,7 @@ class PluginForwarding final : public ForwardingController {
   std::string_view name() const override { return "plugin"; }
   ForwardDecision on_new_fragment(const ReceivedFragment& fragment, const NodeView& node, Micros now,
                                   Random& rng) override;
-  // Whatever the plugin forwards, this node must hold to forward it.
-  bool relays(const std::string&, const NodeView&) const override { return true; }
+  bool relays(const std::string& group, const NodeView& node) const override;
 
  private:
   std::shared_ptr<PluginInstance> plugin_;

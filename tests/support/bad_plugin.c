@@ -18,7 +18,7 @@ static void destroy(void* instance) { (void)instance; }
 
 #ifdef BAD_PLUGIN_VERSION
 static const dissem_controller_plugin kTable = {DISSEM_CONTROLLER_PLUGIN_VERSION + 1, sizeof(dissem_controller_plugin),
-                                                "from-the-future", create, destroy, NULL, NULL};
+                                                "from-the-future", create, destroy, NULL, NULL, NULL};
 
 const dissem_controller_plugin* dissem_controller_plugin_v1(void) { return &kTable; }
 #endif

@@ -97,6 +97,15 @@ static void relay_forward(void* instance, const dissem_fragment* f, int64_t now_
   decision->delay_us = r->delay_us > 0 ? (int64_t)(random % (uint64_t)r->delay_us) : 0;
 }
 
+/* It relays what it hears, by priority, but fetches nothing for others: a
+ * group is not what it decides by. */
+static int32_t relay_relays(void* instance, const char* group, size_t group_len) {
+  (void)instance;
+  (void)group;
+  (void)group_len;
+  return 0;
+}
+
 /* Eviction order for messages over the quota; expired ones are taken first. */
 static const dissem_cached_message* sort_base;
 
@@ -148,6 +157,7 @@ static const dissem_controller_plugin kTable = {
     relay_destroy,
     relay_forward,
     relay_select_victims,
+    relay_relays,
 };
 
 __attribute__((visibility("default"))) const dissem_controller_plugin* dissem_controller_plugin_v1(void) {
