@@ -319,6 +319,46 @@ TEST(ExampleFile, ListsEveryKeyAndConfiguresTheDefaults) {
   }
 }
 
+TEST_F(ConfigFiles, ControllersAreChosenByNameWithSubTablesOrShorthands) {
+  const auto path = write("controllers.toml",
+                          "[controllers]\n"
+                          "forwarding.name = \"subscription-aware\"\n"
+                          "forwarding.hop_limit = 5\n"
+                          "replication = \"anti-entropy\"\n"
+                          "[controllers.deletion]\n"
+                          "name = \"expiry-priority-oldest\"\n"
+                          "low_watermark = 0.75\n");
+  const auto c = parse({"--config", path, "--set", "controllers.replication.budget_fraction=0.5"}).config;
+  const auto& k = c.engine.controllers;
+  EXPECT_EQ(k.forwarding, "subscription-aware");
+  EXPECT_EQ(k.forwarding_hop_limit, 5u);
+  EXPECT_EQ(k.replication, "anti-entropy");
+  EXPECT_EQ(k.replication_budget_fraction, 0.5);
+  EXPECT_EQ(k.deletion, "expiry-priority-oldest");
+  EXPECT_EQ(k.deletion_low_watermark, 0.75);
+  // Printed in full and read back the same.
+  const auto printed = to_toml(c);
+  EXPECT_CONTAINS(printed, "\n[controllers]\nforwarding.name = \"subscription-aware\"\n");
+  EXPECT_CONTAINS(printed, "\nplugin.path = \"\"\n");
+  EXPECT_EQ(parse({"--config", write("printed.toml", printed)}).config, c);
+}
+
+TEST_F(ConfigFiles, BadControllerKeysStopStartUpNamingTheKey) {
+  EXPECT_EQ(error_of({"--set", "controllers.forwarding=teleport"}),
+            "controllers.forwarding: 'teleport' is not one of none, flooding, subscription-aware, plugin");
+  EXPECT_EQ(error_of({"--set", "controllers.forwarding.probability=2"}),
+            "controllers.forwarding.probability: 2 is out of range [0, 1]");
+  EXPECT_EQ(error_of({"--set", "controllers.replication.budget_fraction=inf"}),
+            "controllers.replication.budget_fraction: 'inf' is not a finite number");
+  EXPECT_EQ(error_of({"--set", "controllers.flooding=1"}), "unknown key 'controllers.flooding'");
+  EXPECT_EQ(error_of({"--set", "controllers.forwarding=plugin"}),
+            "controllers.forwarding.name: \"plugin\" needs plugin.path, the shared library to load");
+  EXPECT_CONTAINS(file_error("[controllers]\nforwarding.hop_limit = 0\n"),
+                  "controllers.forwarding.hop_limit: 0 is out of range [1, 255] (");
+  EXPECT_CONTAINS(file_error("[controllers.replication]\nbogus = 1\n"), "unknown key 'controllers.replication.bogus'");
+  EXPECT_CONTAINS(file_error("[controllers]\nforwarding.name = 3\n"), "controllers.forwarding.name: expected a string");
+}
+
 TEST(EngineConfigFor, FillsNodeIdAndSeed) {
   DaemonConfig c = default_config(user_env());
   auto e = engine_config_for(c, 42, 0xfeed);
