@@ -78,7 +78,22 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
   ++n.stats.mfrs_received;
   if (n.peers.heard(r.requester(), now)) n.on_peer_appeared(r.requester(), now);
   // The answer to this request will reach us too if we miss the same things.
-  defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout);
+  defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout,
+                           [&n](const std::string& group) { return !n.forwarding->relays(group, n.view); });
+  // A relay asked for what it does not hold fetches it itself, so the request
+  // travels upstream hop by hop (a node behind us hears no one else).
+  for (const auto& w : r.wants()) {
+    if (w.publisher() == n.config.node_id || !n.forwarding->relays(w.group(), n.view)) continue;
+    const StreamId stream{w.group(), w.publisher()};
+    for (const auto& m : w.messages()) {
+      const MessageId id{w.group(), w.publisher(), m.seq()};
+      if (n.tracker.find(id) != nullptr || n.tracker.settled(id)) continue;
+      // As if a beacon had named it: a stream new here starts at the baseline
+      // our own subscription's history asks for.
+      n.learn_stream(stream, m.seq(), 0, true, now);
+      n.tracker.learn_available(stream, {{m.seq(), m.seq() + 1}}, now, now);
+    }
+  }
 
   if (!n.config.serve_requests) return;
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
