@@ -34,7 +34,7 @@ void AntiEntropy::on_summary_sent(Micros now) {
 }
 
 SummaryResponse AntiEntropy::on_summary(const PeerSummary& s, const std::vector<HeldMessage>& held,
-                                        const NodeView& node, Micros now, Random& rng) {
+                                        const NodeView& node, Micros, Random& rng) {
   SummaryResponse r;
   // One exchange per contact: answer a peer we met and have not told yet.
   // (A peer's summary prompted by some other contact of its own is not
@@ -73,7 +73,6 @@ SummaryResponse AntiEntropy::on_summary(const PeerSummary& s, const std::vector<
     bytes += m->bytes;
     r.pushes.push_back(m->id);
   }
-  (void)now;
   return r;
 }
 

@@ -454,9 +454,8 @@ void NodeImpl::send_beacon(Micros now) {
     size += cost;
     ++beacon_rotation;
   }
-  // Interest, for subscription-aware forwarding: ours first (own groups sort
-  // with the others; all fit in practice, and what does not fit is simply
-  // not advertised this time).
+  // Interest, for subscription-aware forwarding, ordered by group: all of it
+  // fits in practice; what does not is simply not advertised this time.
   if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
     for (const auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius)) {
       const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0);
