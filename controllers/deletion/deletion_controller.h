@@ -21,18 +21,25 @@ class DeletionController {
                                                 Micros now) = 0;
 };
 
-// Default policy: everything expired; then, while over quota, the lowest
-// priority first and, within a priority, the oldest first. Evicts down to
-// `low_watermark` x quota so that eviction runs rarely, not on every insert.
-class QuotaEviction final : public DeletionController {
+// The built-in policy: everything expired; then, while over the byte quota,
+// the lowest priority first and, within a priority, the least recently used
+// (delivered or served; "expiry-priority-lru", the default) or the oldest
+// ("expiry-priority-oldest") first. Evicts down to `low_watermark` x quota
+// so that eviction runs rarely, not on every insert.
+class ExpiryPriorityEviction final : public DeletionController {
  public:
-  explicit QuotaEviction(double low_watermark = 0.9) : low_watermark_(low_watermark) {}
-  std::string_view name() const override { return "quota"; }
+  enum class Recency { LeastRecentlyUsed, Oldest };
+  explicit ExpiryPriorityEviction(Recency recency = Recency::LeastRecentlyUsed, double low_watermark = 0.9)
+      : recency_(recency), low_watermark_(low_watermark) {}
+  std::string_view name() const override {
+    return recency_ == Recency::LeastRecentlyUsed ? "expiry-priority-lru" : "expiry-priority-oldest";
+  }
   std::vector<MessageId> select_victims(const std::vector<cache::MessageRecord>& messages,
                                         std::uint64_t total_bytes, std::uint64_t quota_bytes,
                                         Micros now) override;
 
  private:
+  Recency recency_;
   double low_watermark_;
 };
 

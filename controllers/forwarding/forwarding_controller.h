@@ -1,12 +1,15 @@
-// Decision point: should this node rebroadcast a fragment it just received?
-// The engine asks once per newly held fragment; a rebroadcast still passes
-// the Network Traffic Memory check, so a fragment already heard again within
-// the window is not sent a second time.
+// Decision point: should this node rebroadcast a fragment it just received,
+// and after what delay? The engine asks once per newly held fragment (never
+// for duplicates). A rebroadcast waits in the repair queue, so the pacer and
+// the priority split bound it, and it is dropped if the Network Traffic
+// Memory hears the fragment again before our turn (someone nearer did it).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
+#include "controllers/node_view.h"
 #include "engine/random.h"
 #include "engine/types.h"
 
@@ -16,8 +19,12 @@ struct ReceivedFragment {
   const MessageMeta& meta;
   std::uint32_t offset = 0;
   std::uint32_t length = 0;
-  std::uint32_t hops = 0;        // rebroadcasts so far
+  std::uint32_t hops = 0;  // rebroadcasts so far
   bool locally_subscribed = false;
+  // Who put this copy on the air: the publisher for first-pass data, the
+  // forwarder for a rebroadcast, 0 for a repair (any cache may have sent it).
+  NodeId transmitter = 0;
+  bool repair = false;
 };
 
 struct ForwardDecision {
@@ -29,14 +36,22 @@ class ForwardingController {
  public:
   virtual ~ForwardingController() = default;
   virtual std::string_view name() const = 0;
-  virtual ForwardDecision on_new_fragment(const ReceivedFragment& fragment, Micros now, Random& rng) = 0;
+  virtual ForwardDecision on_new_fragment(const ReceivedFragment& fragment, const NodeView& node, Micros now,
+                                          Random& rng) = 0;
+  // Whether this node relays `group` for others. A relay also requests what
+  // it misses of the group (a hole in a relay is a hole for everyone behind
+  // it) and wants the group in anti-entropy exchanges.
+  virtual bool relays(const std::string& /*group*/, const NodeView& /*node*/) const { return false; }
+  // Hops over which interest in groups is advertised in beacons; 0 = none,
+  // and beacons stay as they are without a forwarding controller.
+  virtual std::uint32_t interest_radius() const { return 0; }
 };
 
 // Default for fully connected networks: every node hears the publisher.
 class NoForwarding final : public ForwardingController {
  public:
   std::string_view name() const override { return "none"; }
-  ForwardDecision on_new_fragment(const ReceivedFragment&, Micros, Random&) override { return {}; }
+  ForwardDecision on_new_fragment(const ReceivedFragment&, const NodeView&, Micros, Random&) override { return {}; }
 };
 
 }  // namespace dissem::controllers

@@ -89,6 +89,12 @@ void apply_section(DaemonConfig& config, const std::string& section, const toml:
                    const std::string& source) {
   for (auto&& [name, node] : table) {
     const std::string key = section + "." + std::string(name.str());
+    // [controllers] groups each decision point's keys in a sub-table
+    // (forwarding.name = ..., or [controllers.forwarding]).
+    if (section.rfind("controllers", 0) == 0 && node.is_table()) {
+      apply_section(config, key, *node.as_table(), source);
+      continue;
+    }
     try {
       const auto type = value_type(key);
       if (!type) throw ConfigError("unknown key '" + key + "'");

@@ -93,6 +93,9 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   ipc_ = std::make_unique<ipc::IpcServer>(io, ic, *this);
   log(LogLevel::Info, "node {:08x} on {} interface(s), port {}, fragments of {} bytes, cache {}, socket {}", id,
       transports_.size(), config.net.port, engine_config.payload_size, config.cache.path, config.ipc.socket);
+  const auto& c = engine_config.controllers;
+  log(LogLevel::Info, "controllers: forwarding {}, replication {}, deletion {}{}{}", c.forwarding, c.replication,
+      c.deletion, c.plugin_path.empty() ? "" : ", plugin ", c.plugin_path);
 }
 
 Daemon::~Daemon() { stop(); }

@@ -28,8 +28,8 @@ DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnv
   CLI::App app{"dissemd: peer-to-peer reliable dissemination over local broadcast/multicast UDP", "dissemd"};
   app.footer(
       "Precedence, later winning: defaults, --config, each --set in order, then the direct flags.\n"
-      "Keys: node.*, net.*, cache.*, ipc.*, log.*, engine.* (see docs/dissemd.example.toml; --print-config "
-      "lists them all).");
+      "Keys: node.*, net.*, cache.*, ipc.*, log.*, engine.*, controllers.* (see docs/dissemd.example.toml; "
+      "--print-config lists them all).");
 
   std::string config_file;
   std::vector<std::string> assignments;
@@ -82,6 +82,13 @@ DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnv
   }
   for (const auto& d : direct)
     if (d.value) set_value(config, d.key, *d.value);
+  // What one key cannot tell alone (a decision point set to "plugin" needs
+  // plugin.path); the plugin itself is loaded, and checked, at start-up.
+  try {
+    controllers::check_settings(config.engine.controllers);
+  } catch (const controllers::SettingsError& e) {
+    throw ConfigError(std::string("controllers.") + e.what());
+  }
 
   out.config = std::move(config);
   out.action = print_config ? StartAction::PrintConfig : StartAction::Run;

@@ -30,7 +30,8 @@ engine::EngineConfig daemon_engine_defaults() {
 
 bool operator==(const DaemonConfig& a, const DaemonConfig& b) {
   return a.node == b.node && a.net == b.net && a.cache == b.cache && a.ipc == b.ipc && a.log == b.log &&
-         engine::describe_config(a.engine) == engine::describe_config(b.engine);
+         engine::describe_config(a.engine) == engine::describe_config(b.engine) &&
+         a.engine.controllers == b.engine.controllers;
 }
 
 RuntimeEnvironment RuntimeEnvironment::current() {

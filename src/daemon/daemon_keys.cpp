@@ -182,7 +182,26 @@ const Key* find_daemon_key(const std::string& key) {
   return nullptr;
 }
 
+bool names_non_finite(const std::string& text);  // below, with the engine keys
+
 constexpr std::string_view kEnginePrefix = "engine.";
+constexpr std::string_view kControllersPrefix = "controllers.";
+
+// [controllers] keys are the controllers' own table (controller_settings.h),
+// held in the engine configuration; errors are restated under the full key.
+void set_controllers_value(DaemonConfig& config, const std::string& name, const std::string& text) {
+  const std::string full = std::string(kControllersPrefix) + name;
+  if (!controllers::is_setting(name)) throw ConfigError("unknown key '" + full + "'");
+  if (!controllers::is_text_setting(name) && names_non_finite(text)) fail(full, "'" + text + "' is not a finite number");
+  try {
+    controllers::set_setting(config.engine.controllers, name, text);
+  } catch (const controllers::SettingsError& e) {
+    std::string what = e.what();
+    const std::string own_prefix = name + ": ";
+    if (what.rfind(own_prefix, 0) == 0) what.erase(0, own_prefix.size());
+    fail(full, what);
+  }
+}
 
 // Includes node_id, which set_engine_value refuses with a pointer to node.node_id.
 bool is_engine_key(const std::string& name) {
@@ -221,12 +240,14 @@ void set_engine_value(DaemonConfig& config, const std::string& name, const std::
 }  // namespace
 
 const std::vector<std::string_view>& section_names() {
-  static const std::vector<std::string_view> names = {"node", "net", "cache", "ipc", "log", "engine"};
+  static const std::vector<std::string_view> names = {"node", "net", "cache", "ipc", "log", "engine", "controllers"};
   return names;
 }
 
 void set_value(DaemonConfig& config, const std::string& key, const std::string& text) {
   if (key.rfind(kEnginePrefix, 0) == 0) return set_engine_value(config, key.substr(kEnginePrefix.size()), text);
+  if (key.rfind(kControllersPrefix, 0) == 0)
+    return set_controllers_value(config, key.substr(kControllersPrefix.size()), text);
   const Key* k = find_daemon_key(key);
   if (k == nullptr) throw ConfigError("unknown key '" + key + "'");
   k->set(config, key, text);
@@ -244,6 +265,11 @@ std::optional<ValueType> value_type(const std::string& key) {
     if (is_engine_key(key.substr(kEnginePrefix.size()))) return ValueType::EngineScalar;
     return std::nullopt;
   }
+  if (key.rfind(kControllersPrefix, 0) == 0) {
+    const std::string name = key.substr(kControllersPrefix.size());
+    if (!controllers::is_setting(name)) return std::nullopt;
+    return controllers::is_text_setting(name) ? ValueType::String : ValueType::EngineScalar;
+  }
   if (const Key* k = find_daemon_key(key)) return k->type;
   return std::nullopt;
 }
@@ -254,6 +280,10 @@ std::vector<KeyValue> describe(const DaemonConfig& config) {
   for (const auto& [name, text] : engine::describe_config(config.engine)) {
     if (name == "node_id") continue;
     out.push_back({std::string(kEnginePrefix) + name, ValueType::EngineScalar, text});
+  }
+  for (const auto& [name, text] : controllers::describe_settings(config.engine.controllers)) {
+    const ValueType type = controllers::is_text_setting(name) ? ValueType::String : ValueType::EngineScalar;
+    out.push_back({std::string(kControllersPrefix) + name, type, text});
   }
   return out;
 }

@@ -4,7 +4,10 @@
 // same way wherever it comes from, and errors always name the full key.
 //
 // The [engine] keys are engine/config_keys.h's, minus node_id (node.node_id
-// is the only place the node id is set).
+// is the only place the node id is set). The [controllers] keys are
+// controllers/controller_settings.h's ("controllers.forwarding.name", with
+// "controllers.forwarding" accepted for it); decision points are sub-tables
+// in the file.
 #pragma once
 
 #include <optional>
@@ -40,7 +43,8 @@ void apply_assignment(DaemonConfig& config, const std::string& assignment);
 // The type `key` expects; nullopt for an unknown key.
 std::optional<ValueType> value_type(const std::string& key);
 
-// Every key with its current value: node, net, cache, ipc, log, then engine.
+// Every key with its current value: node, net, cache, ipc, log, engine,
+// then controllers.
 std::vector<KeyValue> describe(const DaemonConfig& config);
 
 }  // namespace dissem::daemon

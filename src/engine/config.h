@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "controllers/controller_settings.h"
 #include "engine/types.h"
 
 namespace dissem::engine {
@@ -59,6 +60,11 @@ struct EngineConfig {
   std::size_t max_tracked_messages = 200'000;     // incomplete messages tracked at once
   std::uint64_t reassembly_memory = 64ull << 20;  // bytes of in-memory reassembly for subscribed groups
   std::size_t max_request_fragments = 4096;       // fragments one MFR may ask us to send
+
+  // --- controllers ---------------------------------------------------------
+  // Forwarding, replication and deletion (controllers/controller_settings.h).
+  // Named by their own key table ([controllers] in dissemd), not config_keys.
+  controllers::ControllerSettings controllers;
 };
 
 }  // namespace dissem::engine

@@ -16,7 +16,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> fragment_layout(std::uint32
 }
 
 void fill_fragment(wire::DataFragment& out, const MessageMeta& meta, std::uint32_t offset,
-                   std::span<const std::uint8_t> payload, bool repair, std::uint32_t hops) {
+                   std::span<const std::uint8_t> payload, bool repair, std::uint32_t hops, NodeId forwarder) {
   out.Clear();
   out.set_group(meta.id.group);
   out.set_publisher(meta.id.publisher);
@@ -29,6 +29,7 @@ void fill_fragment(wire::DataFragment& out, const MessageMeta& meta, std::uint32
   out.set_repair(repair);
   out.set_hops(hops);
   if (!meta.tag.empty()) out.set_tag(meta.tag);
+  if (forwarder != 0) out.set_forwarder(forwarder);
   out.set_payload(payload.data(), payload.size());
 }
 

@@ -15,6 +15,7 @@ MessageState* MessageTracker::track(const MessageId& id, Micros now) {
   if (incomplete_.size() >= max_tracked_) return nullptr;
   auto& st = messages_[id];
   st.first_seen = now;
+  if (hold_new_until_ > now) st.request.next_eligible = hold_new_until_;
   incomplete_.emplace(id, &st);
   return &st;
 }
@@ -89,6 +90,31 @@ void MessageTracker::extend_history(const StreamId& stream, std::uint32_t count,
   s.baseline = new_base;
 }
 
+void MessageTracker::learn_available(const StreamId& stream,
+                                     const std::vector<std::pair<std::uint64_t, std::uint64_t>>& held, Micros now,
+                                     Micros not_before) {
+  if (held.empty()) return;
+  auto& s = streams_[stream];
+  std::uint64_t added = 0;
+  for (const auto& [begin, end] : held) {
+    for (std::uint64_t q = begin; q < end && added < kMaxGapTracked; ++q) {
+      if (s.settled.contains(q)) continue;
+      const MessageId id{stream.group, stream.publisher, q};
+      if (auto it = messages_.find(id); it != messages_.end()) {
+        if (!it->second.complete)
+          it->second.request.next_eligible = std::max(it->second.request.next_eligible, not_before);
+        continue;
+      }
+      MessageState* st = track(id, now);
+      if (st == nullptr) return;
+      st->request.next_eligible = std::max(st->request.next_eligible, not_before);
+      ++added;
+    }
+    s.newest = std::max(s.newest, end - 1);
+  }
+  if (s.baseline == 0 || s.baseline > held.front().first) s.baseline = held.front().first;
+}
+
 std::vector<std::uint8_t> MessageTracker::take_buffer(const MessageId& id) {
   auto it = messages_.find(id);
   if (it == messages_.end() || !it->second.complete) return {};
@@ -151,10 +177,10 @@ bool MessageTracker::settled(const MessageId& id) const {
   return it != streams_.end() && it->second.settled.contains(id.seq);
 }
 
-void MessageTracker::reset_backoff_all() {
+void MessageTracker::reset_backoff_all(Micros not_before) {
   for (auto& [id, st] : incomplete_) {
     st->request.level = 0;
-    st->request.next_eligible = 0;
+    st->request.next_eligible = not_before;
   }
 }
 

@@ -6,6 +6,7 @@
 // (expired, evicted): settled messages are never requested again.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -68,6 +69,12 @@ class MessageTracker {
                     bool inclusive, Micros now);
   // Moves the baseline down to fetch `count` older messages.
   void extend_history(const StreamId& stream, std::uint32_t count, Micros now);
+  // A peer holds the sequence numbers `held` ([begin, end) pairs, ascending):
+  // those not settled here become known-missing, and they (and those already
+  // missing) are first requested at `not_before`; the baseline moves down to
+  // the first of them (at most 1,024 new items per stream and call, like any gap).
+  void learn_available(const StreamId& stream, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& held,
+                       Micros now, Micros not_before);
 
   // Gives up on a message (expired, evicted): settled, never requested again.
   void settle(const MessageId& id);
@@ -79,7 +86,13 @@ class MessageTracker {
   StreamState* stream(const StreamId& s);
   const StreamState* stream(const StreamId& s) const;
   bool settled(const MessageId& id) const;
-  void reset_backoff_all();
+  // Every incomplete item becomes eligible for requests at `not_before`
+  // (0: at once), its backoff forgotten.
+  void reset_backoff_all(Micros not_before = 0);
+  // Items tracked from now on are first requested at `t` at the earliest (a
+  // later hold already set stands): a contact's anti-entropy exchange goes
+  // first, so its pushes are not raced by requests for the same data.
+  void hold_new_requests_until(Micros t) { hold_new_until_ = std::max(hold_new_until_, t); }
 
   // Incomplete messages (including known-missing ones), in a stable order.
   template <typename F>
@@ -87,6 +100,12 @@ class MessageTracker {
     for (auto& [id, st] : incomplete_) f(id, *st);
   }
   std::size_t incomplete_count() const { return incomplete_.size(); }
+  // Complete messages with their metadata, in no particular order.
+  template <typename F>
+  void for_each_complete(F&& f) const {
+    for (const auto& [id, st] : messages_)
+      if (st.complete && st.meta) f(*st.meta);
+  }
   const std::unordered_map<StreamId, StreamState, StreamIdHash>& streams() const { return streams_; }
 
  private:
@@ -97,6 +116,7 @@ class MessageTracker {
 
   std::size_t max_tracked_;
   std::uint64_t buffer_budget_;
+  Micros hold_new_until_ = 0;
   std::uint64_t buffered_bytes_ = 0;
   std::unordered_map<MessageId, MessageState, MessageIdHash> messages_;
   // Ordered view of the incomplete ones: deterministic request rounds.

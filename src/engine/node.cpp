@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "controllers/controller_set.h"
 #include "engine/config_keys.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
@@ -41,9 +42,11 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       ntm(0),
       meter(c.traffic_window),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
-      split(c.repair_share),
-      forwarding(std::make_unique<controllers::NoForwarding>()),
-      deletion(std::make_unique<controllers::QuotaEviction>()) {
+      split(c.repair_share) {
+  auto controller_set = controllers::make_controllers(c.controllers);
+  forwarding = std::move(controller_set.forwarding);
+  replication = std::move(controller_set.replication);
+  deletion = std::move(controller_set.deletion);
   limits.max_message_size = c.max_message_size;
   limits.max_group_name = c.max_group_name;
   limits.max_request_ranges = c.max_request_fragments;
@@ -71,6 +74,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   next_beacon = now + rng.uniform_int(0, config.beacon_interval / 4);
   next_housekeeping = now + kHousekeepingInterval;
   next_request_round = now;
+  push_tokens_at = now;
 }
 
 void NodeImpl::update_rtt() {
@@ -84,6 +88,41 @@ bool NodeImpl::traffic_below(double fraction, Micros now) {
 
 void NodeImpl::note_expiry(std::uint32_t expiry_s) {
   if (expiry_s != 0 && (next_expiry_s == 0 || expiry_s < next_expiry_s)) next_expiry_s = expiry_s;
+}
+
+bool NodeImpl::wants_group(const std::string& group) const {
+  return subscriptions.reliable(group) || forwarding->relays(group, view);
+}
+
+std::vector<std::string> NodeImpl::wanted_groups() const {
+  std::set<std::string> known = subscriptions.groups();
+  for (const auto& [stream, st] : tracker.streams())
+    if (!known.contains(stream.group) && forwarding->relays(stream.group, view)) known.insert(stream.group);
+  for (const auto& g : interests.groups())
+    if (!known.contains(g) && forwarding->relays(g, view)) known.insert(g);
+  return {known.begin(), known.end()};
+}
+
+void NodeImpl::on_peer_appeared(NodeId peer, Micros now) {
+  events.push_back(Event{Event::Kind::PeerAppeared, peer, {}});
+  std::optional<Micros> summary_delay;
+  if (replication->active()) summary_delay = replication->on_contact(peer, view, now, rng);
+  if (!summary_delay) {
+    // A new peer may hold what we miss: ask again soon.
+    tracker.reset_backoff_all();
+    return;
+  }
+  schedule_summary(now + *summary_delay, false);
+  // The same, but after the summaries have crossed: what the peer pushes
+  // need not be asked for, and asking would race the pushes.
+  const Micros exchange = now + *summary_delay + timing.serve_delay_max + timing.rtt;
+  tracker.reset_backoff_all(exchange);
+  tracker.hold_new_requests_until(exchange);
+}
+
+void NodeImpl::schedule_summary(Micros due, bool reply) {
+  if (!summary_due || due < *summary_due) summary_due = due;
+  summary_reply = summary_reply || reply;
 }
 
 void NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind) {
@@ -180,7 +219,7 @@ SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionO
     }
   }
   if (o.ordered) subscriptions.on_timer(tracker, now, orders);
-  emit_deliveries(orders);
+  emit_deliveries(orders, now);
   return id;
 }
 
@@ -198,7 +237,7 @@ void NodeImpl::request_history(const std::string& group, std::uint32_t count, Mi
 void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history,
                             bool inclusive, Micros now) {
   if (stream.publisher == config.node_id) return;
-  const bool reliable = subscriptions.reliable(stream.group);
+  const bool reliable = wants_group(stream.group);
   tracker.learn_newest(stream, seq, reliable, subscriptions.history(stream.group, publisher_history), inclusive,
                        now);
 }
@@ -207,10 +246,10 @@ void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now
   if (!subscriptions.any(id.group)) return;
   std::vector<DeliveryOrder> orders;
   subscriptions.on_settled(id, complete, tracker, now, orders);
-  emit_deliveries(orders);
+  emit_deliveries(orders, now);
 }
 
-void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders) {
+void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now) {
   if (orders.empty()) return;
   // Deliver only what the cache has committed: a crash after this point
   // cannot lose a message an application has already seen.
@@ -230,6 +269,7 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders) {
     }
     const MessageState* st = tracker.find(o.message);
     if (!cached || st == nullptr || !st->meta) continue;  // evicted meanwhile
+    store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
     // Orders for one message are adjacent: the last one takes the buffer.
     const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;
     if (last_use) {
@@ -247,6 +287,11 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders) {
 void NodeImpl::on_timer(Micros now) {
   serve_due_requests(now);
   release_due_forwards(now);
+  if (replication->active()) {
+    start_due_pushes(now);
+    release_pushes(now);
+    if (summary_due && now >= *summary_due) send_summary(now);
+  }
   if (now >= next_request_round) {
     run_request_round(now);
     next_request_round = now + timing.request_round;
@@ -263,7 +308,7 @@ void NodeImpl::on_timer(Micros now) {
   }
   std::vector<DeliveryOrder> orders;
   subscriptions.on_timer(tracker, now, orders);
-  emit_deliveries(orders);
+  emit_deliveries(orders, now);
 }
 
 Micros NodeImpl::next_deadline() const {
@@ -271,6 +316,9 @@ Micros NodeImpl::next_deadline() const {
   if (tracker.incomplete_count() > 0) t = std::min(t, next_request_round);
   if (auto due = server.next_due()) t = std::min(t, *due);
   if (!forward_pending.empty()) t = std::min(t, forward_pending.begin()->first);
+  if (summary_due) t = std::min(t, *summary_due);
+  if (!push_pending.empty()) t = std::min(t, push_pending.begin()->first);
+  if (!push_queue.empty()) t = std::min(t, next_push_time());
   t = std::min(t, subscriptions.next_deadline(config.reorder_time));
   if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty())
     t = std::min(t, pacer.next_send_time());
@@ -295,7 +343,7 @@ void NodeImpl::run_request_round(Micros now) {
   p.max_backoff_exponent = config.max_backoff_exponent;
   p.tail_timeout = timing.tail_timeout;
   p.tail_chunk = 8 * config.payload_size;
-  auto wanted = [this](const std::string& g) { return subscriptions.reliable(g); };
+  auto wanted = [this](const std::string& g) { return wants_group(g); };
   auto round = build_request_round(tracker, wanted, p, now, rng);
   if (!round) return;
   ++stats.mfrs_sent;
@@ -337,7 +385,7 @@ void NodeImpl::serve_due_requests(Micros now) {
           ++stats.queue_drops;
           return;
         }
-        repair_queue.push_back(QueuedFragment{key, 0, false, since});
+        repair_queue.push_back(QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
         repair_queued.insert(key);
         ++stats.repairs_queued;
       }
@@ -379,17 +427,45 @@ void NodeImpl::send_beacon(Micros now) {
     if (newest > 0) known.emplace_back(stream, newest);
   }
   std::sort(known.begin(), known.end());
+  // With anti-entropy, each entry also says from where on we hold the stream.
+  std::map<StreamId, std::uint64_t> oldest;
+  if (replication->learn_from_summaries()) {
+    tracker.for_each_complete([&](const MessageMeta& m) {
+      auto [it, fresh] = oldest.try_emplace(stream_of(m.id), m.id.seq);
+      if (!fresh) it->second = std::min(it->second, m.id.seq);
+    });
+  }
   std::size_t size = wire::encoded_size(b);
+  // The window starts where the last one stopped (the rotation advances by
+  // the entries sent, so every stream gets its turn).
+  const std::size_t start = beacon_rotation;
   for (std::size_t i = 0; i < known.size(); ++i) {
-    const auto& [stream, newest] = known[(beacon_rotation + i) % known.size()];
-    const std::size_t cost = 2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest);
+    const auto& [stream, newest] = known[(start + i) % known.size()];
+    const auto from = oldest.find(stream);
+    const std::uint64_t held_from = from != oldest.end() && from->second <= newest ? from->second : 0;
+    const std::size_t cost =
+        2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) + (held_from != 0 ? 1 + varint_size(held_from) : 0);
     if (size + cost > config.payload_size) break;
     auto* n = b.add_newest();
     n->set_group(stream.group);
     n->set_publisher(stream.publisher);
     n->set_seq(newest);
+    if (held_from != 0) n->set_oldest(held_from);
     size += cost;
     ++beacon_rotation;
+  }
+  // Interest, for subscription-aware forwarding, ordered by group: all of it
+  // fits in practice; what does not is simply not advertised this time.
+  if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
+    for (const auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius)) {
+      const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0);
+      if (size + cost > config.payload_size) break;
+      auto* w = b.add_interests();
+      w->set_group(i.group);
+      w->set_distance(i.distance);
+      w->set_via(i.via);
+      size += cost;
+    }
   }
   enqueue_control(wire::encode(b), TrafficKind::Beacon);
 }
@@ -397,6 +473,8 @@ void NodeImpl::send_beacon(Micros now) {
 void NodeImpl::housekeeping(Micros now) {
   for (NodeId gone : peers.expire(now, config.peer_silent_after)) {
     events.push_back(Event{Event::Kind::PeerSilent, gone, {}});
+    interests.forget(gone);
+    replication->on_peer_silent(gone);
     update_rtt();
   }
   const bool expiry_due = next_expiry_s != 0 && to_unix_seconds(now) >= next_expiry_s;
@@ -475,6 +553,9 @@ std::vector<Node::PeerSummary> Node::peers() const {
 
 void Node::set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c) {
   impl_->forwarding = std::move(c);
+}
+void Node::set_replication_controller(std::unique_ptr<controllers::ReplicationController> c) {
+  impl_->replication = std::move(c);
 }
 void Node::set_deletion_controller(std::unique_ptr<controllers::DeletionController> c) {
   impl_->deletion = std::move(c);

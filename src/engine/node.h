@@ -31,6 +31,7 @@
 
 namespace dissem::controllers {
 class ForwardingController;
+class ReplicationController;
 class DeletionController;
 }  // namespace dissem::controllers
 
@@ -126,9 +127,10 @@ class Node {
   };
   std::vector<PeerSummary> peers() const;
 
-  // Controllers (defaults: no forwarding, quota eviction). Must be set before
-  // the first input.
+  // Controllers are built from EngineConfig::controllers; these replace one
+  // (tests, hosts with their own). Must be called before the first input.
   void set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c);
+  void set_replication_controller(std::unique_ptr<controllers::ReplicationController> c);
   void set_deletion_controller(std::unique_ptr<controllers::DeletionController> c);
 
  private:

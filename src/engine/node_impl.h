@@ -3,6 +3,8 @@
 //   node.cpp          construction, restart, API calls, timers, deadlines
 //   node_receive.cpp  decoding and handling received datagrams
 //   node_send.cpp     send queues, pacing and the per-datagram choice
+//   node_replication.cpp  anti-entropy summaries and pushes (replication controller)
+//   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
 
 #include <deque>
@@ -14,6 +16,9 @@
 
 #include "controllers/deletion/deletion_controller.h"
 #include "controllers/forwarding/forwarding_controller.h"
+#include "controllers/node_view.h"
+#include "controllers/replication/replication_controller.h"
+#include "engine/interests.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
 #include "engine/peers.h"
@@ -28,16 +33,47 @@
 
 namespace dissem::engine {
 
-// A fragment waiting in the repair queue: an answer to an MFR, or a
-// rebroadcast chosen by the forwarding controller.
+// Why a fragment waits in the repair queue.
+enum class FragmentOrigin : std::uint8_t {
+  Repair,   // an answer to an MFR
+  Forward,  // a rebroadcast chosen by the forwarding controller
+  Push,     // replication: a peer's summary showed it lacks the message
+};
+
+// A fragment waiting in the repair queue.
 struct QueuedFragment {
   FragmentKey key;
   std::uint32_t hops = 0;
-  bool forward = false;
+  FragmentOrigin origin = FragmentOrigin::Repair;
   // Redundant if the NTM saw the fragment on the air after this moment: for a
   // repair, the arrival of the request (anything sent before it, the
-  // requester evidently missed); for a rebroadcast, when we heard it.
+  // requester evidently missed); for a rebroadcast, when we heard it; for a
+  // push, the arrival of the summary.
   Micros since = 0;
+  std::uint32_t length = 0;  // payload bytes, when known (pushes: for the budget)
+};
+
+// Messages to push in answer to a summary, due after a random delay (as
+// answers to requests are, so one of several nodes hearing it goes first).
+struct PushTask {
+  MessageId message;
+  Micros since = 0;
+};
+
+class NodeImpl;
+
+// The engine's side of controllers::NodeView.
+class ControllerView final : public controllers::NodeView {
+ public:
+  explicit ControllerView(const NodeImpl& node) : node_(node) {}
+  NodeId self() const override;
+  Micros packet_time() const override;
+  Micros serve_delay_max() const override;
+  bool subscribed(const std::string& group) const override;
+  std::span<const controllers::PeerInterest> interest(const std::string& group) const override;
+
+ private:
+  const NodeImpl& node_;
 };
 
 // Own publication being sent for the first time, one fragment per pacing slot.
@@ -85,13 +121,26 @@ class NodeImpl {
   Timing timing;
 
   std::unique_ptr<controllers::ForwardingController> forwarding;
+  std::unique_ptr<controllers::ReplicationController> replication;
   std::unique_ptr<controllers::DeletionController> deletion;
+  ControllerView view{*this};
+  InterestTable interests;  // filled only when forwarding->interest_radius() > 0
 
   std::deque<OutgoingDatagram> control_queue;  // MFRs and beacons: small, first
   std::deque<PublicationCursor> publish_queue;
   std::deque<QueuedFragment> repair_queue;
   std::unordered_set<FragmentKey, FragmentKeyHash> repair_queued;
   std::multimap<Micros, QueuedFragment> forward_pending;
+
+  // Replication: our next summary (one pending at a time: contacts falling
+  // due together share it), pushes waiting for their delay, and fragments
+  // waiting for the push budget (a token bucket of bytes).
+  std::optional<Micros> summary_due;
+  bool summary_reply = false;
+  std::multimap<Micros, PushTask> push_pending;
+  std::deque<QueuedFragment> push_queue;
+  double push_tokens = 0;
+  Micros push_tokens_at = 0;
 
   std::deque<Delivery> deliveries;
   std::deque<Event> events;
@@ -116,11 +165,27 @@ class NodeImpl {
   void send_beacon(Micros now);
   void housekeeping(Micros now);
   void release_due_forwards(Micros now);
+  // node_replication.cpp
+  void send_summary(Micros now);
+  void start_due_pushes(Micros now);
+  void release_pushes(Micros now);
 
  public:
   // Shared by the data paths.
   void on_message_settled(const MessageId& id, bool complete, Micros now);
-  void emit_deliveries(const std::vector<DeliveryOrder>& orders);
+  void emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now);
+  // Whether this node requests missing data of `group`: a reliable local
+  // subscription, or the forwarding controller relays the group for others.
+  bool wants_group(const std::string& group) const;
+  // Groups this node wants pushed: subscribed or relayed among those it knows of.
+  std::vector<std::string> wanted_groups() const;
+  // A peer was heard for the first time, or again after going silent.
+  void on_peer_appeared(NodeId peer, Micros now);
+  void schedule_summary(Micros due, bool reply);
+  // node_replication.cpp
+  void on_summary(const wire::Summary& summary, Micros now);
+  // When the next push fragment fits the budget (only with a push queue).
+  Micros next_push_time() const;
   void learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history, bool inclusive,
                     Micros now);
   void update_rtt();

@@ -7,8 +7,20 @@
 namespace dissem::engine {
 namespace {
 
+// Repairs (and pushes) answer someone; rebroadcasts carry a hop count.
+TrafficKind kind_of(const wire::DataFragment& d) {
+  if (d.repair()) return TrafficKind::Repair;
+  return d.hops() > 0 ? TrafficKind::Forward : TrafficKind::Data;
+}
+
+// Who put this copy on the air, as far as the fragment tells.
+NodeId transmitter_of(const wire::DataFragment& d) {
+  if (d.repair()) return 0;
+  return d.hops() > 0 ? d.forwarder() : d.publisher();
+}
+
 void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Micros now) {
-  n.stats.received[static_cast<std::size_t>(d.repair() ? TrafficKind::Repair : TrafficKind::Data)].add(size);
+  n.stats.received[static_cast<std::size_t>(kind_of(d))].add(size);
   MessageMeta meta = meta_of(d);
   const auto offset = d.offset();
   const auto length = static_cast<std::uint32_t>(d.payload().size());
@@ -42,10 +54,12 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   n.note_expiry(meta.expiry_s);
 
   const auto decision = n.forwarding->on_new_fragment(
-      controllers::ReceivedFragment{meta, offset, length, d.hops(), subscribed}, now, n.rng);
+      controllers::ReceivedFragment{meta, offset, length, d.hops(), subscribed, transmitter_of(d), d.repair()}, n.view,
+      now, n.rng);
   if (decision.forward) {
-    n.forward_pending.emplace(now + decision.delay,
-                              QueuedFragment{FragmentKey{meta.id, offset}, d.hops() + 1, true, now});
+    n.forward_pending.emplace(now + std::max<Micros>(decision.delay, 0),
+                              QueuedFragment{FragmentKey{meta.id, offset}, d.hops() + 1, FragmentOrigin::Forward, now, length});
+    ++n.stats.forwards_queued;
   }
 
   if (outcome == FragmentOutcome::Completed) {
@@ -62,12 +76,24 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
     return;
   }
   ++n.stats.mfrs_received;
-  if (n.peers.heard(r.requester(), now)) {
-    n.events.push_back(Event{Event::Kind::PeerAppeared, r.requester(), {}});
-    n.tracker.reset_backoff_all();
-  }
+  if (n.peers.heard(r.requester(), now)) n.on_peer_appeared(r.requester(), now);
   // The answer to this request will reach us too if we miss the same things.
-  defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout);
+  defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout,
+                           [&n](const std::string& group) { return !n.forwarding->relays(group, n.view); });
+  // A relay asked for what it does not hold fetches it itself, so the request
+  // travels upstream hop by hop (a node behind us hears no one else).
+  for (const auto& w : r.wants()) {
+    if (w.publisher() == n.config.node_id || !n.forwarding->relays(w.group(), n.view)) continue;
+    const StreamId stream{w.group(), w.publisher()};
+    for (const auto& m : w.messages()) {
+      const MessageId id{w.group(), w.publisher(), m.seq()};
+      if (n.tracker.find(id) != nullptr || n.tracker.settled(id)) continue;
+      // As if a beacon had named it: a stream new here starts at the baseline
+      // our own subscription's history asks for.
+      n.learn_stream(stream, m.seq(), 0, true, now);
+      n.tracker.learn_available(stream, {{m.seq(), m.seq() + 1}}, now, now);
+    }
+  }
 
   if (!n.config.serve_requests) return;
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
@@ -91,12 +117,14 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     ++n.stats.own_datagrams_ignored;
     return;
   }
-  if (n.peers.heard(b.node(), now)) {
-    // A new peer may hold what we miss: ask again soon.
-    n.events.push_back(Event{Event::Kind::PeerAppeared, b.node(), {}});
-    n.tracker.reset_backoff_all();
-  }
+  if (n.peers.heard(b.node(), now)) n.on_peer_appeared(b.node(), now);
   n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
+  if (n.forwarding->interest_radius() > 0) {
+    std::vector<AdvertisedInterest> entries;
+    entries.reserve(static_cast<std::size_t>(b.interests_size()));
+    for (const auto& i : b.interests()) entries.push_back({i.group(), i.distance(), i.via()});
+    n.interests.update(b.node(), entries);
+  }
   for (const auto& e : b.echoes()) {
     if (e.peer() != n.config.node_id) continue;
     const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
@@ -105,10 +133,26 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
       n.update_rtt();
     }
   }
+  const bool learn_held = n.replication->learn_from_summaries();
   for (const auto& nw : b.newest()) {
     if (nw.seq() == 0 || nw.publisher() == 0) continue;
-    n.learn_stream(StreamId{nw.group(), nw.publisher()}, nw.seq(), 0, true, now);
+    const StreamId stream{nw.group(), nw.publisher()};
+    n.learn_stream(stream, nw.seq(), 0, true, now);
+    // Anti-entropy: the peer caches from `oldest` on, so that exists too.
+    if (learn_held && nw.oldest() != 0 && stream.publisher != n.config.node_id && n.wants_group(stream.group))
+      n.tracker.learn_available(stream, {{nw.oldest(), nw.seq() + 1}}, now, now);
   }
+}
+
+void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micros now) {
+  n.stats.received[static_cast<std::size_t>(TrafficKind::Summary)].add(size);
+  if (s.node() == n.config.node_id) {
+    ++n.stats.own_datagrams_ignored;
+    return;
+  }
+  ++n.stats.summaries_received;
+  if (n.peers.heard(s.node(), now)) n.on_peer_appeared(s.node(), now);
+  n.on_summary(s, now);
 }
 
 }  // namespace
@@ -128,6 +172,9 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
       break;
     case wire::Kind::Beacon:
       handle_beacon(*this, decoded.beacon, bytes.size(), now);
+      break;
+    case wire::Kind::Summary:
+      handle_summary(*this, decoded.summary, bytes.size(), now);
       break;
   }
 }

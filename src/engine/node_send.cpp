@@ -17,13 +17,14 @@ std::optional<OutgoingDatagram> finish(NodeImpl& n, std::vector<std::uint8_t> by
 }
 
 std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const MessageId& id, std::uint32_t offset,
-                                                         bool repair, std::uint32_t hops, std::uint32_t* length) {
+                                                         bool repair, std::uint32_t hops, std::uint32_t* length,
+                                                         NodeId forwarder = 0) {
   const MessageState* st = n.tracker.find(id);
   if (st == nullptr || !st->meta) return std::nullopt;
   auto frags = n.store->read_fragments(id, offset, offset + 1);
   if (frags.empty() || frags.front().offset != offset) return std::nullopt;
   wire::DataFragment d;
-  fill_fragment(d, *st->meta, offset, frags.front().data, repair, hops);
+  fill_fragment(d, *st->meta, offset, frags.front().data, repair, hops, forwarder);
   if (length != nullptr) *length = static_cast<std::uint32_t>(frags.front().data.size());
   return wire::encode(d);
 }
@@ -51,6 +52,15 @@ std::optional<std::vector<std::uint8_t>> encode_from_memory(NodeImpl& n, const P
   return wire::encode(d);
 }
 
+// Counts a queued fragment the NTM found already on the air, by why it was queued.
+void count_suppressed(NodeImpl& n, FragmentOrigin origin) {
+  switch (origin) {
+    case FragmentOrigin::Repair: ++n.stats.repairs_suppressed_ntm; break;
+    case FragmentOrigin::Forward: ++n.stats.forwards_suppressed_ntm; break;
+    case FragmentOrigin::Push: ++n.stats.pushes_suppressed_ntm; break;
+  }
+}
+
 }  // namespace
 
 std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
@@ -68,14 +78,19 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
       repair_queued.erase(q.key);
       const auto seen = ntm.last_seen(q.key, now);
       if (config.use_traffic_memory && seen && *seen > q.since) {
-        ++stats.repairs_suppressed_ntm;
+        count_suppressed(*this, q.origin);
         continue;
       }
-      auto bytes = encode_fragment(*this, q.key.message, q.key.offset, !q.forward, q.hops, nullptr);
+      // A rebroadcast is not a repair and names its forwarder; a push is
+      // (it answers a summary, as a repair answers a request).
+      const bool forward = q.origin == FragmentOrigin::Forward;
+      auto bytes = encode_fragment(*this, q.key.message, q.key.offset, !forward, q.hops, nullptr,
+                                   forward ? config.node_id : 0);
       if (!bytes) continue;  // evicted or expired meanwhile
       ntm.record(q.key, now);
       split.on_sent(true, bytes->size(), !publish_queue.empty());
-      return finish(*this, std::move(*bytes), q.forward ? TrafficKind::Data : TrafficKind::Repair, now);
+      if (q.origin == FragmentOrigin::Push) ++stats.pushes_sent;
+      return finish(*this, std::move(*bytes), forward ? TrafficKind::Forward : TrafficKind::Repair, now);
     }
     PublicationCursor& cur = publish_queue.front();
     std::uint32_t length = 0;

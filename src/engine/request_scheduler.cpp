@@ -121,8 +121,10 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
 }
 
 void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragmentRequest& request,
-                              Micros now, Micros defer, Micros tail_timeout) {
+                              Micros now, Micros defer, Micros tail_timeout,
+                              const std::function<bool(const std::string&)>& deferrable) {
   for (const auto& w : request.wants()) {
+    if (deferrable && !deferrable(w.group())) continue;
     for (const auto& m : w.messages()) {
       MessageState* st = tracker.find(MessageId{w.group(), w.publisher(), m.seq()});
       if (st == nullptr || st->complete) continue;

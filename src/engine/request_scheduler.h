@@ -39,9 +39,13 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
                                                 const RequestRoundParams& params, Micros now, Random& rng);
 
 // Another node's MFR lists items we miss too: its answer will reach us as
-// well, so defer our own request for every item the MFR fully covers.
+// well, so defer our own request for every item the MFR fully covers, in the
+// groups `deferrable` accepts (all when empty). A relay must not defer: in a
+// multi-hop network the requester may be behind it, hearing only it, and
+// would keep deferring the relay's own request forever.
 void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragmentRequest& request,
-                              Micros now, Micros defer, Micros tail_timeout);
+                              Micros now, Micros defer, Micros tail_timeout,
+                              const std::function<bool(const std::string&)>& deferrable = {});
 
 std::size_t varint_size(std::uint64_t v);
 

@@ -8,12 +8,16 @@
 
 namespace dissem::engine {
 
-// Categories of traffic on the air, as the paper's byte counts break them down.
-enum class TrafficKind : std::uint8_t { Data = 0, Repair = 1, Request = 2, Beacon = 3 };
-constexpr std::size_t kTrafficKinds = 4;
+// Categories of traffic on the air, as the paper's byte counts break them down,
+// plus what multi-hop dissemination adds: fragments rebroadcast by a
+// forwarding controller (kept apart from repairs, which answer requests) and
+// anti-entropy summaries. Replication pushes answer a summary and travel as
+// repairs (the wire does not tell them apart); Stats counts them separately.
+enum class TrafficKind : std::uint8_t { Data = 0, Repair = 1, Request = 2, Beacon = 3, Forward = 4, Summary = 5 };
+constexpr std::size_t kTrafficKinds = 6;
 
 constexpr std::string_view traffic_kind_name(TrafficKind k) {
-  constexpr std::string_view names[] = {"data", "repair", "mfr", "beacon"};
+  constexpr std::string_view names[] = {"data", "repair", "mfr", "beacon", "forward", "summary"};
   return names[static_cast<std::size_t>(k)];
 }
 
@@ -66,6 +70,17 @@ struct Stats {
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;
+
+  // Forwarding controller: rebroadcasts scheduled, and those dropped because
+  // the fragment was heard again on the air before our turn came.
+  std::uint64_t forwards_queued = 0;
+  std::uint64_t forwards_suppressed_ntm = 0;
+  // Replication controller (anti-entropy).
+  std::uint64_t summaries_sent = 0;
+  std::uint64_t summaries_received = 0;
+  std::uint64_t pushes_queued = 0;          // fragments chosen to push to a peer that lacks them
+  std::uint64_t pushes_sent = 0;
+  std::uint64_t pushes_suppressed_ntm = 0;  // not sent: already on the air since the summary
 
   std::uint64_t malformed_total() const {
     std::uint64_t t = 0;

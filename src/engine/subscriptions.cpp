@@ -22,6 +22,12 @@ bool Subscriptions::any(const std::string& group) const {
   return std::any_of(subs_.begin(), subs_.end(), [&](const auto& kv) { return kv.second.group == group; });
 }
 
+std::set<std::string> Subscriptions::groups() const {
+  std::set<std::string> out;
+  for (const auto& [id, s] : subs_) out.insert(s.group);
+  return out;
+}
+
 bool Subscriptions::reliable(const std::string& group) const {
   return std::any_of(subs_.begin(), subs_.end(),
                      [&](const auto& kv) { return kv.second.group == group && kv.second.reliable; });

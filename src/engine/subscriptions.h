@@ -46,6 +46,8 @@ class Subscriptions {
   Subscription* find(SubscriptionId id);
 
   bool any(const std::string& group) const;
+  // Every group with at least one subscription, ordered.
+  std::set<std::string> groups() const;
   bool reliable(const std::string& group) const;
   // Prior messages to fetch on first contact with a publisher of `group`.
   std::uint32_t history(const std::string& group, std::uint32_t publisher_hint) const;

@@ -21,6 +21,8 @@ void to_proto(const std::array<engine::TrafficCounter, engine::kTrafficKinds>& i
   to_proto(in[kind_index(engine::TrafficKind::Repair)], *out.mutable_repair());
   to_proto(in[kind_index(engine::TrafficKind::Request)], *out.mutable_mfr());
   to_proto(in[kind_index(engine::TrafficKind::Beacon)], *out.mutable_beacon());
+  to_proto(in[kind_index(engine::TrafficKind::Forward)], *out.mutable_forward());
+  to_proto(in[kind_index(engine::TrafficKind::Summary)], *out.mutable_summary());
 }
 
 std::array<engine::TrafficCounter, engine::kTrafficKinds> from_proto(const TrafficByKind& in) {
@@ -29,6 +31,8 @@ std::array<engine::TrafficCounter, engine::kTrafficKinds> from_proto(const Traff
   out[kind_index(engine::TrafficKind::Repair)] = from_proto(in.repair());
   out[kind_index(engine::TrafficKind::Request)] = from_proto(in.mfr());
   out[kind_index(engine::TrafficKind::Beacon)] = from_proto(in.beacon());
+  out[kind_index(engine::TrafficKind::Forward)] = from_proto(in.forward());
+  out[kind_index(engine::TrafficKind::Summary)] = from_proto(in.summary());
   return out;
 }
 
@@ -58,6 +62,13 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_queue_drops(s.queue_drops);
   out.set_messages_evicted(s.messages_evicted);
   out.set_messages_expired(s.messages_expired);
+  out.set_forwards_queued(s.forwards_queued);
+  out.set_forwards_suppressed_ntm(s.forwards_suppressed_ntm);
+  out.set_summaries_sent(s.summaries_sent);
+  out.set_summaries_received(s.summaries_received);
+  out.set_pushes_queued(s.pushes_queued);
+  out.set_pushes_sent(s.pushes_sent);
+  out.set_pushes_suppressed_ntm(s.pushes_suppressed_ntm);
   out.set_cache_bytes(in.cache_bytes);
   out.set_cache_messages(in.cache_messages);
 }
@@ -87,6 +98,13 @@ StatsSnapshot from_proto(const Stats& in) {
   s.queue_drops = in.queue_drops();
   s.messages_evicted = in.messages_evicted();
   s.messages_expired = in.messages_expired();
+  s.forwards_queued = in.forwards_queued();
+  s.forwards_suppressed_ntm = in.forwards_suppressed_ntm();
+  s.summaries_sent = in.summaries_sent();
+  s.summaries_received = in.summaries_received();
+  s.pushes_queued = in.pushes_queued();
+  s.pushes_sent = in.pushes_sent();
+  s.pushes_suppressed_ntm = in.pushes_suppressed_ntm();
   out.cache_bytes = in.cache_bytes();
   out.cache_messages = in.cache_messages();
   return out;

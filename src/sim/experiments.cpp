@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -294,6 +295,77 @@ TacticalResult run_tactical(const TacticalParams& p) {
 
 // --- scenario files -------------------------------------------------------------------
 
+namespace {
+
+// Messages `node` should receive: every message another node publishes in a
+// group it subscribes to from its subscription on, plus, per publisher, what
+// its `history` covers of those published before it subscribed.
+std::size_t expected_for(const Scenario& sc, std::size_t node) {
+  const ScenarioNode& n = sc.nodes[node];
+  // Publication times per (publisher, group): one stream each.
+  std::map<std::pair<std::size_t, std::string>, std::vector<Micros>> streams;
+  for (const auto& pub : sc.publications) {
+    if (pub.node == node || std::find(n.subscribe.begin(), n.subscribe.end(), pub.group) == n.subscribe.end()) continue;
+    auto& times = streams[{pub.node, pub.group}];
+    for (std::size_t k = 0; k < pub.count; ++k) times.push_back(pub.at + static_cast<Micros>(k) * pub.interval);
+  }
+  // The engine's history is counted back from the first message of a
+  // publisher the node hears of: a live one if the publisher is still
+  // publishing, else the newest it finds cached (then fetched as well).
+  std::size_t expected = 0;
+  for (const auto& [stream, times] : streams) {
+    const auto before = static_cast<std::size_t>(
+        std::count_if(times.begin(), times.end(), [&](Micros t) { return t < n.subscribe_at; }));
+    const std::size_t after = times.size() - before;
+    expected += after + std::min<std::size_t>(before, after > 0 ? n.history : std::size_t{n.history} + 1);
+  }
+  return expected;
+}
+
+// Everything but the mean latency, which run_scenario weighs by deliveries.
+// Fragments on the air and duplicate receptions so far, summed over nodes.
+std::pair<std::uint64_t, std::uint64_t> fragment_counts(const Simulation& sim) {
+  using engine::TrafficKind;
+  std::uint64_t sent = 0;
+  for (TrafficKind k : {TrafficKind::Data, TrafficKind::Repair, TrafficKind::Forward})
+    sent += sim.medium().total.on_air[static_cast<std::size_t>(k)].datagrams;
+  std::uint64_t duplicates = 0;
+  for (std::size_t i = 0; i < sim.node_count(); ++i) duplicates += sim.node(i).stats().duplicate_fragments;
+  return {sent, duplicates};
+}
+
+ScenarioMetrics scenario_metrics(const Scenario& sc, const Simulation& sim, const std::vector<ScenarioNodeOutcome>& nodes) {
+  ScenarioMetrics m;
+  m.complete_at = 0;
+  for (const auto& n : nodes) {
+    m.expected += n.expected;
+    m.delivered += std::min(n.delivered, n.expected);
+    m.duplicate_deliveries += n.duplicate_deliveries;
+    m.max_latency_s = std::max(m.max_latency_s, n.max_latency_s);
+    if (!n.complete) m.complete_at = -1;
+    if (m.complete_at >= 0) m.complete_at = std::max(m.complete_at, n.completed_at);
+  }
+  m.delivery_ratio = m.expected == 0 ? 1.0 : static_cast<double>(m.delivered) / static_cast<double>(m.expected);
+  for (const auto& c : sc.link_changes) m.last_change_at = std::max(m.last_change_at, c.at);
+  const NodeTraffic& total = sim.medium().total;
+  using engine::TrafficKind;
+  for (TrafficKind k : {TrafficKind::Data, TrafficKind::Repair, TrafficKind::Forward})
+    m.fragment_transmissions += total.on_air[static_cast<std::size_t>(k)].datagrams;
+  m.datagrams = total.on_air_datagrams();
+  m.forwards = total.on_air[static_cast<std::size_t>(TrafficKind::Forward)].datagrams;
+  for (std::size_t i = 0; i < sim.node_count(); ++i) {
+    const engine::Stats& st = sim.node(i).stats();
+    m.pushes += st.pushes_sent;
+    m.summaries += st.summaries_sent;
+    m.duplicate_fragments += st.duplicate_fragments;
+  }
+  m.transmissions_per_delivery =
+      m.delivered == 0 ? 0.0 : static_cast<double>(m.fragment_transmissions) / static_cast<double>(m.delivered);
+  return m;
+}
+
+}  // namespace
+
 ScenarioResult run_scenario(const Scenario& sc) {
   ScenarioResult res;
   res.source = sc.source;
@@ -309,37 +381,47 @@ ScenarioResult run_scenario(const Scenario& sc) {
     engine::EngineConfig cfg = experiment_node_config(n.capacity_bps, role);
     cfg.serve_requests = n.serve_requests;
     cfg.cache_unsubscribed = n.cache_unsubscribed;
+    cfg.controllers = n.controllers;
     sim.add_node(cfg, n.capacity_bps);
   }
   for (const auto& l : sc.links) sim.set_link(l.from, l.to, l.params);
+  for (const auto& c : sc.link_changes)
+    sim.at(c.at, [c](Simulation& s) { s.set_link(c.from, c.to, c.params); });
+  // Counts at the last change, to tell what came after it.
+  std::pair<std::uint64_t, std::uint64_t> at_last_change{0, 0};
+  if (!sc.link_changes.empty()) {
+    Micros last = 0;
+    for (const auto& c : sc.link_changes) last = std::max(last, c.at);
+    sim.at(last, [&at_last_change](Simulation& s) { at_last_change = fragment_counts(s); });
+  }
 
-  sim.at(0, [&sc](Simulation& s) {
-    for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
+  // Subscriptions go first among events of the same moment: a message
+  // published as a node subscribes counts as published after it.
+  for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
+    sim.at(sc.nodes[i].subscribe_at, [&sc, i](Simulation& s) {
       engine::SubscriptionOptions opts;
       opts.reliable = sc.nodes[i].reliable;
+      opts.history = sc.nodes[i].history;
       for (const auto& g : sc.nodes[i].subscribe) s.subscribe(i, g, opts);
-    }
-  });
+    });
+  }
 
-  // Expected: every message published by another node in a group it subscribes to.
   std::vector<std::size_t> expected(sc.nodes.size(), 0);
+  for (std::size_t i = 0; i < sc.nodes.size(); ++i) expected[i] = expected_for(sc, i);
+  std::map<MessageId, Micros> published_at;
   Micros last_publish = 0;
   for (std::size_t pi = 0; pi < sc.publications.size(); ++pi) {
     const ScenarioPublication& pub = sc.publications[pi];
-    for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
-      const auto& subs = sc.nodes[i].subscribe;
-      if (i != pub.node && std::find(subs.begin(), subs.end(), pub.group) != subs.end()) expected[i] += pub.count;
-    }
     for (std::size_t k = 0; k < pub.count; ++k) {
       const Micros t = pub.at + static_cast<Micros>(k) * pub.interval;
       last_publish = std::max(last_publish, t);
-      sim.at(t, [&sc, pi, k](Simulation& s) {
+      sim.at(t, [&sc, &published_at, pi, k](Simulation& s) {
         const ScenarioPublication& q = sc.publications[pi];
         engine::PublishRequest req;
         req.group = q.group;
         req.payload = q.payload.empty() ? make_payload(derive_seed(sc.seed, kPayloadStream + (pi << 20) + k), q.size)
                                         : q.payload;
-        s.publish(q.node, req);
+        published_at[s.publish(q.node, req)] = s.now();
       });
     }
   }
@@ -361,6 +443,8 @@ ScenarioResult run_scenario(const Scenario& sc) {
   complete = tracker.update(sim);
 
   const auto outcomes = tracker.outcomes();
+  double latency_sum = 0;
+  std::size_t latency_count = 0;
   for (std::size_t i = 0; i < sc.nodes.size(); ++i) {
     ScenarioNodeOutcome o;
     o.name = sc.nodes[i].name;
@@ -369,9 +453,32 @@ ScenarioResult run_scenario(const Scenario& sc) {
     o.bytes = outcomes[i].bytes;
     o.complete = outcomes[i].complete;
     o.completed_at = outcomes[i].completed_at;
+    o.duplicate_deliveries = outcomes[i].duplicate_deliveries;
+    // Latency of each first delivery of a message published after the node subscribed.
+    std::set<MessageId> seen;
+    double sum = 0;
+    std::size_t count = 0;
+    for (const auto& d : sim.deliveries(i)) {
+      const auto it = published_at.find(d.delivery.meta.id);
+      if (it == published_at.end() || it->second < sc.nodes[i].subscribe_at || !seen.insert(it->first).second) continue;
+      const double latency = static_cast<double>(d.received_at - it->second) / static_cast<double>(kSeconds);
+      sum += latency;
+      ++count;
+      o.max_latency_s = std::max(o.max_latency_s, latency);
+    }
+    o.mean_latency_s = count > 0 ? sum / static_cast<double>(count) : 0.0;
+    latency_sum += sum;
+    latency_count += count;
     res.nodes.push_back(std::move(o));
   }
   res.run = summarize(sim, complete);
+  res.metrics = scenario_metrics(sc, sim, res.nodes);
+  if (!sc.link_changes.empty()) {
+    const auto end = fragment_counts(sim);
+    res.metrics.fragment_transmissions_after_change = end.first - at_last_change.first;
+    res.metrics.duplicate_fragments_after_change = end.second - at_last_change.second;
+  }
+  res.metrics.mean_latency_s = latency_count > 0 ? latency_sum / static_cast<double>(latency_count) : 0.0;
   return res;
 }
 

@@ -121,17 +121,47 @@ TacticalResult run_tactical(const TacticalParams& params);
 
 struct ScenarioNodeOutcome {
   std::string name;
-  std::size_t expected = 0;   // messages published by others in its groups
+  // Messages published by others in its groups: from its subscription on,
+  // plus the `history` newest of each publisher before it.
+  std::size_t expected = 0;
   std::size_t delivered = 0;  // distinct of those delivered
   std::uint64_t bytes = 0;
   bool complete = false;
   Micros completed_at = -1;  // delivery that completed it; -1 if incomplete, 0 if nothing expected
+  std::size_t duplicate_deliveries = 0;  // a message delivered twice (must stay 0)
+  // Publication to delivery, over messages published after it subscribed.
+  double mean_latency_s = 0;
+  double max_latency_s = 0;
+};
+
+// Figures over the whole run, for the multi-hop experiments.
+struct ScenarioMetrics {
+  std::size_t expected = 0;
+  std::size_t delivered = 0;
+  double delivery_ratio = 0;  // delivered / expected (1 when nothing was expected)
+  double mean_latency_s = 0;  // over every delivery counted in the nodes' latencies
+  double max_latency_s = 0;
+  Micros complete_at = -1;     // when the last node completed; -1 if one never did
+  Micros last_change_at = -1;  // the last link change; -1 without any
+  // Datagrams carrying fragments (first pass, repairs and pushes, rebroadcasts).
+  std::uint64_t fragment_transmissions = 0;
+  std::uint64_t datagrams = 0;  // everything on the air
+  double transmissions_per_delivery = 0;  // fragment transmissions / delivered
+  std::uint64_t forwards = 0;             // rebroadcasts on the air
+  std::uint64_t pushes = 0;               // replication pushes sent
+  std::uint64_t summaries = 0;            // anti-entropy summaries sent
+  std::uint64_t duplicate_fragments = 0;  // fragments received that a node already held
+  std::size_t duplicate_deliveries = 0;
+  // From the last link change on (0 without changes): what a heal cost.
+  std::uint64_t fragment_transmissions_after_change = 0;
+  std::uint64_t duplicate_fragments_after_change = 0;
 };
 
 struct ScenarioResult {
   std::string source;
   std::uint64_t seed = 0;
   std::vector<ScenarioNodeOutcome> nodes;
+  ScenarioMetrics metrics;
   RunSummary run;
 };
 

@@ -138,6 +138,11 @@ void run_json(Json& j, const RunSummary& s, const std::vector<std::string>& name
     j.key("mfrs_received").num(e.mfrs_received);
     j.key("repairs_queued").num(e.repairs_queued);
     j.key("repairs_suppressed_ntm").num(e.repairs_suppressed_ntm);
+    j.key("forwards_queued").num(e.forwards_queued);
+    j.key("forwards_suppressed_ntm").num(e.forwards_suppressed_ntm);
+    j.key("summaries_sent").num(e.summaries_sent);
+    j.key("pushes_sent").num(e.pushes_sent);
+    j.key("pushes_suppressed_ntm").num(e.pushes_suppressed_ntm);
     j.key("duplicate_fragments").num(e.duplicate_fragments);
     j.key("queue_drops").num(e.queue_drops);
     j.key("malformed").num(e.malformed_total());
@@ -231,14 +236,15 @@ std::vector<std::string> tactical_names(const TacticalParams& p) {
 }  // namespace
 
 std::string format_medium(const MediumStats& m, const std::vector<std::string>& names) {
-  std::string out = fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n", "node",
-                                "data_B", "repair_B", "mfr_B", "beacon_B", "total_B", "header_B", "datagrams",
-                                "qdrops", "received", "lost");
+  std::string out = fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>10} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n",
+                                "node", "data_B", "repair_B", "mfr_B", "beacon_B", "forward_B", "summary_B", "total_B",
+                                "header_B", "datagrams", "qdrops", "received", "lost");
   auto row = [&out](const std::string& name, const NodeTraffic& t) {
     using engine::TrafficKind;
-    out += fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n", name,
+    out += fmt::format("{:<8} {:>10} {:>10} {:>9} {:>9} {:>10} {:>9} {:>11} {:>10} {:>9} {:>7} {:>9} {:>8}\n", name,
                        t.on_air_bytes(TrafficKind::Data), t.on_air_bytes(TrafficKind::Repair),
-                       t.on_air_bytes(TrafficKind::Request), t.on_air_bytes(TrafficKind::Beacon), t.on_air_bytes(),
+                       t.on_air_bytes(TrafficKind::Request), t.on_air_bytes(TrafficKind::Beacon),
+                       t.on_air_bytes(TrafficKind::Forward), t.on_air_bytes(TrafficKind::Summary), t.on_air_bytes(),
                        t.header_bytes, t.on_air_datagrams(), t.queue_dropped.datagrams, t.received.datagrams,
                        t.lost.datagrams);
   };
@@ -356,20 +362,52 @@ std::string tactical_json(const TacticalResult& r) {
 
 // --- scenario ------------------------------------------------------------------------------
 
+std::string format_metrics(const ScenarioMetrics& m) {
+  std::string out = fmt::format("\n{:<38} {:>12}\n", "metric", "value");
+  const auto row = [&out](std::string_view name, const std::string& value) {
+    out += fmt::format("{:<38} {:>12}\n", name, value);
+  };
+  row("delivered / expected", fmt::format("{}/{}", m.delivered, m.expected));
+  row("delivery ratio", fmt::format("{:.3f}", m.delivery_ratio));
+  row("latency mean s (live messages)", fmt::format("{:.3f}", m.mean_latency_s));
+  row("latency max s", fmt::format("{:.3f}", m.max_latency_s));
+  row("fragment transmissions", fmt::format("{}", m.fragment_transmissions));
+  row("transmissions per delivered message", fmt::format("{:.2f}", m.transmissions_per_delivery));
+  row("datagrams on the air (all kinds)", fmt::format("{}", m.datagrams));
+  row("rebroadcasts (forward)", fmt::format("{}", m.forwards));
+  row("replication pushes / summaries", fmt::format("{} / {}", m.pushes, m.summaries));
+  row("duplicate fragments received", fmt::format("{}", m.duplicate_fragments));
+  row("duplicate deliveries", fmt::format("{}", m.duplicate_deliveries));
+  row("all complete at s", time_or_dash(m.complete_at));
+  if (m.last_change_at >= 0) {
+    row("last link change at s", time_or_dash(m.last_change_at));
+    row("full delivery after it, s",
+        m.complete_at >= 0 ? fmt::format("{:.2f}", seconds(std::max<Micros>(m.complete_at - m.last_change_at, 0)))
+                           : std::string("-"));
+    row("fragment transmissions after it", fmt::format("{}", m.fragment_transmissions_after_change));
+    row("duplicate fragments received after it", fmt::format("{}", m.duplicate_fragments_after_change));
+  }
+  return out;
+}
+
 std::string format_scenario(const ScenarioResult& r) {
   std::vector<std::string> names;
   for (const auto& n : r.nodes) names.push_back(n.name);
   std::string out = fmt::format("scenario: {}, seed {}\n\n", r.source, r.seed);
-  out += fmt::format("{:<12} {:>9} {:>12} {:>12} {:>11}\n", "node", "complete", "messages", "bytes", "complete_s");
+  out += fmt::format("{:<12} {:>9} {:>12} {:>12} {:>11} {:>10} {:>10}\n", "node", "complete", "messages", "bytes",
+                     "complete_s", "latency_s", "max_lat_s");
   for (const auto& n : r.nodes) {
     if (n.expected == 0 && n.delivered == 0) {
-      out += fmt::format("{:<12} {:>9} {:>12} {:>12} {:>11}\n", n.name, "-", "-", "-", "-");
+      out += fmt::format("{:<12} {:>9} {:>12} {:>12} {:>11} {:>10} {:>10}\n", n.name, "-", "-", "-", "-", "-", "-");
       continue;
     }
-    out += fmt::format("{:<12} {:>9} {:>12} {:>12} {:>11}\n", n.name, n.complete ? "yes" : "no",
+    out += fmt::format("{:<12} {:>9} {:>12} {:>12} {:>11} {:>10.3f} {:>10.3f}\n", n.name, n.complete ? "yes" : "no",
                        fmt::format("{}/{}", n.delivered, n.expected), n.bytes,
-                       n.complete ? time_or_dash(n.completed_at) : std::string("-"));
+                       n.complete ? time_or_dash(n.completed_at) : std::string("-"), n.mean_latency_s,
+                       n.max_latency_s);
+    if (n.duplicate_deliveries > 0) out += fmt::format("  ({} duplicate deliveries)\n", n.duplicate_deliveries);
   }
+  out += format_metrics(r.metrics);
   out += format_run_tail(r.run, names, "\n");
   return out;
 }
@@ -391,9 +429,35 @@ std::string scenario_json(const ScenarioResult& r) {
     j.key("bytes").num(n.bytes);
     j.key("complete").boolean(n.complete);
     j.key("complete_s").num(n.complete ? seconds(n.completed_at) : -1.0);
+    j.key("duplicate_deliveries").num(static_cast<std::uint64_t>(n.duplicate_deliveries));
+    j.key("mean_latency_s").num(n.mean_latency_s);
+    j.key("max_latency_s").num(n.max_latency_s);
     j.close('}');
   }
   j.close(']');
+  const ScenarioMetrics& m = r.metrics;
+  j.key("metrics").open('{');
+  j.key("expected").num(static_cast<std::uint64_t>(m.expected));
+  j.key("delivered").num(static_cast<std::uint64_t>(m.delivered));
+  j.key("delivery_ratio").num(m.delivery_ratio);
+  j.key("mean_latency_s").num(m.mean_latency_s);
+  j.key("max_latency_s").num(m.max_latency_s);
+  j.key("complete_s").num(m.complete_at >= 0 ? seconds(m.complete_at) : -1.0);
+  j.key("last_change_s").num(m.last_change_at >= 0 ? seconds(m.last_change_at) : -1.0);
+  j.key("full_delivery_after_last_change_s")
+      .num(m.complete_at >= 0 && m.last_change_at >= 0 ? seconds(std::max<Micros>(m.complete_at - m.last_change_at, 0))
+                                                       : -1.0);
+  j.key("fragment_transmissions").num(m.fragment_transmissions);
+  j.key("fragment_transmissions_after_last_change").num(m.fragment_transmissions_after_change);
+  j.key("duplicate_fragments_after_last_change").num(m.duplicate_fragments_after_change);
+  j.key("transmissions_per_delivery").num(m.transmissions_per_delivery);
+  j.key("datagrams").num(m.datagrams);
+  j.key("forwards").num(m.forwards);
+  j.key("pushes").num(m.pushes);
+  j.key("summaries").num(m.summaries);
+  j.key("duplicate_fragments").num(m.duplicate_fragments);
+  j.key("duplicate_deliveries").num(static_cast<std::uint64_t>(m.duplicate_deliveries));
+  j.close('}');
   run_json(j, r.run, names);
   j.close('}');
   return j.take();

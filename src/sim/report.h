@@ -17,6 +17,11 @@ std::string baseline_json(const BaselineResult& r);
 std::string tactical_json(const TacticalResult& r);
 std::string scenario_json(const ScenarioResult& r);
 
+// The multi-hop figures of a scenario run (delivery ratio, latency,
+// transmissions per delivered message, time to full delivery after the last
+// link change), as a two-column table.
+std::string format_metrics(const ScenarioMetrics& m);
+
 // Bytes on the air by category per node and in total, with node names.
 std::string format_medium(const MediumStats& m, const std::vector<std::string>& names);
 

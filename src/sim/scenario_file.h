@@ -20,6 +20,17 @@
 //   symmetric = false             # also the reverse direction
 //   reliability_pct = 70.0        # omitted fields keep the defaults
 //
+//   [[link_changes]]              # during the run: partitions, heals, joins
+//   at_s = 30.0
+//   from = "a4"                   # as in links.override
+//   to = "b1"
+//   symmetric = true
+//   enabled = true                # omitted fields keep the pair's current value
+//
+//   [controllers]                 # defaults for every node (optional), keys as
+//   forwarding = "flooding"       # in dissemd's [controllers] section
+//   forwarding.hop_limit = 6      # (controllers/controller_settings.h)
+//
 //   [[nodes]]
 //   name = "uav"
 //   capacity_kbps = 230           # or capacity_bps; 1 kbit = 1024 bit
@@ -27,6 +38,10 @@
 //   cache_unsubscribed = true     # opportunistic listening (default true)
 //   subscribe = ["intel"]
 //   reliable = true               # subscriptions request missing data
+//   history = 0                   # prior messages to fetch per publisher on first contact
+//   subscribe_at_s = 0.0          # when the node subscribes (a late joiner: later)
+//   [nodes.controllers]           # this node's controllers, over [controllers]
+//   replication = "anti-entropy"
 //
 //   [[publications]]
 //   at_s = 1.0
@@ -37,6 +52,8 @@
 //   interval_s = 0.5
 //
 // Any key not listed here is an error naming the key and where it was found.
+// scenario_toml() prints a Scenario in this form, so generated topologies
+// (dissem-sim line, grid, partition, late-join) can be saved and edited.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +64,7 @@
 #include <string_view>
 #include <vector>
 
+#include "controllers/controller_settings.h"
 #include "engine/types.h"
 #include "sim/medium.h"
 
@@ -64,12 +82,23 @@ struct ScenarioNode {
   bool cache_unsubscribed = true;
   std::vector<std::string> subscribe;
   bool reliable = true;
+  std::uint32_t history = 0;
+  Micros subscribe_at = 0;
+  controllers::ControllerSettings controllers;
 };
 
 struct ScenarioLink {
   std::size_t from = 0;
   std::size_t to = 0;
   LinkParams params;
+};
+
+// A change of a link's parameters at a moment of the run.
+struct ScenarioLinkChange {
+  Micros at = 0;
+  std::size_t from = 0;
+  std::size_t to = 0;
+  LinkParams params;  // the pair's parameters from then on
 };
 
 struct ScenarioPublication {
@@ -91,6 +120,7 @@ struct Scenario {
   LinkParams default_link;
   std::vector<ScenarioNode> nodes;
   std::vector<ScenarioLink> links;  // resolved overrides, in order
+  std::vector<ScenarioLinkChange> link_changes;  // resolved, in order
   std::vector<ScenarioPublication> publications;
 };
 
@@ -98,5 +128,11 @@ struct Scenario {
 Scenario load_scenario_file(const std::filesystem::path& path);
 // Parses TOML text; `source` names it in errors, files are looked up in `base_dir`.
 Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& base_dir);
+
+// The TOML text of `scenario`: every node, every link that differs from the
+// default, every change and publication, and each node's controllers where
+// they differ from the defaults. Publications read from a file are written
+// with their size (random bytes when read back).
+std::string scenario_toml(const Scenario& scenario);
 
 }  // namespace dissem::sim

@@ -37,6 +37,10 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   j += fmt::format(R"(}},"mfrs":{{"sent":{},"items_sent":{},"rounds_gated":{},"received":{}}})", s.mfrs_sent,
                    s.mfr_items_sent, s.mfr_rounds_gated, s.mfrs_received);
   j += fmt::format(R"(,"repairs":{{"queued":{},"suppressed_ntm":{}}})", s.repairs_queued, s.repairs_suppressed_ntm);
+  j += fmt::format(R"(,"forwards":{{"queued":{},"suppressed_ntm":{}}})", s.forwards_queued, s.forwards_suppressed_ntm);
+  j += fmt::format(
+      R"(,"replication":{{"summaries_sent":{},"summaries_received":{},"pushes_queued":{},"pushes_sent":{},"pushes_suppressed_ntm":{}}})",
+      s.summaries_sent, s.summaries_received, s.pushes_queued, s.pushes_sent, s.pushes_suppressed_ntm);
   j += ",\"malformed\":{";
   for (std::size_t i = 0; i < kDecodeErrors; ++i) {
     j += fmt::format(R"("{}":{},)", engine::decode_error_name(error_at(i)), s.malformed[i]);
@@ -65,6 +69,9 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   t += fmt::format("MFRs:     sent {} ({} message entries, {} rounds gated by incoming traffic), received {}\n",
                    s.mfrs_sent, s.mfr_items_sent, s.mfr_rounds_gated, s.mfrs_received);
   t += fmt::format("repairs:  queued {}, suppressed by NTM {}\n", s.repairs_queued, s.repairs_suppressed_ntm);
+  t += fmt::format("forwards: queued {}, suppressed by NTM {}\n", s.forwards_queued, s.forwards_suppressed_ntm);
+  t += fmt::format("replication: summaries sent {}, received {}; pushes queued {}, sent {}, suppressed by NTM {}\n",
+                   s.summaries_sent, s.summaries_received, s.pushes_queued, s.pushes_sent, s.pushes_suppressed_ntm);
   t += fmt::format("malformed: {}", s.malformed_total());
   // Only the reasons that occurred: the full list is in --json.
   std::string reasons;

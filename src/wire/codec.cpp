@@ -55,6 +55,39 @@ std::optional<DecodeError> check_beacon(const Beacon& b, const Limits& limits) {
     return DecodeError::OversizedRequest;
   for (const auto& n : b.newest()) {
     if (!valid_group(n.group(), limits)) return DecodeError::BadGroup;
+    if (n.oldest() > n.seq()) return DecodeError::BadRange;
+  }
+  if (static_cast<std::size_t>(b.interests_size()) > limits.max_beacon_entries) return DecodeError::OversizedRequest;
+  for (const auto& i : b.interests()) {
+    if (!valid_group(i.group(), limits)) return DecodeError::BadGroup;
+    if (i.distance() > limits.max_interest_distance || (i.distance() > 0 && i.via() == 0))
+      return DecodeError::BadRange;
+  }
+  return std::nullopt;
+}
+
+std::optional<DecodeError> check_summary(const Summary& s, const Limits& limits) {
+  if (s.node() == 0) return DecodeError::BadRange;
+  if (static_cast<std::size_t>(s.wants_size()) > limits.max_summary_wants ||
+      static_cast<std::size_t>(s.streams_size()) > limits.max_summary_streams)
+    return DecodeError::OversizedRequest;
+  for (const auto& g : s.wants()) {
+    if (!valid_group(g, limits)) return DecodeError::BadGroup;
+  }
+  std::size_t ranges = 0;
+  for (const auto& st : s.streams()) {
+    if (!valid_group(st.group(), limits)) return DecodeError::BadGroup;
+    if (st.publisher() == 0) return DecodeError::BadRange;
+    const auto& h = st.held();
+    if (h.size() % 2 != 0) return DecodeError::BadRange;
+    ranges += static_cast<std::size_t>(h.size() / 2);
+    if (ranges > limits.max_summary_ranges) return DecodeError::OversizedRequest;
+    // Ascending, non-empty, sequence numbers from 1: what a RangeSet yields.
+    std::uint64_t previous_end = 1;
+    for (int i = 0; i < h.size(); i += 2) {
+      if (h[i] < previous_end || h[i] >= h[i + 1]) return DecodeError::BadRange;
+      previous_end = h[i + 1];
+    }
   }
   return std::nullopt;
 }
@@ -81,6 +114,10 @@ std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Lim
       out.kind = Kind::Beacon;
       if (!out.beacon.ParseFromArray(body, size)) return DecodeError::Unparseable;
       return check_beacon(out.beacon, limits);
+    case Kind::Summary:
+      out.kind = Kind::Summary;
+      if (!out.summary.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      return check_summary(out.summary, limits);
   }
   return DecodeError::UnknownKind;
 }
@@ -88,6 +125,7 @@ std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Lim
 std::vector<std::uint8_t> encode(const DataFragment& m) { return frame(Kind::Data, m); }
 std::vector<std::uint8_t> encode(const MissingFragmentRequest& m) { return frame(Kind::Request, m); }
 std::vector<std::uint8_t> encode(const Beacon& m) { return frame(Kind::Beacon, m); }
+std::vector<std::uint8_t> encode(const Summary& m) { return frame(Kind::Summary, m); }
 
 std::size_t encoded_size(const google::protobuf::MessageLite& m) { return m.ByteSizeLong() + 1; }
 

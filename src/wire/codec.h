@@ -19,14 +19,18 @@ namespace dissem::wire {
 
 constexpr std::uint8_t kWireVersion = 1;
 
-enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3 };
+enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3, Summary = 4 };
 
 struct Limits {
   std::uint32_t max_message_size = 64u << 20;
   std::size_t max_group_name = 255;
   std::size_t max_request_ranges = 4096;     // [begin, end) pairs in one MFR
   std::size_t max_request_messages = 4096;   // message entries in one MFR
-  std::size_t max_beacon_entries = 1024;
+  std::size_t max_beacon_entries = 1024;     // newest, echoes, interests: each
+  std::uint32_t max_interest_distance = 255;
+  std::size_t max_summary_streams = 1024;
+  std::size_t max_summary_ranges = 4096;     // [begin, end) pairs over all streams
+  std::size_t max_summary_wants = 1024;
 };
 
 // Reusable decode target: one object per engine avoids an allocation per datagram.
@@ -35,6 +39,7 @@ struct Decoded {
   DataFragment data;
   MissingFragmentRequest request;
   Beacon beacon;
+  Summary summary;
 };
 
 // Parses and validates `bytes` into `out`. Returns the rejection reason, or
@@ -45,6 +50,7 @@ std::optional<engine::DecodeError> decode(std::span<const std::uint8_t> bytes, c
 std::vector<std::uint8_t> encode(const DataFragment& m);
 std::vector<std::uint8_t> encode(const MissingFragmentRequest& m);
 std::vector<std::uint8_t> encode(const Beacon& m);
+std::vector<std::uint8_t> encode(const Summary& m);
 
 // Bytes on the wire for a message, prefix included, without serialising it.
 std::size_t encoded_size(const google::protobuf::MessageLite& m);

@@ -9,11 +9,11 @@
 #include "engine/node.h"
 #include "wire/codec.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace {
+
+// Feeds every datagram of the input to one node configured by `cfg`.
+void run(const dissem::engine::EngineConfig& cfg, const std::uint8_t* data, std::size_t size) {
   using namespace dissem;
-  engine::EngineConfig cfg;
-  cfg.node_id = 0xFFFF0001;
-  cfg.max_tracked_messages = 4096;
   engine::Node node(cfg, cache::Store::open(":memory:"), 0);
   node.subscribe("g", engine::SubscriptionOptions{}, 0);
 
@@ -37,5 +37,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (node.poll_event()) {
     }
   }
+}
+
+}  // namespace
+
+// The same input twice: a node with the default controllers, and one with
+// subscription-aware forwarding and anti-entropy, so interests, summaries,
+// rebroadcasts and pushes get the hostile input too.
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  dissem::engine::EngineConfig cfg;
+  cfg.node_id = 0xFFFF0001;
+  cfg.max_tracked_messages = 4096;
+  run(cfg, data, size);
+  cfg.controllers.forwarding = "subscription-aware";
+  cfg.controllers.replication = "anti-entropy";
+  run(cfg, data, size);
   return 0;
 }

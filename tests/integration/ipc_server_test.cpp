@@ -86,6 +86,15 @@ class FakeBackend : public Backend {
     s.engine.deliveries = 11;
     s.engine.messages_published = 12;
     s.engine.messages_completed = 13;
+    s.engine.sent[static_cast<std::size_t>(engine::TrafficKind::Forward)] = {21, 2100};
+    s.engine.received[static_cast<std::size_t>(engine::TrafficKind::Summary)] = {22, 220};
+    s.engine.forwards_queued = 23;
+    s.engine.forwards_suppressed_ntm = 24;
+    s.engine.summaries_sent = 25;
+    s.engine.summaries_received = 26;
+    s.engine.pushes_queued = 27;
+    s.engine.pushes_sent = 28;
+    s.engine.pushes_suppressed_ntm = 29;
     s.cache_bytes = 1 << 20;
     s.cache_messages = 17;
     return s;
@@ -338,6 +347,15 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   EXPECT_EQ(s.engine.deliveries, 11u);
   EXPECT_EQ(s.engine.messages_published, 12u);
   EXPECT_EQ(s.engine.messages_completed, 13u);
+  EXPECT_EQ(s.engine.sent[k(engine::TrafficKind::Forward)].bytes, 2100u);
+  EXPECT_EQ(s.engine.received[k(engine::TrafficKind::Summary)].datagrams, 22u);
+  EXPECT_EQ(s.engine.forwards_queued, 23u);
+  EXPECT_EQ(s.engine.forwards_suppressed_ntm, 24u);
+  EXPECT_EQ(s.engine.summaries_sent, 25u);
+  EXPECT_EQ(s.engine.summaries_received, 26u);
+  EXPECT_EQ(s.engine.pushes_queued, 27u);
+  EXPECT_EQ(s.engine.pushes_sent, 28u);
+  EXPECT_EQ(s.engine.pushes_suppressed_ntm, 29u);
   EXPECT_EQ(s.cache_bytes, 1u << 20);
   EXPECT_EQ(s.cache_messages, 17u);
 

@@ -129,3 +129,91 @@ TEST(WireCodec, RandomBytesNeverCrash) {
   }
   SUCCEED();
 }
+
+namespace {
+
+wire::Summary sample_summary() {
+  wire::Summary s;
+  s.set_node(42);
+  s.add_wants("chat");
+  auto* h = s.add_streams();
+  h->set_group("chat");
+  h->set_publisher(7);
+  for (const std::uint64_t v : {1, 5, 9, 12}) h->add_held(v);  // [1, 5) and [9, 12)
+  return s;
+}
+
+}  // namespace
+
+TEST(WireCodec, SummaryRoundTripsAsItsOwnKind) {
+  const auto bytes = wire::encode(sample_summary());
+  EXPECT_EQ(bytes[0], (1 << 4) | 4);
+  wire::Decoded out;
+  ASSERT_EQ(wire::decode(bytes, wire::Limits{}, out), std::nullopt);
+  EXPECT_EQ(out.kind, wire::Kind::Summary);
+  EXPECT_EQ(out.summary.node(), 42u);
+  EXPECT_EQ(out.summary.streams(0).held_size(), 4);
+}
+
+TEST(WireCodec, RejectsMalformedSummaries) {
+  const auto with = [](auto change) {
+    auto s = sample_summary();
+    change(s);
+    return decode(wire::encode(s));
+  };
+  EXPECT_EQ(with([](wire::Summary& s) { s.set_node(0); }), DecodeError::BadRange);
+  EXPECT_EQ(with([](wire::Summary& s) { s.add_wants(""); }), DecodeError::BadGroup);
+  EXPECT_EQ(with([](wire::Summary& s) { s.mutable_streams(0)->set_publisher(0); }), DecodeError::BadRange);
+  EXPECT_EQ(with([](wire::Summary& s) { s.mutable_streams(0)->add_held(20); }), DecodeError::BadRange);  // odd
+  EXPECT_EQ(with([](wire::Summary& s) { s.mutable_streams(0)->set_held(0, 0); }), DecodeError::BadRange);  // seq 0
+  EXPECT_EQ(with([](wire::Summary& s) { s.mutable_streams(0)->set_held(2, 3); }), DecodeError::BadRange);  // overlap
+  EXPECT_EQ(with([](wire::Summary& s) { s.mutable_streams(0)->set_held(3, 9); }), DecodeError::BadRange);  // empty
+  EXPECT_EQ(with([](wire::Summary& s) {
+              auto* h = s.mutable_streams(0);
+              for (std::uint64_t q = 100; q < 100 + 2 * 5000; q += 2) {
+                h->add_held(q);
+                h->add_held(q + 1);
+              }
+            }),
+            DecodeError::OversizedRequest);
+}
+
+TEST(WireCodec, BeaconInterestsAndOldestAreValidated) {
+  wire::Beacon b;
+  b.set_node(3);
+  auto* i = b.add_interests();
+  i->set_group("chat");
+  i->set_distance(2);
+  i->set_via(9);
+  auto* n = b.add_newest();
+  n->set_group("chat");
+  n->set_publisher(7);
+  n->set_seq(10);
+  n->set_oldest(4);
+  EXPECT_EQ(decode(wire::encode(b)), std::nullopt);
+  i->set_via(0);  // learnt interest must name where from
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+  i->set_via(9);
+  i->set_distance(1000);
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+  i->set_distance(2);
+  n->set_oldest(11);  // holds from beyond the newest it knows
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+}
+
+TEST(WireCodec, OnlyRebroadcastsCarryTheForwarder) {
+  dissem::MessageMeta meta;
+  meta.id = {"sensors/grp1", 0xA1B2C3D4, 7};
+  meta.total_length = 819200;
+  std::vector<std::uint8_t> payload(1400, 0x5a);
+  wire::DataFragment d;
+  dissem::engine::fill_fragment(d, meta, 409600, payload, false, 2);
+  const auto without = wire::encode(d).size();
+  dissem::engine::fill_fragment(d, meta, 409600, payload, false, 2, 0x01020304);
+  const auto bytes = wire::encode(d);
+  EXPECT_EQ(bytes.size(), without + 5);  // one tag byte and a fixed32, on rebroadcasts only
+  wire::Decoded out;
+  ASSERT_EQ(wire::decode(bytes, wire::Limits{}, out), std::nullopt);
+  EXPECT_EQ(out.data.forwarder(), 0x01020304u);
+  EXPECT_EQ(out.data.hops(), 2u);
+}

@@ -70,6 +70,7 @@ struct ReceiveArgs {
   std::size_t expect = 1;
   double time_limit_s = 600;
   bool unreliable = false;
+  std::uint32_t history = 0;
 };
 
 struct Received {
@@ -80,7 +81,7 @@ struct Received {
 
 int run_receive(const ReceiveArgs& a) {
   dissem::client::Client c(a.socket);
-  c.subscribe(a.group, !a.unreliable);
+  c.subscribe(a.group, !a.unreliable, /*ordered=*/false, a.history);
   const auto t0 = Clock::now();
   const auto deadline = t0 + std::chrono::duration<double>(a.time_limit_s);
   // By publisher and the publisher's message index: several publishers may
@@ -153,6 +154,8 @@ int main(int argc, char** argv) {
   rec->add_option("--expect", r.expect, "messages to wait for")->required()->check(CLI::PositiveNumber);
   rec->add_option("--time-limit-s", r.time_limit_s, "give up after this many seconds (exit 4)")->check(CLI::PositiveNumber);
   rec->add_flag("--unreliable", r.unreliable, "subscribe without requesting missing fragments");
+  rec->add_option("--history", r.history,
+                  "earlier messages to fetch per publisher (a node that first hears a stream mid-way)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

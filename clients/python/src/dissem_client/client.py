@@ -147,6 +147,8 @@ class TrafficByKind:
     repair: TrafficCounter = TrafficCounter()
     mfr: TrafficCounter = TrafficCounter()
     beacon: TrafficCounter = TrafficCounter()
+    forward: TrafficCounter = TrafficCounter()  # rebroadcast by a forwarding controller
+    summary: TrafficCounter = TrafficCounter()  # anti-entropy summaries
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,6 +175,13 @@ class Stats:
     messages_expired: int = 0
     cache_bytes: int = 0
     cache_messages: int = 0
+    forwards_queued: int = 0
+    forwards_suppressed_ntm: int = 0
+    summaries_sent: int = 0
+    summaries_received: int = 0
+    pushes_queued: int = 0
+    pushes_sent: int = 0
+    pushes_suppressed_ntm: int = 0
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -185,7 +194,7 @@ def _traffic(m: "pb.TrafficByKind") -> TrafficByKind:
     return TrafficByKind(
         **{
             name: TrafficCounter(getattr(m, name).datagrams, getattr(m, name).bytes)
-            for name in ("data", "repair", "mfr", "beacon")
+            for name in ("data", "repair", "mfr", "beacon", "forward", "summary")
         }
     )
 

@@ -4,9 +4,9 @@
 
 namespace dissem::controllers {
 
-std::vector<MessageId> QuotaEviction::select_victims(const std::vector<cache::MessageRecord>& messages,
-                                                     std::uint64_t total_bytes, std::uint64_t quota_bytes,
-                                                     Micros now) {
+std::vector<MessageId> ExpiryPriorityEviction::select_victims(const std::vector<cache::MessageRecord>& messages,
+                                                              std::uint64_t total_bytes, std::uint64_t quota_bytes,
+                                                              Micros now) {
   std::vector<MessageId> victims;
   std::vector<const cache::MessageRecord*> live;
   std::uint64_t remaining = total_bytes;
@@ -20,10 +20,15 @@ std::vector<MessageId> QuotaEviction::select_victims(const std::vector<cache::Me
   }
   if (remaining <= quota_bytes) return victims;
 
+  // A message never used since it arrived was last used when it arrived.
+  const bool lru = recency_ == Recency::LeastRecentlyUsed;
+  const auto recency = [lru](const cache::MessageRecord* m) {
+    return lru ? std::max(m->last_used, m->first_seen) : m->first_seen;
+  };
   const auto target = static_cast<std::uint64_t>(static_cast<double>(quota_bytes) * low_watermark_);
-  std::sort(live.begin(), live.end(), [](const cache::MessageRecord* a, const cache::MessageRecord* b) {
+  std::sort(live.begin(), live.end(), [&](const cache::MessageRecord* a, const cache::MessageRecord* b) {
     if (a->meta.priority != b->meta.priority) return a->meta.priority < b->meta.priority;
-    if (a->first_seen != b->first_seen) return a->first_seen < b->first_seen;
+    if (recency(a) != recency(b)) return recency(a) < recency(b);
     return a->meta.id < b->meta.id;
   });
   for (const auto* m : live) {

@@ -1,0 +1,39 @@
+// The engine's controller interfaces on top of a loaded plugin instance:
+// C++ values in, C structs across the boundary, C++ values out.
+#pragma once
+
+#include <memory>
+
+#include "controllers/deletion/deletion_controller.h"
+#include "controllers/forwarding/forwarding_controller.h"
+#include "controllers/plugin/plugin_loader.h"
+
+namespace dissem::controllers {
+
+class PluginForwarding final : public ForwardingController {
+ public:
+  // Throws PluginError if the plugin has no forward().
+  explicit PluginForwarding(std::shared_ptr<PluginInstance> plugin);
+  std::string_view name() const override { return "plugin"; }
+  ForwardDecision on_new_fragment(const ReceivedFragment& fragment, const NodeView& node, Micros now,
+                                  Random& rng) override;
+  bool relays(const std::string& group, const NodeView& node) const override;
+
+ private:
+  std::shared_ptr<PluginInstance> plugin_;
+};
+
+class PluginDeletion final : public DeletionController {
+ public:
+  // Throws PluginError if the plugin has no select_victims().
+  explicit PluginDeletion(std::shared_ptr<PluginInstance> plugin);
+  std::string_view name() const override { return "plugin"; }
+  std::vector<MessageId> select_victims(const std::vector<cache::MessageRecord>& messages,
+                                        std::uint64_t total_bytes, std::uint64_t quota_bytes,
+                                        Micros now) override;
+
+ private:
+  std::shared_ptr<PluginInstance> plugin_;
+};
+
+}  // namespace dissem::controllers

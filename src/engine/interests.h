@@ -1,0 +1,47 @@
+// Interest in groups, as neighbours advertise it in their beacons (only when
+// the forwarding controller asks for it: subscription-aware forwarding), and
+// what this node advertises in turn. Distance-vector with split horizon:
+// a node's distance to a group is 0 if it subscribes, else 1 + the smallest
+// distance a neighbour advertises that was not learnt through this node;
+// beyond the radius it advertises nothing. Entries live as long as the
+// neighbour's latest beacon: each beacon replaces what that peer said, and a
+// silent peer's entries go with it.
+#pragma once
+
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "controllers/node_view.h"
+#include "engine/types.h"
+
+namespace dissem::engine {
+
+struct AdvertisedInterest {
+  std::string group;
+  std::uint32_t distance = 0;
+  NodeId via = 0;
+  bool operator==(const AdvertisedInterest&) const = default;
+};
+
+class InterestTable {
+ public:
+  // Replaces everything `peer` advertised with `entries`.
+  void update(NodeId peer, const std::vector<AdvertisedInterest>& entries);
+  void forget(NodeId peer);
+  // Neighbours' interest in `group`, ordered by peer.
+  std::span<const controllers::PeerInterest> of(const std::string& group) const;
+  // What this node advertises: `own` groups at distance 0, then the others
+  // within `radius`, nearest neighbour first (ties: lowest node id). Ordered by group.
+  std::vector<AdvertisedInterest> advertise(NodeId self, const std::set<std::string>& own,
+                                            std::uint32_t radius) const;
+  // Groups anyone advertises.
+  std::set<std::string> groups() const;
+
+ private:
+  std::map<std::string, std::vector<controllers::PeerInterest>> by_group_;
+};
+
+}  // namespace dissem::engine
