@@ -13,12 +13,15 @@
 
 #include "client/client.h"
 #include "support/daemon_process.h"
+#include "support/run_capture.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
 
 namespace {
+
+using dissem::testing::run_capture;
 
 class DissemdPlugin : public ::testing::Test {
  protected:
@@ -35,18 +38,6 @@ class DissemdPlugin : public ::testing::Test {
 
 std::uint64_t forwards_received(dissem::client::Client& c) {
   return c.stats().engine.received[static_cast<std::size_t>(dissem::engine::TrafficKind::Forward)].datagrams;
-}
-
-std::string run_capture(const std::string& command, int* exit_code) {
-  std::string out;
-  std::string shell = command;
-  shell += " 2>&1";
-  FILE* p = ::popen(shell.c_str(), "r");
-  char buf[512];
-  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  const int status = p != nullptr ? ::pclose(p) : -1;
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
 }
 
 }  // namespace

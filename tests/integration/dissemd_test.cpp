@@ -18,11 +18,14 @@
 
 #include "client/client.h"
 #include "support/daemon_process.h"
+#include "support/run_capture.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
+
+using dissem::testing::run_capture;
 
 // A daemon process with its own cache and socket in the test's directory.
 // Built by appending: GCC 12 at -O3 reports a false -Wrestrict on "x" + std::string.
@@ -56,18 +59,6 @@ std::vector<std::uint8_t> pattern(std::size_t n) {
     b = static_cast<std::uint8_t>(x >> 16);
   }
   return v;
-}
-
-std::string run_capture(const std::string& command, int* exit_code) {
-  std::string out;
-  std::string shell = command;
-  shell += " 2>&1";
-  FILE* p = ::popen(shell.c_str(), "r");
-  char buf[512];
-  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  const int status = p != nullptr ? ::pclose(p) : -1;
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
 }
 
 }  // namespace

@@ -5,20 +5,14 @@
 #include <string>
 
 #include "controllers/controller_set.h"
+#include "support/quiet_node_view.h"
 #include "controllers/plugin/plugin_controllers.h"
 #include "controllers/plugin/plugin_loader.h"
 
 namespace dissem::controllers {
 namespace {
 
-class QuietView final : public NodeView {
- public:
-  NodeId self() const override { return 10; }
-  Micros packet_time() const override { return 10 * kMillis; }
-  Micros serve_delay_max() const override { return 30 * kMillis; }
-  bool subscribed(const std::string&) const override { return false; }
-  std::span<const PeerInterest> interest(const std::string&) const override { return {}; }
-};
+using dissem::testing::QuietView;
 
 std::string load_error(const std::string& path, const std::string& params = "") {
   try {

@@ -5,20 +5,14 @@
 #include <map>
 
 #include "controllers/controller_set.h"
+#include "support/quiet_node_view.h"
 #include "controllers/deletion/deletion_controller.h"
 #include "controllers/replication/anti_entropy.h"
 
 namespace dissem::controllers {
 namespace {
 
-class QuietView final : public NodeView {
- public:
-  NodeId self() const override { return 10; }
-  Micros packet_time() const override { return 10 * kMillis; }
-  Micros serve_delay_max() const override { return 30 * kMillis; }
-  bool subscribed(const std::string&) const override { return false; }
-  std::span<const PeerInterest> interest(const std::string&) const override { return {}; }
-};
+using dissem::testing::QuietView;
 
 HeldMessage held(const std::string& group, NodeId publisher, std::uint64_t seq, std::uint32_t bytes = 1000,
                  std::uint32_t priority = 0) {
