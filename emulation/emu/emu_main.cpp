@@ -20,6 +20,7 @@
 #include "link_model.h"
 #include "namespaces.h"
 #include "reports.h"
+#include "scheduling.h"
 
 namespace {
 
@@ -90,6 +91,12 @@ int run_emulation(const EmuOptions& options) {
   int status = 0;
   EmulatedNetwork network({options.prefix, options.nodes, options.subnet, options.pcap_dir});
 
+  // After the namespaces and TAPs exist (their set-up runs helper commands),
+  // before the first frame: only the forwarding loop runs real-time.
+  std::string scheduling_warning;
+  const std::string scheduling = apply_scheduling(options.rt_priority, scheduling_warning);
+  if (!scheduling_warning.empty()) std::fprintf(stderr, "dissem-emu: warning: %s\n", scheduling_warning.c_str());
+
   const TimeNs origin = monotonic_now();
   std::printf("%s\n", ready_line(options, network.nodes()).c_str());
   std::fflush(stdout);
@@ -115,7 +122,7 @@ int run_emulation(const EmuOptions& options) {
     status = 1;
   }
   if (options.stats_json) {
-    RunSummary run{outcome.ran, stopped_by, scenario.events.size(), at_start, scenario.ignored};
+    RunSummary run{outcome.ran, stopped_by, scenario.events.size(), at_start, scenario.ignored, scheduling};
     try {
       write_file_atomically(*options.stats_json, stats_json(options, model, run));
     } catch (const std::exception& e) {

@@ -53,7 +53,7 @@ EmuOptions parse_emu_options(int argc, const char* const* argv) {
   app.name("dissem-emu");
 
   std::string cleanup, prefix, subnet_text = "10.77.0.0/24", eel, gilbert, pcap_dir, stats_json;
-  long long nodes = 0, queue_packets = 50, overhead_bytes = 0;
+  long long nodes = 0, queue_packets = 50, overhead_bytes = 0, rt_priority = 10;
   std::uint64_t seed = 1;
   std::string radio_bps, shared_channel_bps;
   std::vector<std::string> radio_bps_node;
@@ -77,6 +77,9 @@ EmuOptions parse_emu_options(int argc, const char* const* argv) {
   app.add_option("--stats-json", stats_json, "Write counters as JSON here at the end of the run");
   auto* duration_opt = app.add_option("--duration", duration, "Stop after SECONDS (default: run until SIGTERM)");
   app.add_option("--overhead-bytes", overhead_bytes, "Bytes added to each frame when serialising (preamble, FCS)")
+      ->capture_default_str();
+  app.add_option("--rt-priority", rt_priority,
+                 "SCHED_FIFO priority of the emulator (1..99), so node processes cannot delay frames; 0 = off")
       ->capture_default_str();
 
   try {
@@ -154,6 +157,9 @@ EmuOptions parse_emu_options(int argc, const char* const* argv) {
   if (overhead_bytes < 0 || overhead_bytes > 65535)
     throw OptionsError(fmt::format("--overhead-bytes: {} is not in 0..65535", overhead_bytes));
   o.overhead_bytes = static_cast<std::uint32_t>(overhead_bytes);
+  if (rt_priority < 0 || rt_priority > 99)
+    throw OptionsError(fmt::format("--rt-priority: {} is not in 0..99", rt_priority));
+  o.rt_priority = static_cast<int>(rt_priority);
   return o;
 }
 

@@ -4,6 +4,7 @@
 //              [--queue-packets 50] [--radio-bps BPS] [--radio-bps-node I=BPS]...
 //              [--shared-channel-bps BPS] [--gilbert PGB,PBG,LOSSBAD] [--default-disconnected]
 //              [--pcap-dir DIR] [--stats-json FILE] [--duration SECONDS] [--overhead-bytes B]
+//              [--rt-priority P]
 //   dissem-emu --cleanup NAME
 #pragma once
 
@@ -42,6 +43,7 @@ struct EmuOptions {
   std::optional<std::string> stats_json;
   std::optional<double> duration_s;
   std::uint32_t overhead_bytes = 0;
+  int rt_priority = 10;  // SCHED_FIFO priority of the forwarding loop; 0 = ordinary scheduling
 
   ModelConfig model_config() const;
 };

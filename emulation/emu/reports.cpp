@@ -60,11 +60,10 @@ std::string stats_json(const EmuOptions& options, const LinkModel& model, const 
   std::string out = fmt::format(
       "{{\"emulator\": \"dissem-emu\", \"schema\": 1, \"seed\": {},\n\"config\": {},\n"
       "\"run\": {{\"duration_s\": {:.6f}, \"stopped_by\": {}, \"eel_events\": {}, \"eel_events_applied\": {}, "
-      "\"eel_events_pending\": {}, \"ignored_eel_events\": {}}},\n",
+      "\"eel_events_pending\": {}, \"ignored_eel_events\": {}, \"scheduling\": {}}},\n",
       options.seed, config_json(options), static_cast<double>(run.ran) / static_cast<double>(kNsPerSecond),
       json_string(run.stopped_by), run.eel_events, run.eel_events_at_start + model.effect_changes_applied(),
-      model.effect_changes_pending(),
-      ignored);
+      model.effect_changes_pending(), ignored, json_string(run.scheduling));
   out.append(model.counters().json_members());
   out.append("}\n");
   return out;

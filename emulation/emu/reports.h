@@ -22,6 +22,7 @@ struct RunSummary {
   std::size_t eel_events = 0;           // commeffect entries in the EEL file
   std::size_t eel_events_at_start = 0;  // of which applied before the ready line (time 0)
   std::map<std::string, std::size_t> ignored_eel_events;
+  std::string scheduling = "normal";    // what apply_scheduling obtained
 };
 
 std::string stats_json(const EmuOptions& options, const LinkModel& model, const RunSummary& run);

@@ -19,7 +19,8 @@ TEST(EmuOptions, ContractOptionsParse) {
                                     "s.eel", "--seed", "99", "--queue-packets", "20", "--radio-bps", "1000000",
                                     "--radio-bps-node", "2=500000", "--gilbert", "0.01,0.2,0.5",
                                     "--default-disconnected", "--pcap-dir", "/tmp/p", "--stats-json",
-                                    "/tmp/s.json", "--duration", "2.5", "--overhead-bytes", "24"});
+                                    "/tmp/s.json", "--duration", "2.5", "--overhead-bytes", "24",
+                                    "--rt-priority", "30"});
   EXPECT_EQ(o.prefix, "exp-1");
   EXPECT_EQ(o.nodes, 4u);
   EXPECT_EQ(o.subnet.to_string(), "10.9.0.0/16");
@@ -34,6 +35,7 @@ TEST(EmuOptions, ContractOptionsParse) {
   EXPECT_EQ(o.stats_json, "/tmp/s.json");
   EXPECT_EQ(o.duration_s, 2.5);
   EXPECT_EQ(o.overhead_bytes, 24u);
+  EXPECT_EQ(o.rt_priority, 30);
   const ModelConfig c = o.model_config();
   EXPECT_FALSE(c.default_connected);
   EXPECT_EQ(c.seed, 99u);
@@ -47,6 +49,7 @@ TEST(EmuOptions, Defaults) {
   EXPECT_FALSE(o.duration_s);
   EXPECT_FALSE(o.gilbert);
   EXPECT_FALSE(o.default_disconnected);
+  EXPECT_EQ(o.rt_priority, 10);
 }
 
 TEST(EmuOptions, Cleanup) {
@@ -79,6 +82,10 @@ TEST(EmuOptions, BadOptionsNameTheOption) {
             std::string::npos);
   EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--duration", "0"}).find("--duration"), std::string::npos);
   EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--queue-packets", "-1"}).find("--queue-packets"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--rt-priority", "100"}).find("--rt-priority"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--rt-priority", "-1"}).find("--rt-priority"),
             std::string::npos);
   EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--bogus"}).find("--bogus"), std::string::npos);
   EXPECT_NE(error_of({"--cleanup", "a", "--prefix", "a"}).find("--cleanup"), std::string::npos);
