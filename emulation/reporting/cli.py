@@ -6,7 +6,7 @@ README.md. Experiments are recognised by their cell parameters: baseline
 cells have capacity_kbps and reliability_pct; tactical cells have asymmetric,
 sender_reliability_pct and message_size; any other scenario gets the
 multi-hop figures (delivery ratio, latency, transmissions per delivery,
-time to full delivery after a heal)."""
+time to full delivery after a heal or a late join)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             body = tactical_report.section(scenario, scenario_runs, args.reference, args.out)
         else:
             # Anything else: multi-hop/disruption figures (line, grid, partition).
-            body = multihop_report.section(scenario, multihop_report.load(args.results, scenario))
+            body = multihop_report.section(scenario, multihop_report.load(args.results, scenario), args.out)
         page = args.out / f"{scenario}.md"
         page.write_text(f"# {scenario}\n\n{body}")
         ok = sum(r.complete for r in scenario_runs)

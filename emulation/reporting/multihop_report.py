@@ -1,7 +1,9 @@
 """Multi-hop and disruption experiments (issue: controllers): a line, a
-grid, a partition that heals. Every cell and system gets the delivery ratio,
-per-message latency, transmissions per delivered message and, where the
-cell names `heal_at_s`, the time from the heal to the last delivery."""
+grid, a partition that heals, a late joiner. Every cell and system gets the
+delivery ratio, per-message latency, transmissions per delivered message
+and, where the cell names `heal_at_s` or `join_at_s`, the time from that
+event to the last delivery; plus two plots (delivery and transmissions per
+cell and system, latency ECDF per system)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,12 @@ import json
 from pathlib import Path
 from statistics import mean
 
+from . import plots
 from .markdown import fmt, table
+
+# Cell parameters naming the moment a disruption ends (seconds after the
+# emulator's ready line); the report times full delivery from it.
+EVENT_KEYS = ("heal_at_s", "join_at_s")
 
 
 def _quantile(values: list[float], q: float) -> float | None:
@@ -20,12 +27,16 @@ def _quantile(values: list[float], q: float) -> float | None:
 
 
 def run_figures(result: dict) -> dict:
-    """Delivered/expected over subscribers, latencies, frames on the air."""
+    """Delivered/expected over receivers (subscribers and latecomers),
+    latencies, frames on the air. A latecomer's history was published long
+    before it joined, so its publish-to-delivery latency says nothing about
+    the network: it counts in deliveries and the time after the join only."""
     expected = delivered = duplicates = 0
     latencies, completions = [], []
     for node in result.get("nodes", []):
         res = node.get("result")
-        if "subscriber" not in node.get("roles", []):
+        roles = node.get("roles", [])
+        if "subscriber" not in roles and "latecomer" not in roles:
             continue
         if not isinstance(res, dict):
             expected += 1  # a subscriber that printed nothing delivered nothing
@@ -33,44 +44,54 @@ def run_figures(result: dict) -> dict:
         expected += int(res.get("expected", 0))
         delivered += int(res.get("messages_completed", 0))
         duplicates += int(res.get("duplicates", 0))
-        latencies += [float(m["latency_s"]) for m in res.get("messages", [])]
+        if "subscriber" in roles:
+            latencies += [float(m["latency_s"]) for m in res.get("messages", [])]
         completions += [float(m["completed_unix"]) for m in res.get("messages", [])]
     stats = (result.get("emulator") or {}).get("stats") or {}
     frames = sum(int(n.get("frames_sent", 0)) for n in stats.get("nodes", []))
-    heal = (result.get("cell") or {}).get("heal_at_s")
+    cell = result.get("cell") or {}
+    event = next((cell[k] for k in EVENT_KEYS if k in cell), None)
     ready = (result.get("emulator") or {}).get("ready_unix")
-    after_heal = None
-    if heal is not None and ready and completions and delivered == expected:
-        after_heal = max(completions) - (ready + float(heal))
+    after_event = None
+    if event is not None and ready and completions and delivered == expected:
+        after_event = max(completions) - (ready + float(event))
     return {"expected": expected, "delivered": delivered, "duplicates": duplicates, "latencies": latencies,
-            "frames": frames, "after_heal_s": after_heal}
+            "frames": frames, "after_event_s": after_event}
 
 
-def section(name: str, results: list[dict]) -> str:
+def section(name: str, results: list[dict], out_dir: Path) -> str:
     cells: dict[tuple, dict[str, list[dict]]] = {}
     for r in results:
         key = tuple(sorted((r.get("cell") or {}).items()))
         cells.setdefault(key, {}).setdefault(r["system"], []).append(run_figures(r))
     rows = []
+    figures: dict[str, dict[str, dict]] = {}  # cell label -> system -> aggregate, for the plots
     for key, systems in sorted(cells.items(), key=lambda kv: str(kv[0])):
         label = ", ".join(f"{k}={v}" for k, v in key) or "-"
         for system, runs in sorted(systems.items()):
             expected = sum(r["expected"] for r in runs)
             delivered = sum(r["delivered"] for r in runs)
             lat = [x for r in runs for x in r["latencies"]]
-            heals = [r["after_heal_s"] for r in runs if r["after_heal_s"] is not None]
-            rows.append([label, system, f"{len(runs)}", fmt(100.0 * delivered / expected if expected else 0.0),
-                         fmt(mean(lat) if lat else None, 2), fmt(_quantile(lat, 0.95), 2),
-                         fmt(sum(r["frames"] for r in runs) / delivered if delivered else None, 1),
+            after = [r["after_event_s"] for r in runs if r["after_event_s"] is not None]
+            delivered_pct = 100.0 * delivered / expected if expected else 0.0
+            frames_per = sum(r["frames"] for r in runs) / delivered if delivered else None
+            figures.setdefault(label, {})[system] = {"delivered_pct": delivered_pct, "frames_per_delivery": frames_per,
+                                                     "latencies": lat}
+            rows.append([label, system, f"{len(runs)}", fmt(delivered_pct),
+                         fmt(mean(lat) if lat else None, 2), fmt(_quantile(lat, 0.95), 2), fmt(frames_per, 1),
                          str(sum(r["duplicates"] for r in runs)),
-                         fmt(mean(heals) if heals else None, 1) + (f" ({len(heals)}/{len(runs)})" if heals else "")])
+                         fmt(mean(after) if after else None, 1) + (f" ({len(after)}/{len(runs)})" if after else "")])
     header = ["cell", "system", "runs", "delivered %", "latency mean s", "latency p95 s", "frames on air / delivery",
-              "duplicate deliveries", "heal -> all delivered s"]
-    return (f"## {name}\n\n"
-            "delivered %: messages completely received by the subscribers over those expected, all seeds. "
-            "Latency: publish to delivery per message. Frames on air: every frame every node sent (data, "
-            "repairs, rebroadcasts, control), divided by the deliveries. Heal: from the scheduled heal to the "
-            "last delivery, for runs where everything arrived.\n\n" + table(header, rows))
+              "duplicate deliveries", "heal/join -> all delivered s"]
+    text = (f"## {name}\n\n"
+            "delivered %: messages completely received by the subscribers (and late joiners) over those expected, "
+            "all seeds. Latency: publish to delivery per message at the subscribers present from the start. "
+            "Frames on air: every frame every node sent (data, repairs, rebroadcasts, control), divided by the "
+            "deliveries. Heal/join: from the scheduled heal or join to the last delivery, mean over the runs "
+            "where everything arrived (how many of them in brackets).\n\n" + table(header, rows))
+    for png in plots.multihop(name, figures, out_dir):
+        text += f"\n![{png.stem}]({png.name})\n"
+    return text
 
 
 def load(results_dir: Path, scenario: str) -> list[dict]:

@@ -1,6 +1,7 @@
 """PNG plots (matplotlib, no display): delivery time and bytes against
 capacity for each reliability; success rate against sender reliability; the
-ECDF of per-message latency."""
+ECDF of per-message latency; delivery and transmissions per delivery for the
+multi-hop experiments."""
 
 from __future__ import annotations
 
@@ -103,5 +104,61 @@ def tactical(name: str, cells: dict, paper: dict, out_dir: Path) -> list[Path]:
         ax.set_ylabel("fraction of messages received")
         ax.grid(True, which="both", alpha=0.3)
     axes[0][0].legend(fontsize=7)
+    out.append(_save(fig, out_dir / f"{_slug(name)}-latency-ecdf.png"))
+    return out
+
+
+def _system_colors(systems: list[str]) -> dict[str, str]:
+    palette = ["tab:blue", "tab:green", "tab:purple", "tab:orange", "tab:brown", "tab:cyan"]
+    return {s: palette[i % len(palette)] for i, s in enumerate(systems)}
+
+
+def multihop(name: str, figures: dict, out_dir: Path) -> list[Path]:
+    """figures: cell label -> system -> {delivered_pct, frames_per_delivery,
+    latencies}. Bars of delivery and transmissions per delivery for every
+    cell and system, and the latency ECDF of each system over all cells."""
+    labels = list(figures)
+    systems = sorted({s for per in figures.values() for s in per})
+    if not labels or not systems:
+        return []
+    colors = _system_colors(systems)
+    width = 0.8 / len(systems)
+    fig, axes = plt.subplots(1, 2, figsize=(max(7.0, 2.2 * len(labels) * 2), 3.8), squeeze=False)
+    for ax, attr, ylabel in ((axes[0][0], "delivered_pct", "delivered (%)"),
+                             (axes[0][1], "frames_per_delivery", "frames on air per delivery")):
+        for i, system in enumerate(systems):
+            xs, ys = [], []
+            for j, label in enumerate(labels):
+                value = figures[label].get(system, {}).get(attr)
+                if value is not None:
+                    xs.append(j + (i - (len(systems) - 1) / 2) * width)
+                    ys.append(value)
+            ax.bar(xs, ys, width=width, color=colors[system], label=system)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_ylabel(ylabel)
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0][0].set_ylim(0, 105)
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(name, fontsize=10)
+    out = [_save(fig, out_dir / f"{_slug(name)}-delivery.png")]
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    drawn = False
+    for system in systems:
+        lat = sorted(x for per in figures.values() for x in per.get(system, {}).get("latencies", []))
+        if lat:
+            ax.step(lat, [(i + 1) / len(lat) for i in range(len(lat))], where="post", color=colors[system],
+                    label=system)
+            drawn = True
+    if not drawn:
+        plt.close(fig)
+        return out
+    ax.set_xscale("log")
+    ax.set_title(f"{name}: per-message latency (all cells)", fontsize=9)
+    ax.set_xlabel("latency (s)")
+    ax.set_ylabel("fraction of messages delivered")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
     out.append(_save(fig, out_dir / f"{_slug(name)}-latency-ecdf.png"))
     return out

@@ -136,3 +136,42 @@ def test_multihop_report_gives_delivery_ratio_transmissions_and_time_after_heal(
     assert cells[4] == "2.00"         # mean latency
     assert cells[6] == "10.0"         # 40 frames / 4 deliveries
     assert cells[8] == "3.5 (1/1)"    # last delivery 3.5 s after the heal at 30 s
+
+
+def test_late_joiner_counts_in_delivery_and_join_time_but_not_in_latency(tmp_path):
+    results = tmp_path / "results" / "late-join" / "c" / "default" / "seed-1"
+    results.mkdir(parents=True)
+    ready = 7000.0
+    sub = {"id": 2, "name": "n2", "roles": ["subscriber"], "processes": [],
+           "result": {"system": "dissem", "role": "receiver", "expected": 1, "messages_completed": 1, "duplicates": 0,
+                      "messages": [{"index": 0, "bytes": 10, "latency_s": 0.5, "completed_unix": ready + 2.0}]}}
+    # Its history was published 25 s before it joined: that latency is not the network's.
+    late = {"id": 3, "name": "late", "roles": ["latecomer"], "processes": [],
+            "result": {"system": "dissem", "role": "receiver", "expected": 2, "messages_completed": 1,
+                       "duplicates": 0,
+                       "messages": [{"index": 0, "bytes": 10, "latency_s": 25.0, "completed_unix": ready + 30.8}]}}
+    result = {"scenario": "late-join", "cell_id": "c", "cell": {"join_at_s": 30}, "system": "default", "seed": 1,
+              "status": "ok", "nodes": [sub, late],
+              "emulator": {"ready_unix": ready, "stats": {"nodes": [{"id": 1, "frames_sent": 6}]}}}
+    (results / "result.json").write_text(json.dumps(result))
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(tmp_path / "results"),
+                           "--out", str(out), "--reference", str(tmp_path)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    row = next(l for l in (out / "late-join.md").read_text().splitlines() if "| default |" in l)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[3] == "66.7"   # 2 of 3 expected (the latecomer missed one)
+    assert cells[4] == "0.50"   # the subscriber's latency only
+    assert cells[6] == "3.0"    # 6 frames / 2 deliveries
+    assert cells[8] == "n/a"    # not everything arrived: no join time
+    assert (out / "late-join-delivery.png").stat().st_size > 0
+    assert (out / "late-join-latency-ecdf.png").stat().st_size > 0
+
+    # Once the latecomer has everything, the join time is from the join to its last delivery.
+    late["result"]["messages_completed"] = 2
+    (results / "result.json").write_text(json.dumps(result))
+    subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(tmp_path / "results"), "--out", str(out),
+                    "--reference", str(tmp_path)], check=True, capture_output=True, timeout=120)
+    row = next(l for l in (out / "late-join.md").read_text().splitlines() if "| default |" in l)
+    assert [c.strip() for c in row.strip("|").split("|")][8] == "0.8 (1/1)"

@@ -1,5 +1,10 @@
 """Scenario validation: every error names the file and the key."""
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from conftest import run_runner
@@ -111,3 +116,25 @@ def test_cli_unknown_profile_and_system(write_scenario, tmp_path):
     assert proc.returncode == 2 and "--profile quick: no such profile" in proc.stderr
     proc = run_runner(path, tmp_path / "out", "--systems", "norm")
     assert proc.returncode == 2 and "--systems: unknown norm" in proc.stderr
+
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = sorted((REPO / "emulation" / "scenarios").glob("*.toml"))
+# scripts/experiments.sh runs these with --profile quick or full.
+EXPERIMENTS = re.findall(r'^  "([a-z0-9-]+) +\d+ ', (REPO / "scripts" / "experiments.sh").read_text(), re.M)
+
+
+def test_the_experiment_script_names_shipped_scenarios():
+    assert len(EXPERIMENTS) >= 7
+    assert set(EXPERIMENTS) <= {p.stem for p in SHIPPED}
+
+
+@pytest.mark.parametrize("path,profile", [(p, "full") for p in SHIPPED] +
+                         [(p, "quick") for p in SHIPPED if p.stem in EXPERIMENTS],
+                         ids=lambda v: v.stem if isinstance(v, Path) else v)
+def test_every_shipped_scenario_expands(path, profile):
+    # A dry run loads the file, resolves every template of every run and prints the EEL.
+    proc = subprocess.run([sys.executable, str(path.parents[1] / "run"), str(path), "--profile", profile,
+                           "--dry-run"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "commeffect" in proc.stdout

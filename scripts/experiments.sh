@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Runs every emulated experiment (the paper's Tables 1-3 with dissemd and NRL
+# NORM on the same links; the multi-hop, partition and late-join ones) and
+# writes the Markdown + PNG report. Needs root (network namespaces, TAPs).
+#
+#   scripts/experiments.sh quick                 # a few cells, one seed (minutes)
+#   scripts/experiments.sh full                  # every cell, 3 seeds; report into docs/results
+#
+# The runs are bound by the emulated links (56 kbit/s to 10 Mbit/s), not by
+# the CPU: a 2-core machine carries dozens at once. So every campaign runs at
+# the same time, each on its own range of subnets, with the number of
+# parallel runs given below (--jobs J caps each of them at J). Options:
+# --out DIR (results, default emulation/out/<profile>), --report DIR (default
+# docs/results for full, <out>/report otherwise), --only NAME (repeatable).
+# Each run is torn down whatever happens. Per-campaign and total wall times go
+# to <out>/runtime.txt; each campaign's progress to <out>/<name>.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profile=${1:-}
+[[ $profile == quick || $profile == full ]] || {
+  echo "usage: $0 quick|full [--jobs J] [--out DIR] [--report DIR] [--only NAME]..." >&2; exit 2; }
+shift
+cap=0
+out=""
+report=""
+only=()
+while (($#)); do
+  case $1 in
+    --jobs) cap=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --report) report=$2; shift 2 ;;
+    --only) only+=("$2"); shift 2 ;;
+    *) echo "experiments: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+out=${out:-emulation/out/$profile}
+if [[ -z $report ]]; then
+  if [[ $profile == full ]]; then report=docs/results; else report=$out/report; fi
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "experiments: needs root (network namespaces and TAP devices)" >&2
+  exit 1
+fi
+
+bash scripts/setup.sh
+bash scripts/python-setup.sh >/dev/null  # matplotlib for the report's plots
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-emu
+bin=(--emu build/release/emulation/emu/dissem-emu --bin-dir build/release/src
+     --bin-dir build/release/emulation/baselines/norm)
+
+# scenario, parallel runs, subnet range (distinct, so no two runs share a /24).
+campaigns=(
+  "tactical        24 10.77.0.0/16"
+  "baseline-1to3   12 10.78.0.0/16"
+  "baseline-1to1   12 10.79.0.0/16"
+  "partition-heal   3 10.80.0.0/16"
+  "grid-5x5         3 10.81.0.0/16"
+  "line-5           3 10.82.0.0/16"
+  "late-join        2 10.83.0.0/16"
+)
+mkdir -p "$out"
+runtime="$out/runtime.txt"
+echo "profile $profile, $(nproc) CPUs, campaigns concurrently, started $(date -u +%FT%TZ)" >"$runtime"
+start=$SECONDS
+pids=()
+names=()
+stop_all() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait; exit 143; }
+trap stop_all INT TERM
+for entry in "${campaigns[@]}"; do
+  read -r name jobs subnets <<<"$entry"
+  if ((${#only[@]})) && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
+  ((cap > 0 && jobs > cap)) && jobs=$cap
+  (
+    t0=$SECONDS
+    rc=0
+    emulation/run "emulation/scenarios/$name.toml" --profile "$profile" --jobs "$jobs" --keep-going \
+      --out "$out" --subnet-base "$subnets" "${bin[@]}" >"$out/$name.log" 2>&1 || rc=$?
+    echo "$name: $((SECONDS - t0)) s, $jobs runs at a time, exit $rc" >>"$runtime"
+    exit "$rc"
+  ) &
+  pids+=($!)
+  names+=("$name")
+  echo "== $name: $profile profile, $jobs at a time (progress in $out/$name.log)"
+done
+status=0
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    echo "experiments: ${names[$i]} had runs that were not ok (see $out/${names[$i]}.log)" >&2
+    status=1
+  fi
+done
+echo "total: $((SECONDS - start)) s" | tee -a "$runtime"
+
+emulation/report "$out" --out "$report" --title "Emulated experiments ($profile profile)"
+echo "report: $report/README.md"
+exit "$status"
