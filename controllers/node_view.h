@@ -13,10 +13,13 @@ namespace dissem::controllers {
 
 // A neighbour's advertised interest in a group (from its beacons): distance
 // 0 is its own subscription, otherwise it learnt the interest from `via`.
+// What neighbour `peer` advertised: it is `distance` hops from `subscriber`,
+// learnt through `via`. A neighbour has one entry per subscriber it knows.
 struct PeerInterest {
   NodeId peer = 0;
   std::uint32_t distance = 0;
   NodeId via = 0;
+  NodeId subscriber = 0;
 };
 
 class NodeView {

@@ -16,10 +16,11 @@ void InterestTable::update(NodeId peer, const std::vector<AdvertisedInterest>& e
   forget(peer);
   for (const auto& e : entries) {
     auto& v = by_group_[e.group];
-    const controllers::PeerInterest pi{peer, e.distance, e.via};
-    const auto at = std::lower_bound(v.begin(), v.end(), peer, [](const auto& i, NodeId p) { return i.peer < p; });
-    if (at != v.end() && at->peer == peer) {
-      at->distance = std::min(at->distance, e.distance);  // a repeated group keeps its best entry
+    const controllers::PeerInterest pi{peer, e.distance, e.via, e.subscriber};
+    const auto key = [](const controllers::PeerInterest& i) { return std::pair(i.peer, i.subscriber); };
+    const auto at = std::lower_bound(v.begin(), v.end(), pi, [&](const auto& a, const auto& b) { return key(a) < key(b); });
+    if (at != v.end() && key(*at) == key(pi)) {
+      if (e.distance < at->distance) *at = pi;  // a repeated vector keeps its best entry
     } else {
       v.insert(at, pi);
     }
@@ -40,19 +41,27 @@ std::vector<AdvertisedInterest> InterestTable::advertise(NodeId self, const std:
   // Merge the two ordered sources so the result is ordered by group.
   while (g != by_group_.end() || o != own.end()) {
     const bool take_own = o != own.end() && (g == by_group_.end() || *o <= g->first);
-    if (take_own) {
-      out.push_back({*o, 0, 0});
-      if (g != by_group_.end() && g->first == *o) ++g;
-      ++o;
-      continue;
+    const bool take_heard = g != by_group_.end() && (o == own.end() || g->first <= *o);
+    const std::string& group = take_own ? *o : g->first;
+    const std::size_t first = out.size();
+    if (take_own) out.push_back({group, 0, 0, self});
+    if (take_heard) {
+      // Best neighbour per subscriber; entries are ordered by peer, so a
+      // strict improvement keeps the lowest id on ties.
+      std::map<NodeId, const controllers::PeerInterest*> best;
+      for (const auto& i : g->second) {
+        if (i.via == self || i.subscriber == self) continue;  // split horizon; we know our own distance
+        auto& b = best[i.subscriber];
+        if (b == nullptr || i.distance < b->distance) b = &i;
+      }
+      for (const auto& [subscriber, b] : best)
+        if (b->distance + 1 <= radius) out.push_back({group, b->distance + 1, b->peer, subscriber});
     }
-    const controllers::PeerInterest* best = nullptr;
-    for (const auto& i : g->second) {
-      if (i.via == self) continue;  // split horizon: our own advertisement coming back
-      if (best == nullptr || i.distance < best->distance) best = &i;
-    }
-    if (best != nullptr && best->distance + 1 <= radius) out.push_back({g->first, best->distance + 1, best->peer});
-    ++g;
+    // Own entry first, the rest by subscriber: keep the whole group ordered by subscriber.
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [](const auto& a, const auto& b) { return a.subscriber < b.subscriber; });
+    if (take_own) ++o;
+    if (take_heard) ++g;
   }
   return out;
 }

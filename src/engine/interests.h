@@ -1,9 +1,9 @@
 // Interest in groups, as neighbours advertise it in their beacons (only when
 // the forwarding controller asks for it: subscription-aware forwarding), and
 // what this node advertises in turn. Distance-vector with split horizon:
-// a node's distance to a group is 0 if it subscribes, else 1 + the smallest
-// distance a neighbour advertises that was not learnt through this node;
-// beyond the radius it advertises nothing. Entries live as long as the
+// one vector per subscribing node: a node's distance to subscriber S is 0 if
+// it is S, else 1 + the smallest distance to S a neighbour advertises that
+// was not learnt through this node; beyond the radius it advertises nothing. Entries live as long as the
 // neighbour's latest beacon: each beacon replaces what that peer said, and a
 // silent peer's entries go with it.
 #pragma once
@@ -23,6 +23,7 @@ struct AdvertisedInterest {
   std::string group;
   std::uint32_t distance = 0;
   NodeId via = 0;
+  NodeId subscriber = 0;
   bool operator==(const AdvertisedInterest&) const = default;
 };
 
@@ -31,10 +32,11 @@ class InterestTable {
   // Replaces everything `peer` advertised with `entries`.
   void update(NodeId peer, const std::vector<AdvertisedInterest>& entries);
   void forget(NodeId peer);
-  // Neighbours' interest in `group`, ordered by peer.
+  // Neighbours' interest in `group`, ordered by peer, then subscriber.
   std::span<const controllers::PeerInterest> of(const std::string& group) const;
-  // What this node advertises: `own` groups at distance 0, then the others
-  // within `radius`, nearest neighbour first (ties: lowest node id). Ordered by group.
+  // What this node advertises, ordered by group then subscriber: itself at
+  // distance 0 for `own` groups, and for every other subscriber it hears of,
+  // its best distance within `radius` (nearest neighbour; ties: lowest id).
   std::vector<AdvertisedInterest> advertise(NodeId self, const std::set<std::string>& own,
                                             std::uint32_t radius) const;
   // Groups anyone advertises.

@@ -458,12 +458,13 @@ void NodeImpl::send_beacon(Micros now) {
   // fits in practice; what does not is simply not advertised this time.
   if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
     for (const auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius)) {
-      const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0);
+      const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0) + 5;
       if (size + cost > config.payload_size) break;
       auto* w = b.add_interests();
       w->set_group(i.group);
       w->set_distance(i.distance);
       w->set_via(i.via);
+      w->set_subscriber(i.subscriber);
       size += cost;
     }
   }

@@ -122,7 +122,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   if (n.forwarding->interest_radius() > 0) {
     std::vector<AdvertisedInterest> entries;
     entries.reserve(static_cast<std::size_t>(b.interests_size()));
-    for (const auto& i : b.interests()) entries.push_back({i.group(), i.distance(), i.via()});
+    for (const auto& i : b.interests()) entries.push_back({i.group(), i.distance(), i.via(), i.subscriber()});
     n.interests.update(b.node(), entries);
   }
   for (const auto& e : b.echoes()) {

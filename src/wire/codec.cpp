@@ -62,6 +62,8 @@ std::optional<DecodeError> check_beacon(const Beacon& b, const Limits& limits) {
     if (!valid_group(i.group(), limits)) return DecodeError::BadGroup;
     if (i.distance() > limits.max_interest_distance || (i.distance() > 0 && i.via() == 0))
       return DecodeError::BadRange;
+    // A node is at distance 0 only from itself, and every vector names its subscriber.
+    if (i.subscriber() == 0 || (i.distance() == 0 && i.subscriber() != b.node())) return DecodeError::BadRange;
   }
   return std::nullopt;
 }

@@ -156,19 +156,37 @@ TEST(SubscriptionAwareForwarding, RepairsAreRebroadcastOnlyByNodesOnThePath) {
   EXPECT_FALSE(f.relays("g", view));
 }
 
-TEST(InterestTable, AdvertisesOwnGroupsAndTheNearestInterestNotLearntThroughUs) {
+TEST(SubscriptionAwareForwarding, ANearerSubscriberDoesNotHideAFartherOne) {
+  // The 5x5 grid's n19: the fragment comes from n14, one hop from subscriber
+  // n13 and two from subscriber n25; neighbour n20 is one hop from n25. By the
+  // nearest subscriber alone n19 would make no progress, yet it is on n25's path.
+  SubscriptionAwareForwarding f({10, 0});
+  FakeView view;
+  view.interests["g"] = {{14, 1, 13, 13}, {14, 2, 15, 25}, {20, 2, 15, 13}, {20, 1, 25, 25}};
+  Random rng(1);
+  EXPECT_TRUE(f.on_new_fragment(fragment(meta(1), 0, 3, 14), view, 0, rng).forward);
+  // Without n25's vector there is nothing beyond us.
+  view.interests["g"] = {{14, 1, 13, 13}, {20, 2, 15, 13}};
+  EXPECT_FALSE(f.on_new_fragment(fragment(meta(2), 0, 3, 14), view, 0, rng).forward);
+}
+
+TEST(InterestTable, AdvertisesOneVectorPerSubscriberNotLearntThroughUs) {
   engine::InterestTable t;
   const NodeId self = 10;
-  t.update(20, {{"a", 0, 0}, {"b", 3, 40}, {"c", 1, self}});
-  t.update(30, {{"b", 1, 50}, {"d", 4, 60}});
+  t.update(20, {{"a", 0, 0, 20}, {"b", 3, 40, 41}, {"c", 1, self, 11}, {"own", 2, 21, 77}});
+  t.update(30, {{"b", 1, 50, 41}, {"b", 2, 51, 42}, {"d", 4, 60, 61}, {"own", 1, self, 10}});
   const auto ad = t.advertise(self, {"own"}, 4);
   const std::vector<engine::AdvertisedInterest> expected = {
-      {"a", 1, 20}, {"b", 2, 30}, {"own", 0, 0}};  // c: split horizon; d: beyond the radius
+      {"a", 1, 20, 20},                     // a neighbour's own subscription
+      {"b", 2, 30, 41}, {"b", 3, 30, 42},   // per subscriber: 41 nearer through 30 than through 20
+      {"own", 0, 0, self}, {"own", 3, 20, 77}};  // ours, and a farther subscriber of the same group
+  // c: split horizon (learnt through us); d: beyond the radius; 30's vector to us: we know our own.
   EXPECT_EQ(ad, expected);
-  ASSERT_EQ(t.of("b").size(), 2u);
-  EXPECT_EQ(t.of("b")[0].peer, 20u);  // ordered by peer
+  ASSERT_EQ(t.of("b").size(), 3u);
+  EXPECT_EQ(t.of("b")[0].peer, 20u);  // ordered by peer, then subscriber
+  EXPECT_EQ(t.of("b")[2].subscriber, 42u);
   // A new beacon replaces what the peer said; a silent peer's entries go.
-  t.update(20, {{"a", 2, 70}});
+  t.update(20, {{"a", 2, 70, 71}});
   EXPECT_TRUE(t.of("c").empty());
   EXPECT_EQ(t.of("a")[0].distance, 2u);
   t.forget(30);

@@ -185,6 +185,7 @@ TEST(WireCodec, BeaconInterestsAndOldestAreValidated) {
   i->set_group("chat");
   i->set_distance(2);
   i->set_via(9);
+  i->set_subscriber(12);
   auto* n = b.add_newest();
   n->set_group("chat");
   n->set_publisher(7);
@@ -197,6 +198,14 @@ TEST(WireCodec, BeaconInterestsAndOldestAreValidated) {
   i->set_distance(1000);
   EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
   i->set_distance(2);
+  i->set_subscriber(0);  // every vector names its subscriber
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+  i->set_distance(0);
+  i->set_via(0);
+  i->set_subscriber(12);  // distance 0 from someone else
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+  i->set_subscriber(3);  // the sender's own subscription
+  EXPECT_EQ(decode(wire::encode(b)), std::nullopt);
   n->set_oldest(11);  // holds from beyond the newest it knows
   EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
 }
