@@ -8,6 +8,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
+def run_report(results: Path, out: Path, reference: Path) -> None:
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
+                           "--reference", str(reference)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
 def write_run(root: Path, scenario: str, cell: dict, system: str, seed: int, *, latency: float, frames: int,
               receivers: int = 3, complete: bool = True, publisher_result: bool = True):
     start = 1000.0
@@ -47,9 +53,7 @@ def test_baseline_report_puts_both_systems_paper_and_ratio_side_by_side(tmp_path
         write_run(results, "baseline-1to3", {"reliability_pct": 90, "capacity_kbps": 256}, "norm", seed,
                   latency=40.0, frames=800)
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
-                           "--reference", str(ref)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run_report(results, out, ref)
     page = (out / "baseline-1to3.md").read_text()
     row = next(line for line in page.splitlines() if line.startswith("| 90 | 256 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
@@ -70,9 +74,7 @@ def test_incomplete_runs_have_no_delivery_time_and_are_counted(tmp_path):
     write_run(results, "baseline-1to1", {"reliability_pct": 70, "capacity_kbps": 56}, "norm", 1,
               latency=90.0, frames=700, receivers=1)
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
-                           "--reference", str(tmp_path)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run_report(results, out, tmp_path)
     row = next(line for line in (out / "baseline-1to1.md").read_text().splitlines() if line.startswith("| 70 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[2] == "n/a" and cells[3] == "90.0" and cells[12] == "0/1 / 1/1"
@@ -84,9 +86,7 @@ def test_tactical_report_lists_every_system_with_success_and_overheads(tmp_path)
         write_run(results, "tactical", {"asymmetric": True, "sender_reliability_pct": 50, "message_size": 1024},
                   system, 1, latency=2.0, frames=100, complete=got)
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
-                           "--reference", str(tmp_path)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run_report(results, out, tmp_path)
     page = (out / "tactical.md").read_text()
     rows = [line for line in page.splitlines() if line.startswith("| asymmetric |")]
     assert [r.split("|")[4].strip() for r in rows] == ["dissem", "norm-pfec", "norm-rfec"]
@@ -101,9 +101,7 @@ def test_a_run_without_publisher_result_counts_what_subscribers_expected(tmp_pat
     write_run(results, "tactical", {"asymmetric": False, "sender_reliability_pct": 90, "message_size": 1024},
               "norm-rfec", 1, latency=2.0, frames=100, publisher_result=False)
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(results), "--out", str(out),
-                           "--reference", str(tmp_path)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run_report(results, out, tmp_path)
     page = (out / "tactical.md").read_text()
     row = [c.strip() for c in next(l for l in page.splitlines() if l.startswith("| symmetric |")).strip("|").split("|")]
     assert row[4:7] == ["1", "1.0", "100.0"]  # sent (from the subscribers' expect), received, success
@@ -126,10 +124,7 @@ def test_multihop_report_gives_delivery_ratio_transmissions_and_time_after_heal(
                                                                     {"id": 3, "frames_sent": 10}]}}}
     (results / "result.json").write_text(json.dumps(result))
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(tmp_path / "results"),
-                           "--out", str(out), "--reference", str(tmp_path)], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run_report(tmp_path / "results", out, tmp_path)
     row = next(l for l in (out / "partition.md").read_text().splitlines() if "anti-entropy" in l)
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[3] == "100.0"        # 4 of 4 delivered
@@ -155,10 +150,7 @@ def test_late_joiner_counts_in_delivery_and_join_time_but_not_in_latency(tmp_pat
               "emulator": {"ready_unix": ready, "stats": {"nodes": [{"id": 1, "frames_sent": 6}]}}}
     (results / "result.json").write_text(json.dumps(result))
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(tmp_path / "results"),
-                           "--out", str(out), "--reference", str(tmp_path)], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run_report(tmp_path / "results", out, tmp_path)
     row = next(l for l in (out / "late-join.md").read_text().splitlines() if "| default |" in l)
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[3] == "66.7"   # 2 of 3 expected (the latecomer missed one)
@@ -171,7 +163,6 @@ def test_late_joiner_counts_in_delivery_and_join_time_but_not_in_latency(tmp_pat
     # Once the latecomer has everything, the join time is from the join to its last delivery.
     late["result"]["messages_completed"] = 2
     (results / "result.json").write_text(json.dumps(result))
-    subprocess.run([sys.executable, str(REPO / "emulation" / "report"), str(tmp_path / "results"), "--out", str(out),
-                    "--reference", str(tmp_path)], check=True, capture_output=True, timeout=120)
+    run_report(tmp_path / "results", out, tmp_path)
     row = next(l for l in (out / "late-join.md").read_text().splitlines() if "| default |" in l)
     assert [c.strip() for c in row.strip("|").split("|")][8] == "0.8 (1/1)"
