@@ -57,7 +57,7 @@ std::vector<AdvertisedInterest> InterestTable::advertise(NodeId self, const std:
       for (const auto& [subscriber, b] : best)
         if (b->distance + 1 <= radius) out.push_back({group, b->distance + 1, b->peer, subscriber});
     }
-    // Own entry first, the rest by subscriber: keep the whole group ordered by subscriber.
+    // The group's entries, ours among them, ordered by subscriber.
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
               [](const auto& a, const auto& b) { return a.subscriber < b.subscriber; });
     if (take_own) ++o;
