@@ -50,6 +50,25 @@ struct EngineConfig {
   Micros ntm_window = 0;        // 0 = derived from RTT and capacity
   Micros serve_delay_max = 0;   // 0 = derived
 
+  // --- erasure coding (engine/coding/) ---------------------------------------
+  // Repairs are coded symbols (linear combinations of a block's fragments):
+  // one symbol fixes different losses at different receivers, requests state
+  // a deficit per block, and the publisher adds proactive redundancy. false:
+  // plain ARQ, fragment by fragment (the coded requests of others are still
+  // answered, with the fragments their bitmaps lack).
+  bool coding = true;
+  std::uint32_t block_symbols = 64;  // source fragments per coding block (NORM's default too)
+  // Proactive redundancy, as a fraction of each block's fragments: sized from
+  // the worst loss receivers report (loss / (1 - loss)), never below
+  // redundancy_min (what a one-way link, hearing no report, gets) nor above
+  // redundancy_max.
+  double redundancy_min = 0.0;
+  double redundancy_max = 1.0;
+  // No proactive redundancy while more than this much link time of other
+  // publications waits: redundancy must not cost the publisher its offered load.
+  Micros redundancy_backlog = 2 * kSeconds;
+  std::uint64_t coding_memory = 64ull << 20;  // bytes of partially decoded blocks held
+
   // --- beacons and peers -----------------------------------------------------
   Micros beacon_interval = 1 * kSeconds;
   Micros peer_silent_after = 5 * kSeconds;

@@ -104,6 +104,12 @@ const std::map<std::string, Field>& fields() {
       {"reassembly_memory", number<std::uint64_t>(&C::reassembly_memory, 0, 1ull << 40)},
       {"max_tracked_messages", number<std::size_t>(&C::max_tracked_messages, 16, 100'000'000)},
       {"max_request_fragments", number<std::size_t>(&C::max_request_fragments, 1, 1'000'000)},
+      {"coding", flag(&C::coding)},
+      {"block_symbols", number<std::uint32_t>(&C::block_symbols, 1, 255)},
+      {"redundancy_min", number<double>(&C::redundancy_min, 0.0, 4.0)},
+      {"redundancy_max", number<double>(&C::redundancy_max, 0.0, 4.0)},
+      {"redundancy_backlog_ms", millis(&C::redundancy_backlog, 0, 600'000)},
+      {"coding_memory", number<std::uint64_t>(&C::coding_memory, 0, 1ull << 40)},
   };
   return f;
 }

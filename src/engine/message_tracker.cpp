@@ -51,6 +51,26 @@ FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32
   return FragmentOutcome::New;
 }
 
+FragmentOutcome MessageTracker::on_symbol(const MessageMeta& meta, Micros now) {
+  if (settled(meta.id)) return FragmentOutcome::Settled;
+  MessageState* st = track(meta.id, now);
+  if (st == nullptr) return FragmentOutcome::Overloaded;
+  if (st->complete) return FragmentOutcome::Duplicate;
+  if (st->meta && st->meta->total_length != meta.total_length) return FragmentOutcome::Inconsistent;
+  if (!st->meta) st->meta = meta;
+  if (st->fragments == 0) st->first_seen = now;
+  st->last_arrival = now;
+  ++st->fragments;
+  return FragmentOutcome::New;
+}
+
+void MessageTracker::note_progress(const MessageId& id) {
+  auto it = messages_.find(id);
+  if (it == messages_.end()) return;
+  it->second.request.level = 0;
+  it->second.request.next_eligible = 0;
+}
+
 void MessageTracker::mark_complete(const MessageId& id, MessageState& st) {
   st.complete = true;
   st.have.clear();

@@ -57,6 +57,14 @@ class MessageTracker {
   // reassembly buffer (allocated on first use while within the budget).
   FragmentOutcome on_fragment(const MessageMeta& meta, std::uint32_t offset, std::uint32_t length,
                               Micros now, const std::uint8_t* payload = nullptr, bool buffered = false);
+  // A coded symbol of `meta`'s message arrived: tracks the message (its
+  // metadata, its activity for tail detection) without adding bytes. New
+  // when the message is incomplete here. Unlike a new fragment it does not
+  // reset the request backoff: only an innovative symbol is progress
+  // (note_progress), else useless answers would keep a requester asking.
+  FragmentOutcome on_symbol(const MessageMeta& meta, Micros now);
+  // The message gained rank: ask again soon if anything is still missing.
+  void note_progress(const MessageId& id);
   // Hands over a completed message's reassembled bytes (empty if none were kept).
   std::vector<std::uint8_t> take_buffer(const MessageId& id);
   std::uint64_t buffered_bytes() const { return buffered_bytes_; }

@@ -8,7 +8,6 @@
 #include "engine/config_keys.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
-#include "engine/request_scheduler.h"
 
 namespace dissem::engine {
 namespace {
@@ -42,7 +41,10 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       ntm(0),
       meter(c.traffic_window),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
-      split(c.repair_share) {
+      split(c.repair_share),
+      coded(c.coding_memory),
+      block_memory(0),
+      redundancy(c.redundancy_min, c.redundancy_max) {
   auto controller_set = controllers::make_controllers(c.controllers);
   forwarding = std::move(controller_set.forwarding);
   replication = std::move(controller_set.replication);
@@ -80,6 +82,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
 void NodeImpl::update_rtt() {
   timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt));
   ntm.set_window(timing.ntm_window);
+  block_memory.set_window(timing.ntm_window);
 }
 
 bool NodeImpl::traffic_below(double fraction, Micros now) {
@@ -243,6 +246,7 @@ void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint
 }
 
 void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
+  coded.forget(id);
   if (!subscriptions.any(id.group)) return;
   std::vector<DeliveryOrder> orders;
   subscriptions.on_settled(id, complete, tracker, now, orders);
@@ -320,155 +324,9 @@ Micros NodeImpl::next_deadline() const {
   if (!push_pending.empty()) t = std::min(t, push_pending.begin()->first);
   if (!push_queue.empty()) t = std::min(t, next_push_time());
   t = std::min(t, subscriptions.next_deadline(config.reorder_time));
-  if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty())
+  if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty())
     t = std::min(t, pacer.next_send_time());
   return t;
-}
-
-void NodeImpl::run_request_round(Micros now) {
-  if (tracker.incomplete_count() == 0) return;
-  if (!traffic_below(config.traffic_gate_fraction, now)) {
-    ++stats.mfr_rounds_gated;
-    return;
-  }
-  RequestRoundParams p;
-  p.self = config.node_id;
-  p.probability = config.request_probability;
-  // MFRs may use at most their budget share of the link per round.
-  const double budget = config.mfr_budget_fraction * static_cast<double>(config.link_capacity_bps) *
-                        static_cast<double>(timing.request_round) / (8.0 * static_cast<double>(kSeconds));
-  p.max_bytes = std::clamp<std::size_t>(static_cast<std::size_t>(budget), 128, config.payload_size);
-  p.backoff_base = timing.request_backoff;
-  p.drain_us_per_byte = timing.drain_us_per_byte;
-  p.max_backoff_exponent = config.max_backoff_exponent;
-  p.tail_timeout = timing.tail_timeout;
-  p.tail_chunk = 8 * config.payload_size;
-  auto wanted = [this](const std::string& g) { return wants_group(g); };
-  auto round = build_request_round(tracker, wanted, p, now, rng);
-  if (!round) return;
-  ++stats.mfrs_sent;
-  stats.mfr_items_sent += round->items;
-  enqueue_control(wire::encode(round->request), TrafficKind::Request);
-}
-
-void NodeImpl::serve_due_requests(Micros now) {
-  for (auto& task : server.take_due(now)) {
-    const MessageState* st = tracker.find(task.message);
-    if (st == nullptr || !st->meta) continue;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> wanted;
-    if (task.whole) {
-      wanted.emplace_back(0, st->meta->total_length);
-    } else {
-      wanted = task.ranges.ranges();
-    }
-    std::vector<std::uint32_t> offsets;
-    for (const auto& [b, e] : wanted)
-      for (const auto& [off, len] : store->fragment_offsets(task.message, b, e)) offsets.push_back(off);
-    // Several nodes may answer the same request. Walking the list in the
-    // same order they would race for the same next fragment every slot and
-    // send it twice before hearing each other; a random order each keeps
-    // them on different fragments, and the NTM then drops what the other sent.
-    for (std::size_t i = offsets.size(); i > 1; --i)
-      std::swap(offsets[i - 1], offsets[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(i) - 1))]);
-    std::size_t queued = 0;
-    {
-      for (const std::uint32_t off : offsets) {
-        const FragmentKey key{task.message, off};
-        const auto seen = ntm.last_seen(key, now);
-        const Micros since = task.requested_at - timing.in_flight_slack;
-        if (config.use_traffic_memory && seen && *seen > since) {
-          ++stats.repairs_suppressed_ntm;
-          continue;
-        }
-        if (repair_queued.contains(key)) continue;
-        if (repair_queue.size() >= config.max_queued_datagrams || ++queued > config.max_request_fragments) {
-          ++stats.queue_drops;
-          return;
-        }
-        repair_queue.push_back(QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
-        repair_queued.insert(key);
-        ++stats.repairs_queued;
-      }
-    }
-    store->touch(task.message, now);
-  }
-}
-
-void NodeImpl::release_due_forwards(Micros now) {
-  while (!forward_pending.empty() && forward_pending.begin()->first <= now) {
-    QueuedFragment f = forward_pending.begin()->second;
-    forward_pending.erase(forward_pending.begin());
-    if (repair_queued.contains(f.key) || repair_queue.size() >= config.max_queued_datagrams) continue;
-    repair_queued.insert(f.key);
-    repair_queue.push_back(f);
-  }
-}
-
-void NodeImpl::send_beacon(Micros now) {
-  wire::Beacon b;
-  b.set_node(config.node_id);
-  b.set_sent_us(static_cast<std::uint64_t>(now));
-  b.set_seq(++beacons_sent);
-  for (const auto& [id, p] : peers.all()) {
-    if (p.beacon_heard_at == 0) continue;
-    auto* e = b.add_echoes();
-    e->set_peer(id);
-    e->set_peer_sent_us(p.beacon_sent_us);
-    e->set_held_us(static_cast<std::uint32_t>(std::min<Micros>(now - p.beacon_heard_at, 0xffffffff)));
-  }
-  // Newest sequence per stream, in a rotating window when they do not all fit.
-  std::vector<std::pair<StreamId, std::uint64_t>> known;
-  for (const auto& [stream, st] : tracker.streams()) {
-    std::uint64_t newest = st.newest;
-    if (stream.publisher == config.node_id) {
-      auto it = last_sent_seq.find(stream.group);
-      newest = it == last_sent_seq.end() ? 0 : it->second;
-    }
-    if (newest > 0) known.emplace_back(stream, newest);
-  }
-  std::sort(known.begin(), known.end());
-  // With anti-entropy, each entry also says from where on we hold the stream.
-  std::map<StreamId, std::uint64_t> oldest;
-  if (replication->learn_from_summaries()) {
-    tracker.for_each_complete([&](const MessageMeta& m) {
-      auto [it, fresh] = oldest.try_emplace(stream_of(m.id), m.id.seq);
-      if (!fresh) it->second = std::min(it->second, m.id.seq);
-    });
-  }
-  std::size_t size = wire::encoded_size(b);
-  // The window starts where the last one stopped (the rotation advances by
-  // the entries sent, so every stream gets its turn).
-  const std::size_t start = beacon_rotation;
-  for (std::size_t i = 0; i < known.size(); ++i) {
-    const auto& [stream, newest] = known[(start + i) % known.size()];
-    const auto from = oldest.find(stream);
-    const std::uint64_t held_from = from != oldest.end() && from->second <= newest ? from->second : 0;
-    const std::size_t cost =
-        2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) + (held_from != 0 ? 1 + varint_size(held_from) : 0);
-    if (size + cost > config.payload_size) break;
-    auto* n = b.add_newest();
-    n->set_group(stream.group);
-    n->set_publisher(stream.publisher);
-    n->set_seq(newest);
-    if (held_from != 0) n->set_oldest(held_from);
-    size += cost;
-    ++beacon_rotation;
-  }
-  // Interest, for subscription-aware forwarding, ordered by group: all of it
-  // fits in practice; what does not is simply not advertised this time.
-  if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
-    for (const auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius)) {
-      const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0) + 5;
-      if (size + cost > config.payload_size) break;
-      auto* w = b.add_interests();
-      w->set_group(i.group);
-      w->set_distance(i.distance);
-      w->set_via(i.via);
-      w->set_subscriber(i.subscriber);
-      size += cost;
-    }
-  }
-  enqueue_control(wire::encode(b), TrafficKind::Beacon);
 }
 
 void NodeImpl::housekeeping(Micros now) {
@@ -478,6 +336,7 @@ void NodeImpl::housekeeping(Micros now) {
     replication->on_peer_silent(gone);
     update_rtt();
   }
+  redundancy.expire(now, 2 * config.peer_silent_after);
   const bool expiry_due = next_expiry_s != 0 && to_unix_seconds(now) >= next_expiry_s;
   if (expiry_due || store->total_bytes() > store->options().quota_bytes) {
     const auto messages = store->list_messages();

@@ -3,6 +3,10 @@
 //   node.cpp          construction, restart, API calls, timers, deadlines
 //   node_receive.cpp  decoding and handling received datagrams
 //   node_send.cpp     send queues, pacing and the per-datagram choice
+//   node_requests.cpp request rounds (MFRs, byte ranges or block deficits)
+//   node_serving.cpp  answering requests after their random delay
+//   node_beacon.cpp   building beacons
+//   node_coding.cpp   coded symbols: receiving, decoding, generating
 //   node_replication.cpp  anti-entropy summaries and pushes (replication controller)
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
@@ -18,12 +22,16 @@
 #include "controllers/forwarding/forwarding_controller.h"
 #include "controllers/node_view.h"
 #include "controllers/replication/replication_controller.h"
+#include "engine/block_traffic_memory.h"
+#include "engine/coded_messages.h"
 #include "engine/interests.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
 #include "engine/peers.h"
 #include "engine/random.h"
 #include "engine/rate_limiter.h"
+#include "engine/reception_meter.h"
+#include "engine/redundancy_planner.h"
 #include "engine/request_server.h"
 #include "engine/subscriptions.h"
 #include "engine/timing.h"
@@ -32,6 +40,32 @@
 #include "wire/codec.h"
 
 namespace dissem::engine {
+
+inline std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? wire::kDefaultBlockSymbols : field; }
+
+// Where a fragment held for the first time came from.
+struct ArrivedFrom {
+  std::uint32_t hops = 0;
+  NodeId transmitter = 0;  // 0: unknown (a repair)
+  bool repair = false;
+  bool decoded = false;    // recovered from coded symbols, not received
+  std::uint32_t block_symbols = 0;  // the fragment's block_symbols field
+};
+
+// Coded symbols of one block waiting for the pacer: a repair answering a
+// deficit, or a publisher's proactive redundancy.
+struct CodedTask {
+  MessageId message;
+  std::uint32_t block = 0;
+  coding::BlockLayout layout;
+  // Symbols of the block heard on the air after `since` count against
+  // `needed`; none is sent once they cover it.
+  Micros since = 0;
+  std::uint32_t needed = 0;
+  std::uint32_t remaining = 0;  // symbols this node may still send
+  bool repair = true;
+  std::vector<std::uint8_t> skip;  // sources every requester holds: left out of recoded symbols
+};
 
 // Why a fragment waits in the repair queue.
 enum class FragmentOrigin : std::uint8_t {
@@ -83,6 +117,8 @@ struct PublicationCursor {
   // The payload while its first pass lasts, so each fragment is not read back
   // from the cache; empty (read from the cache) when over the memory budget.
   std::shared_ptr<const std::vector<std::uint8_t>> payload;
+  std::uint32_t parity_left = 0;  // proactive coded symbols still due for the block just sent
+  std::uint32_t parity_block = 0;
 };
 
 class NodeImpl {
@@ -99,6 +135,30 @@ class NodeImpl {
 
   // node_receive.cpp
   void on_datagram(std::span<const std::uint8_t> bytes, Micros now);
+  // A fragment this node may not hold yet (received, or recovered by
+  // decoding): tracked, cached, offered to the forwarding controller.
+  FragmentOutcome accept_fragment(const MessageMeta& meta, std::uint32_t offset, std::span<const std::uint8_t> payload,
+                                  bool subscribed, const ArrivedFrom& from, Micros now);
+
+  // node_coding.cpp
+  void on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Micros now);
+  // A new source fragment of an incomplete message: into its block's decoder, if one is open.
+  void feed_decoder(const MessageMeta& meta, std::uint32_t offset, std::span<const std::uint8_t> payload,
+                    std::uint32_t block_symbols, bool subscribed, Micros now);
+  // The stride of a message as a fragment of it, or its known layout, tells (0: unknown).
+  std::uint32_t stride_of(const MessageId& id, std::uint32_t total, std::uint32_t offset, std::uint32_t length) const;
+  coding::BlockLayout own_layout(std::uint32_t total) const;
+  // Whether every source symbol of `block` is held here.
+  bool holds_block(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const;
+  // A fresh coded symbol of `block`: from the whole block when held, else
+  // recoded from what its decoder holds; nullopt when neither is possible.
+  std::optional<std::vector<std::uint8_t>> encode_symbol(const MessageId& id, const coding::BlockLayout& layout,
+                                                         std::uint32_t block, bool repair,
+                                                         std::span<const std::uint8_t> skip = {});
+  // The coded request entries for a message missing `missing` (empty: ask by ranges).
+  // nullopt: ask by ranges (layout unknown); empty: no block is due yet.
+  std::optional<std::vector<wire::BlockNeed>> block_needs(const MessageId& id, const MessageState& st,
+                                                          const MissingRanges& missing, Micros now);
 
   // node_send.cpp
   std::optional<OutgoingDatagram> poll_datagram(Micros now);
@@ -119,6 +179,10 @@ class NodeImpl {
   PrioritySplit split;
   RequestServer server;
   Timing timing;
+  CodedMessages coded;
+  BlockTrafficMemory block_memory;
+  ReceptionMeter reception;
+  RedundancyPlanner redundancy;
 
   std::unique_ptr<controllers::ForwardingController> forwarding;
   std::unique_ptr<controllers::ReplicationController> replication;
@@ -131,6 +195,15 @@ class NodeImpl {
   std::deque<QueuedFragment> repair_queue;
   std::unordered_set<FragmentKey, FragmentKeyHash> repair_queued;
   std::multimap<Micros, QueuedFragment> forward_pending;
+  std::deque<CodedTask> coded_queue;  // shares the repair side of the priority split
+  // Source symbols of the blocks most recently coded from (read from the
+  // cache once per block, not once per symbol), newest last.
+  struct BlockRows {
+    MessageId message;
+    std::uint32_t block = 0;
+    std::vector<std::vector<std::uint8_t>> rows;
+  };
+  std::deque<BlockRows> block_rows;
 
   // Replication: our next summary (one pending at a time: contacts falling
   // due together share it), pushes waiting for their delay, and fragments
@@ -165,6 +238,22 @@ class NodeImpl {
   void send_beacon(Micros now);
   void housekeeping(Micros now);
   void release_due_forwards(Micros now);
+  // Our own first pass has yet to send (all of) `block` of `id`.
+  bool first_pass_pending(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const;
+  void queue_fragment_repairs(const ServeTask& task, std::vector<std::uint32_t> offsets, Micros now);
+  void serve_block(const ServeTask& task, const MessageState& st, std::uint32_t block, const BlockAsk& ask,
+                   Micros now);
+  // node_coding.cpp
+  const std::vector<std::vector<std::uint8_t>>* block_sources(const MessageId& id, const coding::BlockLayout& layout,
+                                                              std::uint32_t block);
+  void finish_block(const MessageMeta& meta, std::uint32_t block, bool subscribed, Micros now);
+ public:
+  // The decoder of `block`, opened (with the fragments held) if need be; the
+  // layout must be learnt. nullptr over the memory budget.
+  coding::BlockDecoder* open_decoder(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block);
+  // node_serving.cpp: a coded request for `m`'s blocks.
+  void on_block_request(const MessageId& id, const wire::MessageWants& m, Micros now);
+ private:
   // node_replication.cpp
   void send_summary(Micros now);
   void start_due_pushes(Micros now);

@@ -1,5 +1,7 @@
 // The receive path: every datagram is metered, decoded and validated, then
 // handled by kind. Malformed input is counted and dropped, nothing else.
+#include <algorithm>
+
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 #include "engine/request_scheduler.h"
@@ -27,6 +29,11 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   // Everything on the air goes into the NTM, wanted or not: it is what lets
   // this node stay quiet when someone else has just answered a request.
   n.ntm.record(meta.id, offset, now);
+  if (const std::uint32_t stride = n.stride_of(meta.id, meta.total_length, offset, length)) {
+    // The block's traffic memory, and (first pass only) the publisher's loss.
+    n.block_memory.record(meta.id, offset / stride / block_symbols_of(d.block_symbols()), now);
+    if (!d.repair() && d.hops() == 0) n.reception.on_first_pass(meta.id, offset / stride, now);
+  }
 
   const bool subscribed = n.subscriptions.any(meta.id.group);
   if (!subscribed && !n.config.cache_unsubscribed) return;
@@ -34,39 +41,8 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
 
   n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
   const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
-  const auto outcome = n.tracker.on_fragment(meta, offset, length, now, payload, subscribed);
-  switch (outcome) {
-    case FragmentOutcome::Settled:
-    case FragmentOutcome::Duplicate:
-      ++n.stats.duplicate_fragments;
-      return;
-    case FragmentOutcome::Inconsistent:
-      ++n.stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];
-      return;
-    case FragmentOutcome::Overloaded:
-      ++n.stats.queue_drops;
-      return;
-    case FragmentOutcome::New:
-    case FragmentOutcome::Completed:
-      break;
-  }
-  n.store->put_fragment(meta, offset, std::span(payload, length), now);
-  n.note_expiry(meta.expiry_s);
-
-  const auto decision = n.forwarding->on_new_fragment(
-      controllers::ReceivedFragment{meta, offset, length, d.hops(), subscribed, transmitter_of(d), d.repair()}, n.view,
-      now, n.rng);
-  if (decision.forward) {
-    n.forward_pending.emplace(now + std::max<Micros>(decision.delay, 0),
-                              QueuedFragment{FragmentKey{meta.id, offset}, d.hops() + 1, FragmentOrigin::Forward, now, length});
-    ++n.stats.forwards_queued;
-  }
-
-  if (outcome == FragmentOutcome::Completed) {
-    ++n.stats.messages_completed;
-    n.store->mark_complete(meta.id);
-    n.on_message_settled(meta.id, true, now);
-  }
+  n.accept_fragment(meta, offset, std::span(payload, length), subscribed,
+                    ArrivedFrom{d.hops(), transmitter_of(d), d.repair(), false, d.block_symbols()}, now);
 }
 
 void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::size_t size, Micros now) {
@@ -78,8 +54,13 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
   ++n.stats.mfrs_received;
   if (n.peers.heard(r.requester(), now)) n.on_peer_appeared(r.requester(), now);
   // The answer to this request will reach us too if we miss the same things.
+  BlockNeedsFn needs;
+  if (n.config.coding)
+    needs = [&n, now](const MessageId& id, const MessageState& st, const MissingRanges& missing) {
+      return n.block_needs(id, st, missing, now);
+    };
   defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout,
-                           [&n](const std::string& group) { return !n.forwarding->relays(group, n.view); });
+                           [&n](const std::string& group) { return !n.forwarding->relays(group, n.view); }, needs);
   // A relay asked for what it does not hold fetches it itself, so the request
   // travels upstream hop by hop (a node behind us hears no one else).
   for (const auto& w : r.wants()) {
@@ -102,7 +83,12 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
     for (const auto& m : w.messages()) {
       const MessageId id{w.group(), w.publisher(), m.seq()};
       const MessageState* st = n.tracker.find(id);
-      if (st == nullptr || !st->meta || (!st->complete && st->have.empty())) continue;
+      if (st == nullptr || !st->meta) continue;
+      if (!m.blocks().empty()) {
+        n.on_block_request(id, m, now);
+        continue;
+      }
+      if (!st->complete && st->have.empty()) continue;
       ranges.clear();
       for (int i = 0; i + 1 < m.ranges().size(); i += 2) ranges.emplace_back(m.ranges(i), m.ranges(i + 1));
       const Micros delay = n.rng.uniform_int(0, n.timing.serve_delay_max);
@@ -133,6 +119,8 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
       n.update_rtt();
     }
   }
+  for (const auto& r : b.reception())
+    if (r.publisher() == n.config.node_id) n.redundancy.on_report(b.node(), r.loss_permille() / 1000.0, now);
   const bool learn_held = n.replication->learn_from_summaries();
   for (const auto& nw : b.newest()) {
     if (nw.seq() == 0 || nw.publisher() == 0) continue;
@@ -157,6 +145,48 @@ void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micro
 
 }  // namespace
 
+FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t offset,
+                                          std::span<const std::uint8_t> payload, bool subscribed,
+                                          const ArrivedFrom& from, Micros now) {
+  const auto length = static_cast<std::uint32_t>(payload.size());
+  const auto outcome = tracker.on_fragment(meta, offset, length, now, payload.data(), subscribed);
+  switch (outcome) {
+    case FragmentOutcome::Settled:
+    case FragmentOutcome::Duplicate:
+      ++stats.duplicate_fragments;
+      return outcome;
+    case FragmentOutcome::Inconsistent:
+      ++stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];
+      return outcome;
+    case FragmentOutcome::Overloaded:
+      ++stats.queue_drops;
+      return outcome;
+    case FragmentOutcome::New:
+    case FragmentOutcome::Completed:
+      break;
+  }
+  store->put_fragment(meta, offset, payload, now);
+  note_expiry(meta.expiry_s);
+
+  const auto decision = forwarding->on_new_fragment(
+      controllers::ReceivedFragment{meta, offset, length, from.hops, subscribed, from.transmitter, from.repair}, view,
+      now, rng);
+  if (decision.forward) {
+    forward_pending.emplace(now + std::max<Micros>(decision.delay, 0),
+                            QueuedFragment{FragmentKey{meta.id, offset}, from.hops + 1, FragmentOrigin::Forward, now, length});
+    ++stats.forwards_queued;
+  }
+
+  if (outcome == FragmentOutcome::Completed) {
+    ++stats.messages_completed;
+    store->mark_complete(meta.id);
+    on_message_settled(meta.id, true, now);
+  } else if (config.coding && !from.decoded) {
+    feed_decoder(meta, offset, payload, from.block_symbols, subscribed, now);
+  }
+  return outcome;
+}
+
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
   meter.add(now, bytes.size());
   if (auto err = wire::decode(bytes, limits, decoded)) {
@@ -175,6 +205,9 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
       break;
     case wire::Kind::Summary:
       handle_summary(*this, decoded.summary, bytes.size(), now);
+      break;
+    case wire::Kind::Coded:
+      on_coded_symbol(decoded.coded, bytes.size(), now);
       break;
   }
 }

@@ -25,16 +25,45 @@ std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const Mess
   if (frags.empty() || frags.front().offset != offset) return std::nullopt;
   wire::DataFragment d;
   fill_fragment(d, *st->meta, offset, frags.front().data, repair, hops, forwarder);
+  if (n.config.block_symbols != wire::kDefaultBlockSymbols) d.set_block_symbols(n.config.block_symbols);
   if (length != nullptr) *length = static_cast<std::uint32_t>(frags.front().data.size());
   return wire::encode(d);
 }
 
-// Moves the first pass past one fragment; a finished message becomes what
-// our beacons advertise for its group.
+// How much of the planned proactive redundancy may go out now (0..1): all
+// of it while nothing else waits to be published, less as other
+// publications queue up, none once they would wait longer than
+// `redundancy_backlog`. Redundancy must not cost the publisher its offered
+// load: a stream near the link's capacity settles where the queue stays
+// bounded and redundancy fills only the spare capacity.
+double parity_allowance(const NodeImpl& n) {
+  const double limit = static_cast<double>(n.pacer.rate_bps()) / 8.0 * static_cast<double>(n.config.redundancy_backlog) /
+                       static_cast<double>(kSeconds);
+  if (limit <= 0) return 0;
+  double waiting = 0;
+  for (std::size_t i = 1; i < n.publish_queue.size() && waiting <= limit; ++i) {
+    const MessageState* st = n.tracker.find(n.publish_queue[i].id);
+    if (st != nullptr && st->meta) waiting += st->meta->total_length;
+  }
+  return std::max(0.0, 1.0 - waiting / limit);
+}
+
+// Moves the first pass past one fragment; a block just finished gets its
+// proactive redundancy; a finished message becomes what our beacons
+// advertise for its group.
 void advance_publication(NodeImpl& n, std::uint32_t length, std::uint32_t total) {
   PublicationCursor& cur = n.publish_queue.front();
+  const std::uint32_t offset = cur.next_offset;
   cur.next_offset += length;
-  if (cur.next_offset < total) return;
+  if (length > 0 && n.config.coding && cur.parity_left == 0) {
+    const coding::BlockLayout layout = n.own_layout(total);
+    const std::uint32_t block = layout.block_of(offset);
+    if (cur.next_offset == layout.end(block)) {
+      cur.parity_left = n.redundancy.parity_for(layout.symbols_in(block), parity_allowance(n));
+      cur.parity_block = block;
+    }
+  }
+  if (cur.next_offset < total || cur.parity_left > 0) return;
   auto& sent = n.last_sent_seq[cur.id.group];
   sent = std::max(sent, cur.id.seq);
   if (cur.payload) n.publish_queue_bytes -= cur.payload->size();
@@ -49,6 +78,7 @@ std::optional<std::vector<std::uint8_t>> encode_from_memory(NodeImpl& n, const P
   *length = std::min<std::uint32_t>(n.config.payload_size, meta.total_length - cur.next_offset);
   wire::DataFragment d;
   fill_fragment(d, meta, cur.next_offset, std::span(payload).subspan(cur.next_offset, *length), false, 0);
+  if (n.config.block_symbols != wire::kDefaultBlockSymbols) d.set_block_symbols(n.config.block_symbols);
   return wire::encode(d);
 }
 
@@ -61,6 +91,44 @@ void count_suppressed(NodeImpl& n, FragmentOrigin origin) {
   }
 }
 
+// The next symbol of the coded repair queue's first task, unless the
+// symbols heard on the air since its request already cover the deficit.
+// Tasks take turns, a symbol each, so several blocks progress together.
+std::optional<OutgoingDatagram> next_coded_repair(NodeImpl& n, Micros now) {
+  CodedTask t = std::move(n.coded_queue.front());
+  n.coded_queue.pop_front();
+  if (n.config.use_traffic_memory && n.block_memory.count_since(t.message, t.block, t.since, now) >= t.needed) {
+    ++n.stats.repairs_suppressed_ntm;
+    return std::nullopt;
+  }
+  auto bytes = n.encode_symbol(t.message, t.layout, t.block, true, t.skip);
+  if (!bytes) return std::nullopt;  // evicted, or nothing left to recode
+  n.block_memory.record(t.message, t.block, now);
+  if (--t.remaining > 0) n.coded_queue.push_back(std::move(t));
+  n.split.on_sent(true, bytes->size(), !n.publish_queue.empty());
+  return finish(n, std::move(*bytes), TrafficKind::Repair, now);
+}
+
+// The publisher's next proactive symbol for the block its first pass just finished.
+std::optional<OutgoingDatagram> next_parity(NodeImpl& n, Micros now) {
+  PublicationCursor& cur = n.publish_queue.front();
+  const MessageState* st = n.tracker.find(cur.id);
+  std::optional<std::vector<std::uint8_t>> bytes;
+  std::uint32_t total = 0;
+  if (st != nullptr && st->meta) {
+    total = st->meta->total_length;
+    bytes = n.encode_symbol(cur.id, n.own_layout(total), cur.parity_block, false);
+  }
+  if (!bytes) cur.parity_left = 1;  // evicted: end the block's redundancy (and the message, if last)
+  --cur.parity_left;
+  if (bytes) n.block_memory.record(cur.id, cur.parity_block, now);
+  if (cur.parity_left == 0 && (total == 0 || cur.next_offset >= total)) advance_publication(n, 0, total);
+  if (!bytes) return std::nullopt;
+  ++n.stats.parity_sent;
+  n.split.on_sent(false, bytes->size(), !n.repair_queue.empty() || !n.coded_queue.empty());
+  return finish(n, std::move(*bytes), TrafficKind::Data, now);
+}
+
 }  // namespace
 
 std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
@@ -70,8 +138,13 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
     control_queue.pop_front();
     return finish(*this, std::move(d.bytes), d.kind, now);
   }
-  while (!publish_queue.empty() || !repair_queue.empty()) {
-    const bool take_repair = !repair_queue.empty() && (publish_queue.empty() || split.prefer_repair());
+  while (!publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty()) {
+    const bool repairs = !repair_queue.empty() || !coded_queue.empty();
+    const bool take_repair = repairs && (publish_queue.empty() || split.prefer_repair());
+    if (take_repair && !coded_queue.empty()) {
+      if (auto d = next_coded_repair(*this, now)) return d;
+      continue;
+    }
     if (take_repair) {
       QueuedFragment q = repair_queue.front();
       repair_queue.pop_front();
@@ -93,6 +166,10 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
       return finish(*this, std::move(*bytes), forward ? TrafficKind::Forward : TrafficKind::Repair, now);
     }
     PublicationCursor& cur = publish_queue.front();
+    if (cur.parity_left > 0) {
+      if (auto d = next_parity(*this, now)) return d;
+      continue;
+    }
     std::uint32_t length = 0;
     const MessageState* st = tracker.find(cur.id);
     auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(*this, cur, *st->meta, &length)
@@ -111,6 +188,7 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
       continue;
     }
     ntm.record(FragmentKey{cur.id, cur.next_offset}, now);
+    if (config.coding) block_memory.record(cur.id, own_layout(st->meta->total_length).block_of(cur.next_offset), now);
     advance_publication(*this, length, st->meta->total_length);
     split.on_sent(false, bytes->size(), !repair_queue.empty());
     return finish(*this, std::move(*bytes), TrafficKind::Data, now);

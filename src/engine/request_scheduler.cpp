@@ -20,6 +20,7 @@ struct Candidate {
   const MessageId* id;
   MessageState* state;
   MissingRanges missing;
+  std::optional<std::vector<wire::BlockNeed>> blocks;  // coded request instead of ranges
 };
 
 // Conservative encoded sizes (tag + length prefix), so the MFR never exceeds
@@ -34,6 +35,43 @@ void back_off(RequestState& r, const RequestRoundParams& p, Micros now, Micros d
   r.cursor = 0;
 }
 
+// Lists `c`'s block deficits (from its sweep cursor on, as many as fit).
+// False when not even one fits.
+bool add_block_needs(wire::MissingFragmentRequest& req, wire::PublisherWants*& block, const MessageId& id,
+                     Candidate& c, const RequestRoundParams& params, std::size_t& size, std::size_t base,
+                     std::uint64_t& requested_bytes, std::vector<RequestState*>& completed_sweeps) {
+  auto& needs = *c.blocks;
+  auto start = std::find_if(needs.begin(), needs.end(), [&](const auto& n) { return n.block() >= c.state->request.cursor; });
+  std::rotate(needs.begin(), start, needs.end());
+  std::size_t cost = 0;
+  std::size_t fitted = 0;
+  for (const auto& n : needs) {
+    const std::size_t one = kSubmessageOverhead + n.ByteSizeLong();
+    if (size + base + cost + one > params.max_bytes) break;
+    cost += one;
+    ++fitted;
+  }
+  if (fitted == 0) return false;
+  if (block == nullptr || block->group() != id.group || block->publisher() != id.publisher) {
+    block = req.add_wants();
+    block->set_group(id.group);
+    block->set_publisher(id.publisher);
+  }
+  auto* mw = block->add_messages();
+  mw->set_seq(id.seq);
+  for (std::size_t i = 0; i < fitted; ++i) {
+    requested_bytes += std::uint64_t{needs[i].deficit()} * needs[i].symbol_size();
+    *mw->add_blocks() = std::move(needs[i]);
+  }
+  size += base + cost;
+  if (fitted == needs.size()) {
+    completed_sweeps.push_back(&c.state->request);
+  } else {
+    c.state->request.cursor = needs[fitted].block();  // continue there next round
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<RequestRound> build_request_round(MessageTracker& tracker,
@@ -43,7 +81,13 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
   tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
     if (st.request.next_eligible > now || !wanted(id.group)) return;
     auto missing = missing_ranges(st, now, params.tail_timeout, params.tail_chunk);
-    if (!missing.empty()) candidates.push_back({&id, &st, std::move(missing)});
+    if (missing.empty()) return;
+    std::optional<std::vector<wire::BlockNeed>> blocks;
+    if (params.block_needs) {
+      blocks = params.block_needs(id, st, missing);
+      if (blocks && blocks->empty()) return;  // nothing of it is due yet
+    }
+    candidates.push_back({&id, &st, std::move(missing), std::move(blocks)});
   });
   if (candidates.empty()) return std::nullopt;
 
@@ -69,8 +113,13 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
     const MessageId& id = *c->id;
     const bool new_block = block == nullptr || block->group() != id.group || block->publisher() != id.publisher;
     const std::size_t base = (new_block ? block_cost(id) : 0) + kSubmessageOverhead + 1 + varint_size(id.seq) +
-                             (c->missing.whole ? 0 : kSubmessageOverhead);
+                             (c->missing.whole || c->blocks ? 0 : kSubmessageOverhead);
     if (size + base > params.max_bytes) break;
+    if (c->blocks) {
+      if (!add_block_needs(req, block, id, *c, params, size, base, requested_bytes, completed_sweeps)) break;
+      ++round.items;
+      continue;
+    }
 
     // Ranges start at the item's sweep cursor, so a message with more gaps
     // than fit in one MFR has all of them requested over successive rounds.
@@ -122,14 +171,24 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
 
 void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragmentRequest& request,
                               Micros now, Micros defer, Micros tail_timeout,
-                              const std::function<bool(const std::string&)>& deferrable) {
+                              const std::function<bool(const std::string&)>& deferrable,
+                              const BlockNeedsFn& block_needs) {
   for (const auto& w : request.wants()) {
     if (deferrable && !deferrable(w.group())) continue;
     for (const auto& m : w.messages()) {
       MessageState* st = tracker.find(MessageId{w.group(), w.publisher(), m.seq()});
       if (st == nullptr || st->complete) continue;
-      bool covered = m.ranges().empty();
-      if (!covered) {
+      bool covered = m.ranges().empty() && m.blocks().empty();
+      if (!m.blocks().empty()) {
+        // Coded: covered if every block we need is asked for with at least our deficit.
+        std::optional<std::vector<wire::BlockNeed>> mine;
+        if (block_needs) mine = block_needs(MessageId{w.group(), w.publisher(), m.seq()}, *st, missing_ranges(*st, now, tail_timeout));
+        covered = mine && !mine->empty() && std::all_of(mine->begin(), mine->end(), [&](const wire::BlockNeed& n) {
+          return std::any_of(m.blocks().begin(), m.blocks().end(), [&](const wire::BlockNeed& o) {
+            return o.block() == n.block() && o.deficit() >= n.deficit();
+          });
+        });
+      } else if (!covered) {
         ByteRanges asked;
         for (int i = 0; i + 1 < m.ranges().size(); i += 2) asked.add(m.ranges(i), m.ranges(i + 1));
         const auto mine = missing_ranges(*st, now, tail_timeout);

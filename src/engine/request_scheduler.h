@@ -8,12 +8,18 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/message_tracker.h"
 #include "engine/random.h"
 #include "wire.pb.h"
 
 namespace dissem::engine {
+
+// Coded requests: the block deficits to ask for a message instead of its
+// byte ranges (nullopt: ask by ranges; empty: nothing of it is due yet).
+using BlockNeedsFn = std::function<std::optional<std::vector<wire::BlockNeed>>(const MessageId&, const MessageState&,
+                                                                               const MissingRanges&)>;
 
 struct RequestRoundParams {
   NodeId self = 0;
@@ -24,6 +30,7 @@ struct RequestRoundParams {
   std::uint32_t max_backoff_exponent = 5;
   Micros tail_timeout = 0;
   std::uint32_t tail_chunk = 0xffffffffu;  // bytes of a silent tail asked for at once
+  BlockNeedsFn block_needs;
 };
 
 struct RequestRound {
@@ -45,7 +52,8 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
 // would keep deferring the relay's own request forever.
 void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragmentRequest& request,
                               Micros now, Micros defer, Micros tail_timeout,
-                              const std::function<bool(const std::string&)>& deferrable = {});
+                              const std::function<bool(const std::string&)>& deferrable = {},
+                              const BlockNeedsFn& block_needs = {});
 
 std::size_t varint_size(std::uint64_t v);
 

@@ -82,6 +82,18 @@ struct Stats {
   std::uint64_t pushes_sent = 0;
   std::uint64_t pushes_suppressed_ntm = 0;  // not sent: already on the air since the summary
 
+  // Erasure coding.
+  std::uint64_t coded_received = 0;        // coded symbols heard
+  std::uint64_t coded_innovative = 0;      // ... that raised a block's rank
+  std::uint64_t coded_redundant = 0;       // ... for blocks held, or implied by what was held
+  std::uint64_t coded_ignored = 0;         // ... dropped: coding is off here
+  std::uint64_t coded_dropped_memory = 0;  // ... dropped: no decoder memory left
+  std::uint64_t blocks_decoded = 0;
+  std::uint64_t fragments_decoded = 0;     // fragments recovered from coded symbols
+  std::uint64_t coded_generated = 0;       // symbols made from a whole block (repairs and parity)
+  std::uint64_t coded_recoded = 0;         // symbols recombined from a partial block
+  std::uint64_t parity_sent = 0;           // proactive redundancy of our own publications
+
   std::uint64_t malformed_total() const {
     std::uint64_t t = 0;
     for (auto v : malformed) t += v;

@@ -69,6 +69,16 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_pushes_queued(s.pushes_queued);
   out.set_pushes_sent(s.pushes_sent);
   out.set_pushes_suppressed_ntm(s.pushes_suppressed_ntm);
+  out.mutable_coding()->set_received(s.coded_received);
+  out.mutable_coding()->set_innovative(s.coded_innovative);
+  out.mutable_coding()->set_redundant(s.coded_redundant);
+  out.mutable_coding()->set_ignored(s.coded_ignored);
+  out.mutable_coding()->set_dropped_memory(s.coded_dropped_memory);
+  out.mutable_coding()->set_blocks_decoded(s.blocks_decoded);
+  out.mutable_coding()->set_fragments_decoded(s.fragments_decoded);
+  out.mutable_coding()->set_generated(s.coded_generated);
+  out.mutable_coding()->set_recoded(s.coded_recoded);
+  out.mutable_coding()->set_parity_sent(s.parity_sent);
   out.set_cache_bytes(in.cache_bytes);
   out.set_cache_messages(in.cache_messages);
 }
@@ -105,6 +115,16 @@ StatsSnapshot from_proto(const Stats& in) {
   s.pushes_queued = in.pushes_queued();
   s.pushes_sent = in.pushes_sent();
   s.pushes_suppressed_ntm = in.pushes_suppressed_ntm();
+  s.coded_received = in.coding().received();
+  s.coded_innovative = in.coding().innovative();
+  s.coded_redundant = in.coding().redundant();
+  s.coded_ignored = in.coding().ignored();
+  s.coded_dropped_memory = in.coding().dropped_memory();
+  s.blocks_decoded = in.coding().blocks_decoded();
+  s.fragments_decoded = in.coding().fragments_decoded();
+  s.coded_generated = in.coding().generated();
+  s.coded_recoded = in.coding().recoded();
+  s.parity_sent = in.coding().parity_sent();
   out.cache_bytes = in.cache_bytes();
   out.cache_messages = in.cache_messages();
   return out;

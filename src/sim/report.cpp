@@ -143,6 +143,12 @@ void run_json(Json& j, const RunSummary& s, const std::vector<std::string>& name
     j.key("summaries_sent").num(e.summaries_sent);
     j.key("pushes_sent").num(e.pushes_sent);
     j.key("pushes_suppressed_ntm").num(e.pushes_suppressed_ntm);
+    j.key("coded_received").num(e.coded_received);
+    j.key("coded_innovative").num(e.coded_innovative);
+    j.key("blocks_decoded").num(e.blocks_decoded);
+    j.key("coded_generated").num(e.coded_generated);
+    j.key("coded_recoded").num(e.coded_recoded);
+    j.key("parity_sent").num(e.parity_sent);
     j.key("duplicate_fragments").num(e.duplicate_fragments);
     j.key("queue_drops").num(e.queue_drops);
     j.key("malformed").num(e.malformed_total());

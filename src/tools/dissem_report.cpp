@@ -41,6 +41,10 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   j += fmt::format(
       R"(,"replication":{{"summaries_sent":{},"summaries_received":{},"pushes_queued":{},"pushes_sent":{},"pushes_suppressed_ntm":{}}})",
       s.summaries_sent, s.summaries_received, s.pushes_queued, s.pushes_sent, s.pushes_suppressed_ntm);
+  j += fmt::format(
+      R"(,"coding":{{"received":{},"innovative":{},"redundant":{},"ignored":{},"dropped_memory":{},"blocks_decoded":{},"fragments_decoded":{},"generated":{},"recoded":{},"parity_sent":{}}})",
+      s.coded_received, s.coded_innovative, s.coded_redundant, s.coded_ignored, s.coded_dropped_memory,
+      s.blocks_decoded, s.fragments_decoded, s.coded_generated, s.coded_recoded, s.parity_sent);
   j += ",\"malformed\":{";
   for (std::size_t i = 0; i < kDecodeErrors; ++i) {
     j += fmt::format(R"("{}":{},)", engine::decode_error_name(error_at(i)), s.malformed[i]);
@@ -72,6 +76,10 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   t += fmt::format("forwards: queued {}, suppressed by NTM {}\n", s.forwards_queued, s.forwards_suppressed_ntm);
   t += fmt::format("replication: summaries sent {}, received {}; pushes queued {}, sent {}, suppressed by NTM {}\n",
                    s.summaries_sent, s.summaries_received, s.pushes_queued, s.pushes_sent, s.pushes_suppressed_ntm);
+  t += fmt::format("coding:   symbols heard {} ({} innovative, {} redundant), blocks decoded {} ({} fragments), "
+                   "symbols made {} (+{} recoded), proactive {}\n",
+                   s.coded_received, s.coded_innovative, s.coded_redundant, s.blocks_decoded, s.fragments_decoded,
+                   s.coded_generated, s.coded_recoded, s.parity_sent);
   t += fmt::format("malformed: {}", s.malformed_total());
   // Only the reasons that occurred: the full list is in --json.
   std::string reasons;

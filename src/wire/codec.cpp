@@ -1,5 +1,7 @@
 #include "wire/codec.h"
 
+#include <algorithm>
+
 namespace dissem::wire {
 namespace {
 
@@ -25,6 +27,39 @@ std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limit
   if (d.payload().empty() || d.seq() == 0 || d.publisher() == 0) return DecodeError::BadRange;
   const std::uint64_t end = std::uint64_t{d.offset()} + d.payload().size();
   if (end > d.total_length()) return DecodeError::BadRange;
+  if (d.block_symbols() > kMaxBlockSymbols) return DecodeError::BadRange;
+  return std::nullopt;
+}
+
+std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? kDefaultBlockSymbols : field; }
+
+// A coded symbol must fit the block layout it implies: its payload is the
+// stride, its block exists, explicit coefficients cover exactly that block.
+std::optional<DecodeError> check_coded(const CodedSymbol& c, const Limits& limits) {
+  if (!valid_group(c.group(), limits)) return DecodeError::BadGroup;
+  if (c.total_length() == 0 || c.total_length() > limits.max_message_size) return DecodeError::BadLength;
+  if (c.payload().empty() || c.seq() == 0 || c.publisher() == 0) return DecodeError::BadRange;
+  if (c.block_symbols() > kMaxBlockSymbols) return DecodeError::BadRange;
+  const std::uint64_t stride = c.payload().size();
+  if (stride > c.total_length()) return DecodeError::BadRange;
+  const std::uint64_t fragments = (std::uint64_t{c.total_length()} + stride - 1) / stride;
+  const std::uint64_t k = block_symbols_of(c.block_symbols());
+  const std::uint64_t blocks = (fragments + k - 1) / k;
+  if (c.block() >= blocks) return DecodeError::BadRange;
+  const std::uint64_t in_block = std::min(k, fragments - std::uint64_t{c.block()} * k);
+  if (!c.coefficients().empty() && c.coefficients().size() != in_block) return DecodeError::BadRange;
+  return std::nullopt;
+}
+
+std::optional<DecodeError> check_block_needs(const MessageWants& m, const Limits& limits) {
+  if (static_cast<std::size_t>(m.blocks_size()) > limits.max_request_ranges) return DecodeError::OversizedRequest;
+  for (const auto& b : m.blocks()) {
+    if (b.deficit() == 0 || b.deficit() > kMaxBlockSymbols || b.symbol_size() == 0 ||
+        b.block_symbols() > kMaxBlockSymbols ||
+        b.symbol_size() > limits.max_message_size || b.held().size() > (kMaxBlockSymbols + 7) / 8 ||
+        std::uint64_t{b.block()} * b.symbol_size() >= limits.max_message_size)
+      return DecodeError::BadRange;
+  }
   return std::nullopt;
 }
 
@@ -44,6 +79,9 @@ std::optional<DecodeError> check_request(const MissingFragmentRequest& r, const 
       for (int i = 0; i < rs.size(); i += 2) {
         if (rs[i] >= rs[i + 1] || rs[i + 1] > limits.max_message_size) return DecodeError::BadRange;
       }
+      ranges += static_cast<std::size_t>(m.blocks_size());
+      if (ranges > limits.max_request_ranges) return DecodeError::OversizedRequest;
+      if (auto err = check_block_needs(m, limits)) return err;
     }
   }
   return std::nullopt;
@@ -57,6 +95,9 @@ std::optional<DecodeError> check_beacon(const Beacon& b, const Limits& limits) {
     if (!valid_group(n.group(), limits)) return DecodeError::BadGroup;
     if (n.oldest() > n.seq()) return DecodeError::BadRange;
   }
+  if (static_cast<std::size_t>(b.reception_size()) > limits.max_beacon_entries) return DecodeError::OversizedRequest;
+  for (const auto& r : b.reception())
+    if (r.publisher() == 0 || r.loss_permille() > 1000) return DecodeError::BadRange;
   if (static_cast<std::size_t>(b.interests_size()) > limits.max_beacon_entries) return DecodeError::OversizedRequest;
   for (const auto& i : b.interests()) {
     if (!valid_group(i.group(), limits)) return DecodeError::BadGroup;
@@ -120,6 +161,10 @@ std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Lim
       out.kind = Kind::Summary;
       if (!out.summary.ParseFromArray(body, size)) return DecodeError::Unparseable;
       return check_summary(out.summary, limits);
+    case Kind::Coded:
+      out.kind = Kind::Coded;
+      if (!out.coded.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      return check_coded(out.coded, limits);
   }
   return DecodeError::UnknownKind;
 }
@@ -128,6 +173,7 @@ std::vector<std::uint8_t> encode(const DataFragment& m) { return frame(Kind::Dat
 std::vector<std::uint8_t> encode(const MissingFragmentRequest& m) { return frame(Kind::Request, m); }
 std::vector<std::uint8_t> encode(const Beacon& m) { return frame(Kind::Beacon, m); }
 std::vector<std::uint8_t> encode(const Summary& m) { return frame(Kind::Summary, m); }
+std::vector<std::uint8_t> encode(const CodedSymbol& m) { return frame(Kind::Coded, m); }
 
 std::size_t encoded_size(const google::protobuf::MessageLite& m) { return m.ByteSizeLong() + 1; }
 

@@ -1,0 +1,95 @@
+// Beacons: peer discovery, round-trip echoes, the newest sequence number of
+// every stream (in a rotating window), reception reports for publishers'
+// redundancy, and, for the controllers that need them, interests and the
+// oldest message held.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "engine/node_impl.h"
+#include "engine/request_scheduler.h"
+
+namespace dissem::engine {
+
+void NodeImpl::send_beacon(Micros now) {
+  wire::Beacon b;
+  b.set_node(config.node_id);
+  b.set_sent_us(static_cast<std::uint64_t>(now));
+  b.set_seq(++beacons_sent);
+  for (const auto& [id, p] : peers.all()) {
+    if (p.beacon_heard_at == 0) continue;
+    auto* e = b.add_echoes();
+    e->set_peer(id);
+    e->set_peer_sent_us(p.beacon_sent_us);
+    e->set_held_us(static_cast<std::uint32_t>(std::min<Micros>(now - p.beacon_heard_at, 0xffffffff)));
+  }
+  // Newest sequence per stream, in a rotating window when they do not all fit.
+  std::vector<std::pair<StreamId, std::uint64_t>> known;
+  for (const auto& [stream, st] : tracker.streams()) {
+    std::uint64_t newest = st.newest;
+    if (stream.publisher == config.node_id) {
+      auto it = last_sent_seq.find(stream.group);
+      newest = it == last_sent_seq.end() ? 0 : it->second;
+    }
+    if (newest > 0) known.emplace_back(stream, newest);
+  }
+  std::sort(known.begin(), known.end());
+  // With anti-entropy, each entry also says from where on we hold the stream.
+  std::map<StreamId, std::uint64_t> oldest;
+  if (replication->learn_from_summaries()) {
+    tracker.for_each_complete([&](const MessageMeta& m) {
+      auto [it, fresh] = oldest.try_emplace(stream_of(m.id), m.id.seq);
+      if (!fresh) it->second = std::min(it->second, m.id.seq);
+    });
+  }
+  std::size_t size = wire::encoded_size(b);
+  // The window starts where the last one stopped (the rotation advances by
+  // the entries sent, so every stream gets its turn).
+  const std::size_t start = beacon_rotation;
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    const auto& [stream, newest] = known[(start + i) % known.size()];
+    const auto from = oldest.find(stream);
+    const std::uint64_t held_from = from != oldest.end() && from->second <= newest ? from->second : 0;
+    const std::size_t cost =
+        2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) + (held_from != 0 ? 1 + varint_size(held_from) : 0);
+    if (size + cost > config.payload_size) break;
+    auto* n = b.add_newest();
+    n->set_group(stream.group);
+    n->set_publisher(stream.publisher);
+    n->set_seq(newest);
+    if (held_from != 0) n->set_oldest(held_from);
+    size += cost;
+    ++beacon_rotation;
+  }
+  // Reception reports: the loss we measure on each publisher's first pass,
+  // worst first, as many as fit.
+  std::vector<std::pair<double, NodeId>> losses;
+  for (const auto& [publisher, counts] : reception.publishers())
+    if (auto loss = reception.loss(publisher); loss && publisher != config.node_id) losses.emplace_back(*loss, publisher);
+  std::sort(losses.rbegin(), losses.rend());
+  for (const auto& [loss, publisher] : losses) {
+    const std::size_t cost = 2 + 5 + 3;
+    if (size + cost > config.payload_size) break;
+    auto* r = b.add_reception();
+    r->set_publisher(publisher);
+    r->set_loss_permille(static_cast<std::uint32_t>(std::lround(loss * 1000.0)));
+    size += cost;
+  }
+  // Interest, for subscription-aware forwarding, ordered by group: all of it
+  // fits in practice; what does not is simply not advertised this time.
+  if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
+    for (const auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius)) {
+      const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0) + 5;
+      if (size + cost > config.payload_size) break;
+      auto* w = b.add_interests();
+      w->set_group(i.group);
+      w->set_distance(i.distance);
+      w->set_via(i.via);
+      w->set_subscriber(i.subscriber);
+      size += cost;
+    }
+  }
+  enqueue_control(wire::encode(b), TrafficKind::Beacon);
+}
+
+}  // namespace dissem::engine

@@ -1,0 +1,170 @@
+// Answering requests once their random delay has run out: plain fragments
+// for byte ranges, coded symbols for block deficits, each checked against
+// the traffic memories first; and rebroadcasts released after their delay.
+#include <algorithm>
+
+#include "engine/node_impl.h"
+
+namespace dissem::engine {
+
+namespace {
+
+bool bit_set(const std::vector<std::uint8_t>& bits, std::uint32_t i) {
+  return i / 8 < bits.size() && (bits[i / 8] >> (i % 8) & 1) != 0;
+}
+
+}  // namespace
+
+bool NodeImpl::first_pass_pending(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const {
+  for (const auto& cur : publish_queue) {
+    if (cur.id != id) continue;
+    if (cur.parity_left > 0) return block >= cur.parity_block;
+    return cur.next_offset < layout.total && block >= layout.block_of(cur.next_offset);
+  }
+  return false;
+}
+
+void NodeImpl::on_block_request(const MessageId& id, const wire::MessageWants& m, Micros now) {
+  const MessageState* st = tracker.find(id);
+  for (const auto& need : m.blocks()) {
+    const coding::BlockLayout layout{st->meta->total_length, need.symbol_size(), block_symbols_of(need.block_symbols())};
+    if (layout.stride > layout.total || need.block() >= layout.blocks()) continue;  // not this message's layout
+    if (first_pass_pending(id, layout, need.block())) continue;  // our first pass will bring it
+    BlockAsk ask{need.deficit(), need.symbol_size(), layout.block_symbols,
+                 std::vector<std::uint8_t>(need.held().begin(), need.held().end())};
+    Micros delay = rng.uniform_int(0, timing.serve_delay_max);
+    if (!holds_block(id, layout, need.block())) {
+      // A partial holder helps only with what the requester lacks: a source
+      // not in its bitmap, or coded symbols (recoded, they carry everything
+      // held). It answers after the whole-block holders had their chance.
+      const coding::BlockDecoder* decoder = coded.decoder(id, need.block());
+      const std::uint32_t requester_rank = layout.symbols_in(need.block()) - std::min(need.deficit(), layout.symbols_in(need.block()));
+      bool useful = decoder != nullptr && decoder->rank() > requester_rank && config.coding;
+      for (std::uint32_t i = 0; !useful && i < layout.symbols_in(need.block()); ++i) {
+        const std::uint32_t off = layout.source_offset(need.block(), i);
+        useful = !bit_set(ask.held, i) && st->have.contains(off, off + layout.source_length(need.block(), i));
+      }
+      if (!useful) continue;
+      delay += timing.serve_delay_max;
+    }
+    server.on_block_request(id, need.block(), ask, now, now + delay);
+  }
+}
+
+void NodeImpl::serve_block(const ServeTask& task, const MessageState& st, std::uint32_t block, const BlockAsk& ask,
+                           Micros now) {
+  const coding::BlockLayout layout{st.meta->total_length, ask.symbol_size, ask.block_symbols};
+  const Micros since = task.requested_at - timing.in_flight_slack;
+  const std::uint32_t heard = block_memory.count_since(task.message, block, since, now);
+  if (config.use_traffic_memory && heard >= ask.deficit) {
+    ++stats.repairs_suppressed_ntm;
+    return;
+  }
+  std::uint32_t remaining = config.use_traffic_memory ? ask.deficit - heard : ask.deficit;
+  std::vector<std::uint8_t> skip;
+  if (!holds_block(task.message, layout, block)) {
+    // A partial holder can give at most what it holds outside the
+    // requesters' sources: its other sources, and its coded symbols.
+    if (!coded.learn(task.message, layout)) return;
+    const coding::BlockDecoder* decoder = open_decoder(task.message, layout, block);
+    if (decoder == nullptr) return;
+    // Sources outside the bitmaps are sure to help; beyond them, only a
+    // higher rank than the requester's can (equal ranks after an exchange
+    // of recoded symbols are, most likely, the same span).
+    std::uint32_t outside = 0;
+    for (std::uint32_t i = 0; i < layout.symbols_in(block); ++i)
+      if (decoder->has_source(i) && !bit_set(ask.held, i)) ++outside;
+    const auto rank = static_cast<std::uint32_t>(decoder->rank());
+    const std::uint32_t requester_rank = layout.symbols_in(block) - std::min(ask.deficit, layout.symbols_in(block));
+    const std::uint32_t useful = std::max(outside, rank > requester_rank ? rank - requester_rank : 0);
+    remaining = std::min(remaining, useful);
+    skip = ask.held;
+  }
+  if (remaining == 0) return;
+  // A newer request for a block already queued replaces the older one: the
+  // deficit it states is counted from its own arrival.
+  for (auto& queued : coded_queue) {
+    if (queued.block != block || queued.message != task.message) continue;
+    if (since >= queued.since) {
+      queued.since = since;
+      queued.needed = ask.deficit;
+      queued.remaining = remaining;
+      queued.skip = std::move(skip);
+    }
+    return;
+  }
+  if (coded_queue.size() >= config.max_queued_datagrams) return;
+  coded_queue.push_back(CodedTask{task.message, block, layout, since, ask.deficit, remaining, true, std::move(skip)});
+  stats.repairs_queued += remaining;
+}
+
+// Plain fragments at `offsets`, unless the NTM heard them since the request.
+void NodeImpl::queue_fragment_repairs(const ServeTask& task, std::vector<std::uint32_t> offsets, Micros now) {
+  // Several nodes may answer the same request. Walking the list in the
+  // same order they would race for the same next fragment every slot and
+  // send it twice before hearing each other; a random order each keeps
+  // them on different fragments, and the NTM then drops what the other sent.
+  for (std::size_t i = offsets.size(); i > 1; --i)
+    std::swap(offsets[i - 1], offsets[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(i) - 1))]);
+  std::size_t queued = 0;
+  const Micros since = task.requested_at - timing.in_flight_slack;
+  for (const std::uint32_t off : offsets) {
+    const FragmentKey key{task.message, off};
+    const auto seen = ntm.last_seen(key, now);
+    if (config.use_traffic_memory && seen && *seen > since) {
+      ++stats.repairs_suppressed_ntm;
+      continue;
+    }
+    if (repair_queued.contains(key)) continue;
+    if (repair_queue.size() >= config.max_queued_datagrams || ++queued > config.max_request_fragments) {
+      ++stats.queue_drops;
+      return;
+    }
+    repair_queue.push_back(QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
+    repair_queued.insert(key);
+    ++stats.repairs_queued;
+  }
+}
+
+void NodeImpl::serve_due_requests(Micros now) {
+  for (auto& task : server.take_due(now)) {
+    const MessageState* st = tracker.find(task.message);
+    if (st == nullptr || !st->meta) continue;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> wanted;
+    if (task.whole) {
+      wanted.emplace_back(0, st->meta->total_length);
+    } else {
+      wanted = task.ranges.ranges();
+    }
+    std::vector<std::uint32_t> offsets;
+    for (const auto& [b, e] : wanted)
+      for (const auto& [off, len] : store->fragment_offsets(task.message, b, e)) offsets.push_back(off);
+    for (const auto& [block, ask] : task.blocks) {
+      if (config.coding) {
+        serve_block(task, *st, block, ask, now);
+        continue;
+      }
+      // Coding off: the fragments the requesters' bitmaps lack, as ARQ would.
+      const coding::BlockLayout layout{st->meta->total_length, ask.symbol_size, ask.block_symbols};
+      for (std::uint32_t i = 0; i < layout.symbols_in(block); ++i) {
+        const std::uint32_t off = layout.source_offset(block, i);
+        if (!bit_set(ask.held, i) && (st->complete || st->have.contains(off, off + layout.source_length(block, i))))
+          offsets.push_back(off);
+      }
+    }
+    queue_fragment_repairs(task, std::move(offsets), now);
+    store->touch(task.message, now);
+  }
+}
+
+void NodeImpl::release_due_forwards(Micros now) {
+  while (!forward_pending.empty() && forward_pending.begin()->first <= now) {
+    QueuedFragment f = forward_pending.begin()->second;
+    forward_pending.erase(forward_pending.begin());
+    if (repair_queued.contains(f.key) || repair_queue.size() >= config.max_queued_datagrams) continue;
+    repair_queued.insert(f.key);
+    repair_queue.push_back(f);
+  }
+}
+
+}  // namespace dissem::engine

@@ -1,0 +1,45 @@
+// What fraction of each publisher's first-pass data this node misses, for
+// its beacons' reception reports (the publisher sizes its proactive
+// redundancy from the worst one). Counted on fragment indices: a first-pass
+// fragment at index i of a message, after index j of the same message, means
+// i - j - 1 were lost in between. Old evidence fades (the counts halve past
+// a horizon), so the estimate follows a link that changes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+
+#include "engine/types.h"
+
+namespace dissem::engine {
+
+class ReceptionMeter {
+ public:
+  // A first-pass (not repair, not rebroadcast) fragment of `message` with
+  // fragment index `index` arrived.
+  void on_first_pass(const MessageId& message, std::uint32_t index, Micros now = 0);
+  // Loss fraction for `publisher` once there is enough evidence.
+  std::optional<double> loss(NodeId publisher) const;
+  // Mean time between the publisher's consecutive first-pass fragments
+  // (losses accounted for by the index difference), once measured.
+  std::optional<Micros> fragment_interval(NodeId publisher) const;
+  const auto& publishers() const { return per_publisher_; }
+
+  static constexpr double kMinEvidence = 16;   // fragments expected before reporting
+  static constexpr double kHorizon = 512;      // counts halve beyond this
+
+  struct PerPublisher {
+    MessageId last;
+    std::uint32_t last_index = 0;
+    double expected = 0;
+    double received = 0;
+    Micros last_at = 0;
+    double interval = 0;  // EWMA of the time per fragment index, microseconds
+  };
+
+ private:
+  std::map<NodeId, PerPublisher> per_publisher_;
+};
+
+}  // namespace dissem::engine

@@ -1,0 +1,34 @@
+#include "engine/redundancy_planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dissem::engine {
+
+void RedundancyPlanner::on_report(NodeId reporter, double loss, Micros now) {
+  reports_[reporter] = Report{std::clamp(loss, 0.0, 1.0), now};
+}
+
+void RedundancyPlanner::expire(Micros now, Micros max_age) {
+  std::erase_if(reports_, [&](const auto& kv) { return kv.second.at < now - max_age; });
+}
+
+double RedundancyPlanner::worst_loss() const {
+  double worst = 0;
+  for (const auto& [node, r] : reports_) worst = std::max(worst, r.loss);
+  return worst;
+}
+
+double RedundancyPlanner::fraction() const {
+  const double loss = std::min(worst_loss(), 0.95);
+  return std::clamp(loss / (1.0 - loss), min_, std::max(min_, max_));
+}
+
+std::uint32_t RedundancyPlanner::parity_for(std::uint32_t k, double allowance) {
+  credit_ += fraction() * k * std::clamp(allowance, 0.0, 1.0);
+  const double whole = std::floor(credit_);
+  credit_ -= whole;
+  return static_cast<std::uint32_t>(std::min(whole, 255.0));
+}
+
+}  // namespace dissem::engine

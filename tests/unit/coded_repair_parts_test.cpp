@@ -1,0 +1,184 @@
+// The engine's parts for coded repair: block layout, the per-block traffic
+// memory, the publisher's redundancy planner, the receivers' loss meter, and
+// the wire checks on coded symbols and block requests.
+#include <gtest/gtest.h>
+
+#include "engine/block_traffic_memory.h"
+#include "engine/coding/block_layout.h"
+#include "engine/reception_meter.h"
+#include "engine/redundancy_planner.h"
+#include "wire/codec.h"
+
+using namespace dissem;
+using namespace dissem::engine;
+using dissem::engine::coding::BlockLayout;
+
+TEST(BlockLayout, CutsMessagesIntoBlocksOfKFragments) {
+  const BlockLayout l{819'200, 1400, 64};
+  EXPECT_EQ(l.fragments(), 586u);  // 585 full fragments and one of 200 bytes
+  EXPECT_EQ(l.blocks(), 10u);
+  EXPECT_EQ(l.symbols_in(0), 64u);
+  EXPECT_EQ(l.symbols_in(9), 586u - 9 * 64);
+  EXPECT_EQ(l.begin(1), 64u * 1400);
+  EXPECT_EQ(l.end(9), 819'200u);
+  EXPECT_EQ(l.block_of(64 * 1400 - 1), 0u);
+  EXPECT_EQ(l.block_of(64 * 1400), 1u);
+  EXPECT_EQ(l.source_offset(9, 9), 585u * 1400);
+  EXPECT_EQ(l.source_length(9, 9), 200u);
+  const BlockLayout one{1024, 1024, 64};
+  EXPECT_EQ(one.blocks(), 1u);
+  EXPECT_EQ(one.symbols_in(0), 1u);
+}
+
+TEST(BlockLayout, StrideFromAFragmentOnlyWhenItTells) {
+  EXPECT_EQ(coding::stride_from_fragment(5000, 0, 1400), 1400u);
+  EXPECT_EQ(coding::stride_from_fragment(5000, 1400, 1400), 1400u);
+  EXPECT_EQ(coding::stride_from_fragment(5000, 4200, 800), 0u);  // the last of several
+  EXPECT_EQ(coding::stride_from_fragment(900, 0, 900), 900u);    // a message of one fragment
+}
+
+TEST(BlockTrafficMemory, CountsSymbolsPerBlockSinceAMoment) {
+  BlockTrafficMemory m(1 * kSeconds);
+  const MessageId a{"g", 1, 1};
+  const MessageId b{"g", 1, 2};
+  m.record(a, 0, 100);
+  m.record(a, 0, 200);
+  m.record(a, 1, 250);
+  m.record(b, 0, 300);
+  EXPECT_EQ(m.count_since(a, 0, 0, 400), 2u);
+  EXPECT_EQ(m.count_since(a, 0, 150, 400), 1u);
+  EXPECT_EQ(m.count_since(a, 0, 200, 400), 0u);  // strictly after
+  EXPECT_EQ(m.count_since(a, 1, 0, 400), 1u);
+  EXPECT_EQ(m.count_since(b, 0, 0, 400), 1u);
+  EXPECT_EQ(m.count_since(b, 1, 0, 400), 0u);
+  // Outside the window everything is forgotten, memory included.
+  EXPECT_EQ(m.count_since(a, 0, 0, 2 * kSeconds), 0u);
+  EXPECT_EQ(m.size(), 0u);
+}
+
+TEST(RedundancyPlanner, SizesFromTheWorstReportWithinBounds) {
+  RedundancyPlanner p(0.05, 1.0);
+  EXPECT_DOUBLE_EQ(p.fraction(), 0.05);  // nobody reported: the configured floor
+  p.on_report(2, 0.1, 0);
+  p.on_report(3, 0.3, 0);
+  EXPECT_NEAR(p.fraction(), 0.3 / 0.7, 1e-12);
+  // 64 x 0.4286 = 27.4: 27 now, the 0.4 carried to the next block.
+  EXPECT_EQ(p.parity_for(64), 27u);
+  EXPECT_EQ(p.parity_for(64), 27u);
+  EXPECT_EQ(p.parity_for(64), 28u);
+  p.expire(10 * kSeconds, 5 * kSeconds);
+  EXPECT_DOUBLE_EQ(p.fraction(), 0.05);
+  RedundancyPlanner capped(0.0, 0.25);
+  capped.on_report(2, 0.5, 0);
+  EXPECT_DOUBLE_EQ(capped.fraction(), 0.25);
+}
+
+TEST(RedundancyPlanner, OneFragmentMessagesGetAnExtraCopyEverySoOften) {
+  RedundancyPlanner p(0.25, 1.0);
+  std::uint32_t parity = 0;
+  for (int i = 0; i < 100; ++i) parity += p.parity_for(1);
+  EXPECT_EQ(parity, 25u);
+}
+
+TEST(ReceptionMeter, EstimatesFirstPassLossFromFragmentIndices) {
+  ReceptionMeter m;
+  const MessageId big{"g", 7, 1};
+  EXPECT_FALSE(m.loss(7).has_value());
+  // Of 100 fragments, every fourth is lost.
+  for (std::uint32_t i = 0; i < 100; ++i)
+    if (i % 4 != 3) m.on_first_pass(big, i);
+  ASSERT_TRUE(m.loss(7).has_value());
+  EXPECT_NEAR(*m.loss(7), 0.25, 0.02);
+  // Duplicates and reordering are no evidence.
+  m.on_first_pass(big, 10);
+  EXPECT_NEAR(*m.loss(7), 0.25, 0.02);
+  // A new message first heard at index 2: its fragments 0 and 1 were lost.
+  ReceptionMeter fresh;
+  for (std::uint64_t seq = 1; seq <= 20; ++seq) fresh.on_first_pass(MessageId{"g", 8, seq}, 2);
+  ASSERT_TRUE(fresh.loss(8).has_value());
+  EXPECT_NEAR(*fresh.loss(8), 2.0 / 3.0, 1e-9);
+  EXPECT_FALSE(fresh.loss(7).has_value());
+}
+
+namespace {
+
+wire::CodedSymbol sample_symbol() {
+  wire::CodedSymbol c;
+  c.set_group("sensors/grp1");
+  c.set_publisher(9);
+  c.set_seq(3);
+  c.set_total_length(10'000);  // 8 fragments of 1400 (the last 200): one block
+  c.set_block(0);
+  c.set_seed(42);
+  c.set_payload(std::string(1400, 'x'));
+  return c;
+}
+
+std::optional<DecodeError> decode(const std::vector<std::uint8_t>& b) {
+  wire::Decoded out;
+  return wire::decode(b, wire::Limits{}, out);
+}
+
+}  // namespace
+
+TEST(WireCodec, CodedSymbolRoundTripsAndIsValidated) {
+  auto c = sample_symbol();
+  wire::Decoded out;
+  ASSERT_EQ(wire::decode(wire::encode(c), wire::Limits{}, out), std::nullopt);
+  EXPECT_EQ(out.kind, wire::Kind::Coded);
+  EXPECT_EQ(out.coded.seed(), 42u);
+  c.set_block(1);  // only one block exists
+  EXPECT_EQ(decode(wire::encode(c)), DecodeError::BadRange);
+  c = sample_symbol();
+  c.set_coefficients(std::string(7, '\1'));  // the block has 8 sources
+  EXPECT_EQ(decode(wire::encode(c)), DecodeError::BadRange);
+  c.set_coefficients(std::string(8, '\1'));
+  EXPECT_EQ(decode(wire::encode(c)), std::nullopt);
+  c = sample_symbol();
+  c.set_payload(std::string(10'001, 'x'));  // a symbol longer than the message
+  EXPECT_EQ(decode(wire::encode(c)), DecodeError::BadRange);
+  c = sample_symbol();
+  c.set_block_symbols(256);
+  EXPECT_EQ(decode(wire::encode(c)), DecodeError::BadRange);
+  c = sample_symbol();
+  c.set_total_length(0);
+  EXPECT_EQ(decode(wire::encode(c)), DecodeError::BadLength);
+}
+
+TEST(WireCodec, BlockRequestsAreValidated) {
+  wire::MissingFragmentRequest r;
+  r.set_requester(5);
+  auto* w = r.add_wants();
+  w->set_group("g");
+  w->set_publisher(9);
+  auto* m = w->add_messages();
+  m->set_seq(1);
+  auto* b = m->add_blocks();
+  b->set_block(2);
+  b->set_deficit(3);
+  b->set_symbol_size(1400);
+  b->set_held(std::string(8, '\xff'));
+  EXPECT_EQ(decode(wire::encode(r)), std::nullopt);
+  b->set_deficit(0);
+  EXPECT_EQ(decode(wire::encode(r)), DecodeError::BadRange);
+  b->set_deficit(3);
+  b->set_held(std::string(33, '\xff'));
+  EXPECT_EQ(decode(wire::encode(r)), DecodeError::BadRange);
+  b->set_held("");
+  b->set_symbol_size(0);
+  EXPECT_EQ(decode(wire::encode(r)), DecodeError::BadRange);
+}
+
+TEST(WireCodec, ReceptionReportsAreValidated) {
+  wire::Beacon b;
+  b.set_node(3);
+  auto* r = b.add_reception();
+  r->set_publisher(9);
+  r->set_loss_permille(300);
+  EXPECT_EQ(decode(wire::encode(b)), std::nullopt);
+  r->set_loss_permille(1001);
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+  r->set_loss_permille(10);
+  r->set_publisher(0);
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+}
