@@ -20,6 +20,11 @@ struct EngineConfig {
   // When both own publications and repairs are waiting, repairs get this
   // share (the sender keeps priority, as in the paper's set-up).
   double repair_share = 0.3;
+  // Channel awareness (engine/channel_share.h): pace at the capacity less the
+  // occupancy heard from others, never below channel_share_min of it. Works
+  // on one shared channel and with a radio per node alike.
+  bool channel_aware = true;
+  double channel_share_min = 0.05;
   // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
   std::uint32_t per_datagram_overhead = 28;
   // Fragment payload bytes (the paper used 1400). 0 means "size it to the

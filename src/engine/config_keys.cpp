@@ -105,6 +105,8 @@ const std::map<std::string, Field>& fields() {
       {"max_tracked_messages", number<std::size_t>(&C::max_tracked_messages, 16, 100'000'000)},
       {"max_request_fragments", number<std::size_t>(&C::max_request_fragments, 1, 1'000'000)},
       {"coding", flag(&C::coding)},
+      {"channel_aware", flag(&C::channel_aware)},
+      {"channel_share_min", number<double>(&C::channel_share_min, 0.0, 1.0)},
       {"block_symbols", number<std::uint32_t>(&C::block_symbols, 1, 255)},
       {"redundancy_min", number<double>(&C::redundancy_min, 0.0, 4.0)},
       {"redundancy_max", number<double>(&C::redundancy_max, 0.0, 4.0)},

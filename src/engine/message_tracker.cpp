@@ -51,16 +51,18 @@ FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32
   return FragmentOutcome::New;
 }
 
-FragmentOutcome MessageTracker::on_symbol(const MessageMeta& meta, Micros now) {
+FragmentOutcome MessageTracker::on_symbol(const MessageMeta& meta, Micros now, bool first_pass) {
   if (settled(meta.id)) return FragmentOutcome::Settled;
   MessageState* st = track(meta.id, now);
   if (st == nullptr) return FragmentOutcome::Overloaded;
   if (st->complete) return FragmentOutcome::Duplicate;
   if (st->meta && st->meta->total_length != meta.total_length) return FragmentOutcome::Inconsistent;
   if (!st->meta) st->meta = meta;
-  if (st->fragments == 0) st->first_seen = now;
-  st->last_arrival = now;
-  ++st->fragments;
+  if (first_pass || st->fragments == 0) {
+    if (st->fragments == 0) st->first_seen = now;
+    st->last_arrival = now;
+    ++st->fragments;
+  }
   return FragmentOutcome::New;
 }
 

@@ -62,7 +62,10 @@ class MessageTracker {
   // when the message is incomplete here. Unlike a new fragment it does not
   // reset the request backoff: only an innovative symbol is progress
   // (note_progress), else useless answers would keep a requester asking.
-  FragmentOutcome on_symbol(const MessageMeta& meta, Micros now);
+  // Only the publisher's proactive symbols (`first_pass`) count as arrivals
+  // for tail detection: a repair coming late would stretch the message's mean
+  // inter-arrival gap and with it the silence a tail must wait for.
+  FragmentOutcome on_symbol(const MessageMeta& meta, Micros now, bool first_pass);
   // The message gained rank: ask again soon if anything is still missing.
   void note_progress(const MessageId& id);
   // Hands over a completed message's reassembled bytes (empty if none were kept).

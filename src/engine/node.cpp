@@ -40,6 +40,8 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       tracker(c.max_tracked_messages, c.reassembly_memory),
       ntm(0),
       meter(c.traffic_window),
+      heard_meter(c.traffic_window),
+      channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
       split(c.repair_share),
       coded(c.coding_memory),
@@ -80,13 +82,21 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
 }
 
 void NodeImpl::update_rtt() {
-  timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt));
+  timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt), peers.all().size());
   ntm.set_window(timing.ntm_window);
   block_memory.set_window(timing.ntm_window);
 }
 
 bool NodeImpl::traffic_below(double fraction, Micros now) {
   return meter.rate_bps(now) < fraction * static_cast<double>(config.link_capacity_bps);
+}
+
+void NodeImpl::update_channel_share(Micros now) {
+  if (!config.channel_aware) return;
+  double loss = 0;
+  for (const auto& [publisher, counts] : reception.publishers())
+    if (auto l = reception.loss(publisher)) loss = std::max(loss, *l);
+  pacer.set_rate(channel.rate_bps(heard_meter.rate_bps(now), loss));
 }
 
 void NodeImpl::note_expiry(std::uint32_t expiry_s) {
@@ -108,6 +118,7 @@ std::vector<std::string> NodeImpl::wanted_groups() const {
 
 void NodeImpl::on_peer_appeared(NodeId peer, Micros now) {
   events.push_back(Event{Event::Kind::PeerAppeared, peer, {}});
+  update_rtt();  // the serving window scales with the peers
   std::optional<Micros> summary_delay;
   if (replication->active()) summary_delay = replication->on_contact(peer, view, now, rng);
   if (!summary_delay) {
@@ -181,109 +192,6 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
   // Local subscribers on this node get it too.
   on_message_settled(meta.id, true, now);
   return meta.id;
-}
-
-SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionOptions& o, Micros now) {
-  Subscription s;
-  s.group = group;
-  s.reliable = o.reliable;
-  s.ordered = o.ordered;
-  s.history = o.history;
-  s.use_publisher_history = o.use_publisher_history;
-  const SubscriptionId id = subscriptions.add(std::move(s));
-
-  // Publishers already known (e.g. cached opportunistically): history asked
-  // for now is fetched, and what of it is cached is delivered at once.
-  std::vector<DeliveryOrder> orders;
-  for (const auto& [stream, st] : tracker.streams()) {
-    if (stream.group != group || stream.publisher == config.node_id || st.newest == 0) continue;
-    const std::uint64_t from = o.history >= st.newest ? 1 : st.newest - o.history + 1;
-    if (o.history > 0) {
-      if (st.baseline == 0) {
-        tracker.learn_newest(stream, st.newest, o.reliable, o.history - 1, true, now);
-      } else if (st.baseline > from) {
-        tracker.extend_history(stream, static_cast<std::uint32_t>(st.baseline - from), now);
-      }
-      for (std::uint64_t q = from; q <= st.newest; ++q) {
-        const MessageId mid{stream.group, stream.publisher, q};
-        const MessageState* m = tracker.find(mid);
-        if (m != nullptr && m->complete) orders.push_back({id, mid, false});
-      }
-    }
-    if (o.ordered) {
-      OrderState os;
-      os.next = o.history > 0 ? from : st.newest + 1;
-      // Cached history goes out in order through the normal path instead.
-      if (o.history > 0) {
-        for (const auto& ord : orders) os.ready.insert(ord.message.seq);
-        orders.clear();
-      }
-      subscriptions.find(id)->order.emplace(stream, std::move(os));
-    }
-  }
-  if (o.ordered) subscriptions.on_timer(tracker, now, orders);
-  emit_deliveries(orders, now);
-  return id;
-}
-
-void NodeImpl::unsubscribe(SubscriptionId id) { subscriptions.remove(id); }
-
-void NodeImpl::request_history(const std::string& group, std::uint32_t count, Micros now) {
-  std::vector<StreamId> streams;
-  for (const auto& [stream, st] : tracker.streams())
-    if (stream.group == group && stream.publisher != config.node_id) streams.push_back(stream);
-  for (const auto& s : streams) tracker.extend_history(s, count, now);
-}
-
-// --- shared helpers ------------------------------------------------------------
-
-void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history,
-                            bool inclusive, Micros now) {
-  if (stream.publisher == config.node_id) return;
-  const bool reliable = wants_group(stream.group);
-  tracker.learn_newest(stream, seq, reliable, subscriptions.history(stream.group, publisher_history), inclusive,
-                       now);
-}
-
-void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
-  coded.forget(id);
-  if (!subscriptions.any(id.group)) return;
-  std::vector<DeliveryOrder> orders;
-  subscriptions.on_settled(id, complete, tracker, now, orders);
-  emit_deliveries(orders, now);
-}
-
-void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now) {
-  if (orders.empty()) return;
-  // Deliver only what the cache has committed: a crash after this point
-  // cannot lose a message an application has already seen.
-  store->flush();
-  const MessageId* cached_id = nullptr;
-  std::optional<std::vector<std::uint8_t>> cached;
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    const auto& o = orders[i];
-    if (o.skipped) {
-      events.push_back(Event{Event::Kind::MessageSkipped, 0, o.message});
-      continue;
-    }
-    if (cached_id == nullptr || *cached_id != o.message) {
-      auto buffer = tracker.take_buffer(o.message);
-      cached = buffer.empty() ? store->read_message(o.message) : std::optional(std::move(buffer));
-      cached_id = &o.message;
-    }
-    const MessageState* st = tracker.find(o.message);
-    if (!cached || st == nullptr || !st->meta) continue;  // evicted meanwhile
-    store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
-    // Orders for one message are adjacent: the last one takes the buffer.
-    const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;
-    if (last_use) {
-      deliveries.push_back(Delivery{o.subscription, *st->meta, std::move(*cached)});
-      cached_id = nullptr;
-    } else {
-      deliveries.push_back(Delivery{o.subscription, *st->meta, *cached});
-    }
-    ++stats.deliveries;
-  }
 }
 
 // --- timers ------------------------------------------------------------------

@@ -95,7 +95,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
 
   const coding::BlockLayout layout{meta.total_length, static_cast<std::uint32_t>(c.payload().size()),
                                    block_symbols_of(c.block_symbols())};
-  switch (tracker.on_symbol(meta, now)) {
+  switch (tracker.on_symbol(meta, now, !c.repair() && c.hops() == 0)) {
     case FragmentOutcome::New:
       break;
     case FragmentOutcome::Inconsistent:

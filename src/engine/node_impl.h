@@ -23,6 +23,7 @@
 #include "controllers/node_view.h"
 #include "controllers/replication/replication_controller.h"
 #include "engine/block_traffic_memory.h"
+#include "engine/channel_share.h"
 #include "engine/coded_messages.h"
 #include "engine/interests.h"
 #include "engine/message_tracker.h"
@@ -175,6 +176,8 @@ class NodeImpl {
   PeerTable peers;
   TrafficMemory ntm;
   TrafficMeter meter;
+  TrafficMeter heard_meter;  // IP bytes from others: the channel occupancy they cause
+  ChannelShare channel;
   Pacer pacer;
   PrioritySplit split;
   RequestServer server;
@@ -281,6 +284,8 @@ class NodeImpl {
   bool traffic_below(double fraction, Micros now);
   void note_expiry(std::uint32_t expiry_s);
   void enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
+  // Paces at this node's share of the channel (channel_share.h).
+  void update_channel_share(Micros now);
 };
 
 }  // namespace dissem::engine

@@ -189,6 +189,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
 
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
   meter.add(now, bytes.size());
+  heard_meter.add(now, bytes.size() + config.per_datagram_overhead);  // air time, whatever it carries
   if (auto err = wire::decode(bytes, limits, decoded)) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;

@@ -59,7 +59,9 @@ void advance_publication(NodeImpl& n, std::uint32_t length, std::uint32_t total)
     const coding::BlockLayout layout = n.own_layout(total);
     const std::uint32_t block = layout.block_of(offset);
     if (cur.next_offset == layout.end(block)) {
-      cur.parity_left = n.redundancy.parity_for(layout.symbols_in(block), parity_allowance(n));
+      const double allowance = parity_allowance(n);
+      cur.parity_left = n.redundancy.parity_for(layout.symbols_in(block), allowance);
+      if (block + 1 == layout.blocks() && allowance >= 1.0) cur.parity_left += n.redundancy.tail_margin(layout.symbols_in(block));
       cur.parity_block = block;
     }
   }
@@ -133,6 +135,7 @@ std::optional<OutgoingDatagram> next_parity(NodeImpl& n, Micros now) {
 
 std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
   if (!pacer.can_send(now)) return std::nullopt;
+  update_channel_share(now);
   if (!control_queue.empty()) {
     OutgoingDatagram d = std::move(control_queue.front());
     control_queue.pop_front();

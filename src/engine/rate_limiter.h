@@ -30,6 +30,8 @@ class Pacer {
   }
 
   std::uint64_t rate_bps() const { return rate_bps_; }
+  // From the next datagram on (channel sharing adapts it as occupancy changes).
+  void set_rate(std::uint64_t rate_bps) { rate_bps_ = std::max<std::uint64_t>(rate_bps, 1); }
 
  private:
   std::uint64_t rate_bps_;

@@ -26,8 +26,11 @@ class ReceptionMeter {
   std::optional<Micros> fragment_interval(NodeId publisher) const;
   const auto& publishers() const { return per_publisher_; }
 
-  static constexpr double kMinEvidence = 16;   // fragments expected before reporting
-  static constexpr double kHorizon = 512;      // counts halve beyond this
+  // Fragments expected before reporting, and the count past which old
+  // evidence halves: enough that the publisher, which sizes its redundancy
+  // from the worst of several noisy reports, is not misled by the noise.
+  static constexpr double kMinEvidence = 64;
+  static constexpr double kHorizon = 1024;
 
   struct PerPublisher {
     MessageId last;

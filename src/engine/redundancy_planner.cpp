@@ -24,6 +24,14 @@ double RedundancyPlanner::fraction() const {
   return std::clamp(loss / (1.0 - loss), min_, std::max(min_, max_));
 }
 
+std::uint32_t RedundancyPlanner::tail_margin(std::uint32_t k) const {
+  const double f = fraction();
+  if (f <= 0) return 0;
+  const double loss = f / (1.0 + f);  // the loss this fraction answers
+  const double sent = k * (1.0 + f);
+  return static_cast<std::uint32_t>(std::ceil(std::sqrt(sent * loss * (1.0 - loss)) / (1.0 - loss)));
+}
+
 std::uint32_t RedundancyPlanner::parity_for(std::uint32_t k, double allowance) {
   credit_ += fraction() * k * std::clamp(allowance, 0.0, 1.0);
   const double whole = std::floor(credit_);

@@ -29,6 +29,11 @@ class RedundancyPlanner {
   // the next block.
   std::uint32_t parity_for(std::uint32_t k, double allowance = 1.0);
 
+  // Extra symbols for the last block of a message: about one standard
+  // deviation of what a receiver gets of k / (1 - loss) symbols, so that most
+  // receivers finish without a request round on the message's critical path.
+  std::uint32_t tail_margin(std::uint32_t k) const;
+
   double worst_loss() const;
 
  private:

@@ -180,13 +180,13 @@ void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragme
       if (st == nullptr || st->complete) continue;
       bool covered = m.ranges().empty() && m.blocks().empty();
       if (!m.blocks().empty()) {
-        // Coded: covered if every block we need is asked for with at least our deficit.
+        // Coded: covered if every block we need is asked for, whatever the
+        // deficit: every symbol answering it is useful to us too, and what
+        // it leaves missing we ask for once it has come.
         std::optional<std::vector<wire::BlockNeed>> mine;
         if (block_needs) mine = block_needs(MessageId{w.group(), w.publisher(), m.seq()}, *st, missing_ranges(*st, now, tail_timeout));
         covered = mine && !mine->empty() && std::all_of(mine->begin(), mine->end(), [&](const wire::BlockNeed& n) {
-          return std::any_of(m.blocks().begin(), m.blocks().end(), [&](const wire::BlockNeed& o) {
-            return o.block() == n.block() && o.deficit() >= n.deficit();
-          });
+          return std::any_of(m.blocks().begin(), m.blocks().end(), [&](const wire::BlockNeed& o) { return o.block() == n.block(); });
         });
       } else if (!covered) {
         ByteRanges asked;

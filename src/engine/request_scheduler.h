@@ -46,7 +46,8 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
                                                 const RequestRoundParams& params, Micros now, Random& rng);
 
 // Another node's MFR lists items we miss too: its answer will reach us as
-// well, so defer our own request for every item the MFR fully covers, in the
+// well, so defer our own request for every item the MFR fully covers (for a
+// coded request: names every block we need, whatever the deficit), in the
 // groups `deferrable` accepts (all when empty). A relay must not defer: in a
 // multi-hop network the requester may be behind it, hearing only it, and
 // would keep deferring the relay's own request forever.

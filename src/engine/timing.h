@@ -24,7 +24,8 @@ struct Timing {
   Micros in_flight_slack = 0;
   Micros tail_timeout = 0;    // silence after which a message's missing tail is requested
 
-  static Timing derive(const EngineConfig& c, Micros rtt) {
+  // `peers`: nodes heard lately, each a potential server of the same request.
+  static Timing derive(const EngineConfig& c, Micros rtt, std::size_t peers = 0) {
     Timing t;
     const auto capacity = std::max<std::uint64_t>(c.link_capacity_bps, 1);
     const auto frame_bits = static_cast<std::uint64_t>(c.payload_size + 48 + c.per_datagram_overhead) * 8;
@@ -32,7 +33,11 @@ struct Timing {
     t.rtt = std::max<Micros>(rtt, 1 * kMillis);
     // A few packet times lets the first answer reach the other would-be
     // servers before their own timers fire; half an RTT covers propagation.
-    t.serve_delay_max = c.serve_delay_max > 0 ? c.serve_delay_max : 3 * t.packet_time + t.rtt / 2;
+    // With more would-be servers the window widens with them (as SRM's and
+    // NORM's timers scale with the group), so that about one fires first.
+    const auto servers = static_cast<Micros>(std::max<std::size_t>(peers, 1));
+    t.serve_delay_max = c.serve_delay_max > 0 ? c.serve_delay_max
+                                              : (2 + servers) * t.packet_time + t.rtt / 2;
     // Servers suppress a fragment seen on the air *since the request arrived*;
     // the window only bounds memory, so it must outlast any answer's wait.
     t.ntm_window = c.ntm_window > 0 ? c.ntm_window

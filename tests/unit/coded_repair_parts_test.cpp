@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/block_traffic_memory.h"
+#include "engine/channel_share.h"
 #include "engine/coding/block_layout.h"
 #include "engine/reception_meter.h"
 #include "engine/redundancy_planner.h"
@@ -68,6 +69,12 @@ TEST(RedundancyPlanner, SizesFromTheWorstReportWithinBounds) {
   EXPECT_EQ(p.parity_for(64), 28u);
   p.expire(10 * kSeconds, 5 * kSeconds);
   EXPECT_DOUBLE_EQ(p.fraction(), 0.05);
+  // The last block's margin: one standard deviation of what a receiver gets.
+  RedundancyPlanner tail(0.0, 1.0);
+  EXPECT_EQ(tail.tail_margin(64), 0u);  // no loss known: none
+  tail.on_report(2, 0.3, 0);
+  // 91.4 sent at 30 % loss: sd 4.38 symbols received, 6.3 symbols sent.
+  EXPECT_EQ(tail.tail_margin(64), 7u);
   RedundancyPlanner capped(0.0, 0.25);
   capped.on_report(2, 0.5, 0);
   EXPECT_DOUBLE_EQ(capped.fraction(), 0.25);
@@ -84,8 +91,8 @@ TEST(ReceptionMeter, EstimatesFirstPassLossFromFragmentIndices) {
   ReceptionMeter m;
   const MessageId big{"g", 7, 1};
   EXPECT_FALSE(m.loss(7).has_value());
-  // Of 100 fragments, every fourth is lost.
-  for (std::uint32_t i = 0; i < 100; ++i)
+  // Of 200 fragments, every fourth is lost.
+  for (std::uint32_t i = 0; i < 200; ++i)
     if (i % 4 != 3) m.on_first_pass(big, i);
   ASSERT_TRUE(m.loss(7).has_value());
   EXPECT_NEAR(*m.loss(7), 0.25, 0.02);
@@ -94,7 +101,7 @@ TEST(ReceptionMeter, EstimatesFirstPassLossFromFragmentIndices) {
   EXPECT_NEAR(*m.loss(7), 0.25, 0.02);
   // A new message first heard at index 2: its fragments 0 and 1 were lost.
   ReceptionMeter fresh;
-  for (std::uint64_t seq = 1; seq <= 20; ++seq) fresh.on_first_pass(MessageId{"g", 8, seq}, 2);
+  for (std::uint64_t seq = 1; seq <= 40; ++seq) fresh.on_first_pass(MessageId{"g", 8, seq}, 2);
   ASSERT_TRUE(fresh.loss(8).has_value());
   EXPECT_NEAR(*fresh.loss(8), 2.0 / 3.0, 1e-9);
   EXPECT_FALSE(fresh.loss(7).has_value());
@@ -181,4 +188,13 @@ TEST(WireCodec, ReceptionReportsAreValidated) {
   r->set_loss_permille(10);
   r->set_publisher(0);
   EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+}
+
+TEST(ChannelShare, PacesAtTheCapacityLessWhatOthersOccupy) {
+  const ChannelShare share(1'000'000, 0.05);
+  EXPECT_EQ(share.rate_bps(0, 0), 1'000'000u);               // a quiet channel: all of it
+  EXPECT_EQ(share.rate_bps(300'000, 0), 700'000u);           // what others send is not ours
+  EXPECT_NEAR(static_cast<double>(share.rate_bps(350'000, 0.3)), 500'000.0, 1.0);  // a lost frame took air time too
+  EXPECT_EQ(share.rate_bps(2'000'000, 0), 50'000u);          // never below the floor
+  EXPECT_EQ(share.rate_bps(400'000, 0.9), 200'000u);         // loss counted at most 50 %
 }

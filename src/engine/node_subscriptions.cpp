@@ -1,0 +1,112 @@
+// Subscriptions, history requests and deliveries to local applications.
+#include <algorithm>
+#include <set>
+
+#include "engine/node_impl.h"
+
+namespace dissem::engine {
+
+SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionOptions& o, Micros now) {
+  Subscription s;
+  s.group = group;
+  s.reliable = o.reliable;
+  s.ordered = o.ordered;
+  s.history = o.history;
+  s.use_publisher_history = o.use_publisher_history;
+  const SubscriptionId id = subscriptions.add(std::move(s));
+
+  // Publishers already known (e.g. cached opportunistically): history asked
+  // for now is fetched, and what of it is cached is delivered at once.
+  std::vector<DeliveryOrder> orders;
+  for (const auto& [stream, st] : tracker.streams()) {
+    if (stream.group != group || stream.publisher == config.node_id || st.newest == 0) continue;
+    const std::uint64_t from = o.history >= st.newest ? 1 : st.newest - o.history + 1;
+    if (o.history > 0) {
+      if (st.baseline == 0) {
+        tracker.learn_newest(stream, st.newest, o.reliable, o.history - 1, true, now);
+      } else if (st.baseline > from) {
+        tracker.extend_history(stream, static_cast<std::uint32_t>(st.baseline - from), now);
+      }
+      for (std::uint64_t q = from; q <= st.newest; ++q) {
+        const MessageId mid{stream.group, stream.publisher, q};
+        const MessageState* m = tracker.find(mid);
+        if (m != nullptr && m->complete) orders.push_back({id, mid, false});
+      }
+    }
+    if (o.ordered) {
+      OrderState os;
+      os.next = o.history > 0 ? from : st.newest + 1;
+      // Cached history goes out in order through the normal path instead.
+      if (o.history > 0) {
+        for (const auto& ord : orders) os.ready.insert(ord.message.seq);
+        orders.clear();
+      }
+      subscriptions.find(id)->order.emplace(stream, std::move(os));
+    }
+  }
+  if (o.ordered) subscriptions.on_timer(tracker, now, orders);
+  emit_deliveries(orders, now);
+  return id;
+}
+
+void NodeImpl::unsubscribe(SubscriptionId id) { subscriptions.remove(id); }
+
+void NodeImpl::request_history(const std::string& group, std::uint32_t count, Micros now) {
+  std::vector<StreamId> streams;
+  for (const auto& [stream, st] : tracker.streams())
+    if (stream.group == group && stream.publisher != config.node_id) streams.push_back(stream);
+  for (const auto& s : streams) tracker.extend_history(s, count, now);
+}
+
+// --- shared helpers ------------------------------------------------------------
+
+void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history,
+                            bool inclusive, Micros now) {
+  if (stream.publisher == config.node_id) return;
+  const bool reliable = wants_group(stream.group);
+  tracker.learn_newest(stream, seq, reliable, subscriptions.history(stream.group, publisher_history), inclusive,
+                       now);
+}
+
+void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
+  coded.forget(id);
+  if (!subscriptions.any(id.group)) return;
+  std::vector<DeliveryOrder> orders;
+  subscriptions.on_settled(id, complete, tracker, now, orders);
+  emit_deliveries(orders, now);
+}
+
+void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now) {
+  if (orders.empty()) return;
+  // Deliver only what the cache has committed: a crash after this point
+  // cannot lose a message an application has already seen.
+  store->flush();
+  const MessageId* cached_id = nullptr;
+  std::optional<std::vector<std::uint8_t>> cached;
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const auto& o = orders[i];
+    if (o.skipped) {
+      events.push_back(Event{Event::Kind::MessageSkipped, 0, o.message});
+      continue;
+    }
+    if (cached_id == nullptr || *cached_id != o.message) {
+      auto buffer = tracker.take_buffer(o.message);
+      cached = buffer.empty() ? store->read_message(o.message) : std::optional(std::move(buffer));
+      cached_id = &o.message;
+    }
+    const MessageState* st = tracker.find(o.message);
+    if (!cached || st == nullptr || !st->meta) continue;  // evicted meanwhile
+    store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
+    // Orders for one message are adjacent: the last one takes the buffer.
+    const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;
+    if (last_use) {
+      deliveries.push_back(Delivery{o.subscription, *st->meta, std::move(*cached)});
+      cached_id = nullptr;
+    } else {
+      deliveries.push_back(Delivery{o.subscription, *st->meta, *cached});
+    }
+    ++stats.deliveries;
+  }
+}
+
+}  // namespace dissem::engine
