@@ -12,7 +12,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-STYLE = {"dissem": ("tab:blue", "o", "ours"), "norm": ("tab:red", "s", "NORM (same run)"),
+STYLE = {"dissem": ("tab:blue", "o", "ours"), "dissem-arq": ("tab:cyan", "v", "ours, coding off (ARQ)"),
+         "norm": ("tab:red", "s", "NORM (same run)"),
          "norm-pfec": ("tab:red", "s", "NORM pfec (same run)"), "norm-rfec": ("tab:orange", "^", "NORM rfec (same run)")}
 PAPER = {"norm": ("tab:red", "NORM (paper)"), "disservice": ("tab:gray", "DisService (paper)")}
 

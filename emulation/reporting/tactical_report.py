@@ -12,8 +12,9 @@ from .markdown import fmt, ratio, table
 from .run_metrics import RunMetrics
 
 PARAMS = ("asymmetric", "sender_reliability_pct", "message_size")
-SYSTEMS = ("dissem", "norm-pfec", "norm-rfec")
-PAPER_SUFFIX = {"dissem": "ds", "norm-pfec": "norm_pfec", "norm-rfec": "norm_rfec"}
+SYSTEMS = ("dissem", "dissem-arq", "norm-pfec", "norm-rfec")
+# dissem-arq (coding off) is set beside the paper's DisService, as dissem is.
+PAPER_SUFFIX = {"dissem": "ds", "dissem-arq": "ds", "norm-pfec": "norm_pfec", "norm-rfec": "norm_rfec"}
 
 
 def _missing_note(runs: list[RunMetrics]) -> str:
@@ -50,9 +51,12 @@ def section(name: str, runs: list[RunMetrics], reference_dir: Path, out_dir: Pat
                 fmt(pub.get(f"success_pct_{p}")), fmt(pub.get(f"sender_overhead_bytes_per_msg_{p}"), 0),
                 fmt(pub.get(f"p2p_overhead_bytes_per_msg_{p}"), 0),
                 ratio(systems["dissem"].success_pct, s.success_pct) if "dissem" in systems and system != "dissem" else "",
+                ratio(s.p2p_overhead_per_msg, pub.get(f"p2p_overhead_bytes_per_msg_{p}")) if p == "ds" else "",
+                ratio(s.sender_overhead_per_msg, pub.get(f"sender_overhead_bytes_per_msg_{p}")) if p == "ds" else "",
             ])
     header = ["variant", "sender rel %", "msg B", "system", "sent", "received", "success %", "sender B/msg",
-              "p2p B/msg", "paper success %", "paper sender B/msg", "paper p2p B/msg", "success ours/this"]
+              "p2p B/msg", "paper success %", "paper sender B/msg", "paper p2p B/msg", "success ours/this",
+              "p2p / paper DS", "sender / paper DS"]
     seeds = sorted({r.seed for r in runs})
     text = [f"## {name}: tactical network, 3 subscribers\n",
             f"{len(runs)} runs, seeds {seeds}. received: messages completely received, mean over the 3 subscribers "

@@ -56,9 +56,12 @@ def test_three_dissemd_nodes_at_20_percent_loss_deliver_a_1mb_file_byte_identica
 
 
 @pytest.mark.parametrize("scenario", ["baseline-1to3.toml", "baseline-1to1.toml"])
-def test_baseline_quick_profile_both_systems_complete_every_cell(tmp_path, scenario):
+def test_baseline_quick_profile_every_system_completes_every_cell(tmp_path, scenario):
     results = run_campaign(scenario, tmp_path, "--profile", "quick", "--jobs", "2")
-    assert {r["system"] for r in results} == {"dissem", "norm"}
+    assert {r["system"] for r in results} == {"dissem", "dissem-arq", "norm"}
+    if scenario == "baseline-1to1.toml":
+        # The quick profile runs the 1-to-1 cell on private radios and on one shared channel.
+        assert {r["cell"]["shared_channel"] for r in results} == {0, 1}
     for r in results:
         assert r["status"] == "ok", (r["cell_id"], r["system"], r.get("reason"))
         for node in r["nodes"]:
@@ -70,12 +73,12 @@ def test_baseline_quick_profile_both_systems_complete_every_cell(tmp_path, scena
 
 def test_tactical_quick_profile_runs_every_system(tmp_path):
     results = run_campaign("tactical.toml", tmp_path, "--profile", "quick", "--jobs", "3")
-    assert {r["system"] for r in results} == {"dissem", "norm-pfec", "norm-rfec"}
+    assert {r["system"] for r in results} == {"dissem", "dissem-arq", "norm-pfec", "norm-rfec"}
     for r in results:
         assert r["status"] == "ok", (r["system"], r.get("reason"))
         subs = [n for n in r["nodes"] if "subscriber" in n["roles"]]
         assert len(subs) == 3 and all(isinstance(n["result"], dict) for n in subs)
-        if r["system"] == "dissem":
-            # The ground nodes repair each other: every subscriber gets everything
-            # even though the sender neither hears nor serves requests.
+        if r["system"] in ("dissem", "dissem-arq"):
+            # The ground nodes repair each other, coded or not: every subscriber
+            # gets everything even though the sender neither hears nor serves requests.
             assert all(n["result"]["messages_completed"] == n["result"]["expected"] for n in subs)

@@ -57,11 +57,14 @@ def test_baseline_report_puts_both_systems_paper_and_ratio_side_by_side(tmp_path
     page = (out / "baseline-1to3.md").read_text()
     row = next(line for line in page.splitlines() if line.startswith("| 90 | 256 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[2:5] == ["30.0", "40.0", "0.75"]  # ours s, NORM s, ratio
+    assert cells[2:7] == ["30.0", "n/a", "40.0", "0.75", "n/a"]  # ours s, ARQ s, NORM s, ratios
+    # The erasure bound: 819,200 bytes at 90 % of 256 x 1024 bit/s.
+    assert cells[7] == f"{819200 * 8 / (0.9 * 256 * 1024):.1f}"
+    assert cells[8] == f"{30.0 / (819200 * 8 / (0.9 * 256 * 1024)):.2f}"
     # bytes: (700 + 3*10) frames * (1000 - 14) IP bytes vs (800 + 30) * 986
-    assert cells[5] == f"{730 * 986 / 1e6:.3f}" and cells[6] == f"{830 * 986 / 1e6:.3f}"
-    assert cells[8] == "31.6" and cells[10] == "41.2"
-    assert cells[12] == "2/2 / 2/2"
+    assert cells[9] == f"{730 * 986 / 1e6:.3f}" and cells[11] == f"{830 * 986 / 1e6:.3f}"
+    assert cells[14] == "31.6" and cells[16] == "41.2"
+    assert cells[18] == "2/2 / 0/0 / 2/2"
     for png in ("baseline-1to3-time.png", "baseline-1to3-bytes.png"):
         assert (out / png).stat().st_size > 1000
     assert "baseline-1to3" in (out / "README.md").read_text()
@@ -77,20 +80,39 @@ def test_incomplete_runs_have_no_delivery_time_and_are_counted(tmp_path):
     run_report(results, out, tmp_path)
     row = next(line for line in (out / "baseline-1to1.md").read_text().splitlines() if line.startswith("| 70 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[2] == "n/a" and cells[3] == "90.0" and cells[12] == "0/1 / 1/1"
+    assert cells[2] == "n/a" and cells[4] == "90.0" and cells[18] == "0/1 / 0/0 / 1/1"
+
+
+def test_baseline_report_sets_the_arq_system_and_the_shared_channel_apart(tmp_path):
+    results = tmp_path / "results"
+    for shared in (0, 1):
+        cell = {"reliability_pct": 80, "capacity_kbps": 512, "shared_channel": shared}
+        write_run(results, "baseline-1to1", cell, "dissem", 1, latency=20.0 + shared, frames=600, receivers=1)
+        write_run(results, "baseline-1to1", cell, "dissem-arq", 1, latency=22.0 + shared, frames=700, receivers=1)
+        write_run(results, "baseline-1to1", cell, "norm", 1, latency=25.0 + shared, frames=650, receivers=1)
+    out = tmp_path / "out"
+    run_report(results, out, tmp_path)
+    page = (out / "baseline-1to1.md").read_text()
+    assert "### Every node a radio of its own" in page and "### One shared channel" in page
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in page.splitlines()
+            if line.startswith("| 80 | 512 |")]
+    assert [r[2:5] for r in rows] == [["20.0", "22.0", "25.0"], ["21.0", "23.0", "26.0"]]
+    assert rows[0][5:7] == ["0.80", "0.88"]
+    for png in ("baseline-1to1-time.png", "baseline-1to1-shared-time.png"):
+        assert (out / png).stat().st_size > 1000
 
 
 def test_tactical_report_lists_every_system_with_success_and_overheads(tmp_path):
     results = tmp_path / "results"
-    for system, got in (("dissem", True), ("norm-rfec", True), ("norm-pfec", False)):
+    for system, got in (("dissem", True), ("dissem-arq", True), ("norm-rfec", True), ("norm-pfec", False)):
         write_run(results, "tactical", {"asymmetric": True, "sender_reliability_pct": 50, "message_size": 1024},
                   system, 1, latency=2.0, frames=100, complete=got)
     out = tmp_path / "out"
     run_report(results, out, tmp_path)
     page = (out / "tactical.md").read_text()
     rows = [line for line in page.splitlines() if line.startswith("| asymmetric |")]
-    assert [r.split("|")[4].strip() for r in rows] == ["dissem", "norm-pfec", "norm-rfec"]
-    pfec = [c.strip() for c in rows[1].strip("|").split("|")]
+    assert [r.split("|")[4].strip() for r in rows] == ["dissem", "dissem-arq", "norm-pfec", "norm-rfec"]
+    pfec = [c.strip() for c in rows[2].strip("|").split("|")]
     assert pfec[6] == "0.0"  # success %
     for png in ("tactical-success.png", "tactical-latency-ecdf.png"):
         assert (out / png).stat().st_size > 1000
