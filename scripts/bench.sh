@@ -10,6 +10,12 @@ build/release-bench/tests/bench_receive_path
 echo "== two dissemd on loopback multicast, cache on: default (fragments sized to lo's MTU), then 1400-byte fragments"
 build/release-bench/tests/bench_daemons 400 8
 build/release-bench/tests/bench_daemons 400 8 1400 1000000000
+echo "== the same, CPU per delivered MB with coding off, on (no loss: no parity), and on with 10 % proactive parity"
+build/release-bench/tests/bench_daemons 400 8 1400 1000000000 coding=false
+build/release-bench/tests/bench_daemons 400 8 1400 1000000000 coding=true
+build/release-bench/tests/bench_daemons 400 8 1400 1000000000 coding=true redundancy_min=0.1
+echo "== block coding: encode and decode throughput per core (k = 64 symbols of 1400 B)"
+build/release-bench/tests/bench_block_coding
 echo "== dissem-sim on the paper's Table 2 cells (1 to 3, 256 kbit/s)"
 for r in 100 90 80 70; do
   build/release-bench/src/dissem-sim baseline --receivers 3 --capacity-kbps 256 --reliability "$r" --seed 1

@@ -2,7 +2,8 @@
 // Prints dissemination throughput with the SQLite cache on, and the CPU both
 // daemons spent per MB. Not a test: nothing is asserted about time.
 //
-// Usage: bench_daemons [total_mb=400] [message_mb=8] [payload_size=0] [link_capacity_bps=6e9]
+// Usage: bench_daemons [total_mb=400] [message_mb=8] [payload_size=0] [link_capacity_bps=6e9] [key=value]...
+// (each trailing key=value is an engine setting for both daemons, e.g. coding=false)
 // (payload_size 0 is the daemon default: fragments sized to lo's MTU.)
 // (message_mb x 4 in flight must stay below the daemon's 64 MiB per-client queue.)
 // Environment: DISSEM_BENCH_DIR, the parent of the caches' directory (default /tmp).
@@ -68,9 +69,14 @@ int main(int argc, char** argv) {
     fs::path dir;
     ~RemoveDir() { fs::remove_all(dir); }
   } remove_dir{dir};
-  const std::vector<std::string> settings{"--set", "engine.link_capacity_bps=" + std::to_string(capacity_bps),
-                                          "--set", "engine.payload_size=" + std::to_string(payload),
-                                          "--set", "cache.quota_bytes=4000000000"};
+  std::vector<std::string> settings{"--set", "engine.link_capacity_bps=" + std::to_string(capacity_bps),
+                                    "--set", "engine.payload_size=" + std::to_string(payload),
+                                    "--set", "cache.quota_bytes=4000000000"};
+  std::string engine_settings;
+  for (int i = 5; i < argc; ++i) {
+    settings.insert(settings.end(), {"--set", std::string("engine.") + argv[i]});
+    engine_settings += std::string(", ") + argv[i];
+  }
   try {
     dissem::testing::DaemonProcess pub_daemon(dir, "pub", port, settings);
     dissem::testing::DaemonProcess sub_daemon(dir, "sub", port, settings);
@@ -102,8 +108,9 @@ int main(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = cpu_seconds(pub) + cpu_seconds(sub) - cpu0;
     const double mb = static_cast<double>(received * message_mb);
-    std::printf("two daemons on loopback, payload %s B, link %.0f Mbit/s, %zu x %zu MB messages: %.1f MB/s, %.3f CPU-s per MB (both daemons)\n",
-                payload == 0 ? "MTU-sized" : std::to_string(payload).c_str(), static_cast<double>(capacity_bps) / 1e6, received, message_mb, mb / secs, cpu / mb);
+    std::printf("two daemons on loopback, payload %s B, link %.0f Mbit/s%s, %zu x %zu MB messages: %.1f MB/s, %.3f CPU-s per MB (both daemons)\n",
+                payload == 0 ? "MTU-sized" : std::to_string(payload).c_str(), static_cast<double>(capacity_bps) / 1e6,
+                engine_settings.c_str(), received, message_mb, mb / secs, cpu / mb);
     const auto st = cs.stats().engine;
     std::printf("subscriber: %llu data + %llu repair datagrams received, %llu MFRs sent, %llu duplicate fragments\n",
                 static_cast<unsigned long long>(st.received[0].datagrams),
