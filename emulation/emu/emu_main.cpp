@@ -98,6 +98,8 @@ int run_emulation(const EmuOptions& options) {
   if (!scheduling_warning.empty()) std::fprintf(stderr, "dissem-emu: warning: %s\n", scheduling_warning.c_str());
 
   const TimeNs origin = monotonic_now();
+  // Time 0 of the run (the EEL's clock) as Unix time, the clock of the pcap stamps.
+  const TimeNs origin_unix = origin + realtime_now() - monotonic_now();
   std::printf("%s\n", ready_line(options, network.nodes()).c_str());
   std::fflush(stdout);
 
@@ -122,7 +124,7 @@ int run_emulation(const EmuOptions& options) {
     status = 1;
   }
   if (options.stats_json) {
-    RunSummary run{outcome.ran, stopped_by, scenario.events.size(), at_start, scenario.ignored, scheduling};
+    RunSummary run{outcome.ran, origin_unix, stopped_by, scenario.events.size(), at_start, scenario.ignored, scheduling};
     try {
       write_file_atomically(*options.stats_json, stats_json(options, model, run));
     } catch (const std::exception& e) {

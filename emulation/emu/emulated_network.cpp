@@ -1,6 +1,8 @@
 #include "emulated_network.h"
 
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
@@ -67,6 +69,9 @@ void EmulatedNetwork::build(const NetworkPlan& plan) {
     taps_[i].set_name(fmt::format("{}:{}", n.namespace_name, kNodeInterface));
 
     if (plan.pcap_dir) {
+      std::error_code ec;
+      std::filesystem::create_directories(*plan.pcap_dir, ec);
+      if (ec) throw std::runtime_error(fmt::format("cannot create pcap directory {}: {}", *plan.pcap_dir, ec.message()));
       pcaps_.push_back(std::make_unique<PcapWriter>(fmt::format("{}/n{}.pcap", *plan.pcap_dir, n.id)));
     }
   }

@@ -59,9 +59,10 @@ std::string stats_json(const EmuOptions& options, const LinkModel& model, const 
   ignored.append("}");
   std::string out = fmt::format(
       "{{\"emulator\": \"dissem-emu\", \"schema\": 1, \"seed\": {},\n\"config\": {},\n"
-      "\"run\": {{\"duration_s\": {:.6f}, \"stopped_by\": {}, \"eel_events\": {}, \"eel_events_applied\": {}, "
+      "\"run\": {{\"duration_s\": {:.6f}, \"origin_unix_s\": {:.6f}, \"stopped_by\": {}, \"eel_events\": {}, \"eel_events_applied\": {}, "
       "\"eel_events_pending\": {}, \"ignored_eel_events\": {}, \"scheduling\": {}}},\n",
       options.seed, config_json(options), static_cast<double>(run.ran) / static_cast<double>(kNsPerSecond),
+      static_cast<double>(run.origin_unix) / static_cast<double>(kNsPerSecond),
       json_string(run.stopped_by), run.eel_events, run.eel_events_at_start + model.effect_changes_applied(),
       model.effect_changes_pending(), ignored, json_string(run.scheduling));
   out.append(model.counters().json_members());

@@ -18,6 +18,7 @@ std::string ready_line(const EmuOptions& options, const std::vector<NodeInfo>& n
 
 struct RunSummary {
   TimeNs ran = 0;           // run time from the ready line to the stop
+  TimeNs origin_unix = 0;   // the ready line (time 0 of the EEL) in Unix ns, as in pcap stamps
   std::string stopped_by;   // "duration", the signal's name, or "error"
   std::size_t eel_events = 0;           // commeffect entries in the EEL file
   std::size_t eel_events_at_start = 0;  // of which applied before the ready line (time 0)

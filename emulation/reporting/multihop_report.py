@@ -12,6 +12,7 @@ from pathlib import Path
 from statistics import mean
 
 from . import plots
+from .air_bytes import run_sent_bytes
 from .markdown import fmt, table
 
 # Cell parameters naming the moment a disruption ends (seconds after the
@@ -56,7 +57,26 @@ def run_figures(result: dict) -> dict:
     if event is not None and ready and completions and delivered == expected:
         after_event = max(completions) - (ready + float(event))
     return {"expected": expected, "delivered": delivered, "duplicates": duplicates, "latencies": latencies,
-            "frames": frames, "after_event_s": after_event}
+            "frames": frames, "after_event_s": after_event, "history_air": history_air(result)}
+
+
+def history_air(result: dict) -> tuple[int, int] | None:
+    """(bytes every node sent from the join on, beacons apart; history bytes
+    the latecomers completed), from the captures; None without captures or
+    a latecomer."""
+    cell = result.get("cell") or {}
+    run_dir = result.get("_dir")
+    late = [n.get("result") for n in result.get("nodes", []) if "latecomer" in n.get("roles", [])]
+    if "join_at_s" not in cell or run_dir is None or not late or not all(isinstance(r, dict) for r in late):
+        return None
+    emulator = result.get("emulator") or {}
+    origin = ((emulator.get("stats") or {}).get("run") or {}).get("origin_unix_s") or emulator.get("ready_unix")
+    if origin is None:
+        return None
+    sent = run_sent_bytes(Path(run_dir), result.get("nodes", []), float(origin) + float(cell["join_at_s"]))
+    if sent is None:
+        return None
+    return sum(n for kind, n in sent.items() if kind != "beacon"), sum(int(r.get("bytes_completed", 0)) for r in late)
 
 
 def section(name: str, results: list[dict], out_dir: Path) -> str:
@@ -75,20 +95,26 @@ def section(name: str, results: list[dict], out_dir: Path) -> str:
             after = [r["after_event_s"] for r in runs if r["after_event_s"] is not None]
             delivered_pct = 100.0 * delivered / expected if expected else 0.0
             frames_per = sum(r["frames"] for r in runs) / delivered if delivered else None
+            air = [r["history_air"] for r in runs if r["history_air"]]
+            air_ratio = sum(a for a, _ in air) / sum(h for _, h in air) if air and sum(h for _, h in air) else None
             figures.setdefault(label, {})[system] = {"delivered_pct": delivered_pct, "frames_per_delivery": frames_per,
                                                      "latencies": lat}
             rows.append([label, system, f"{len(runs)}", fmt(delivered_pct),
                          fmt(mean(lat) if lat else None, 2), fmt(_quantile(lat, 0.95), 2), fmt(frames_per, 1),
                          str(sum(r["duplicates"] for r in runs)),
-                         fmt(mean(after) if after else None, 1) + (f" ({len(after)}/{len(runs)})" if after else "")])
+                         fmt(mean(after) if after else None, 1) + (f" ({len(after)}/{len(runs)})" if after else ""),
+                         fmt(air_ratio, 2)])
     header = ["cell", "system", "runs", "delivered %", "latency mean s", "latency p95 s", "frames on air / delivery",
-              "duplicate deliveries", "heal/join -> all delivered s"]
+              "duplicate deliveries", "heal/join -> all delivered s", "history on air / history"]
     text = (f"## {name}\n\n"
             "delivered %: messages completely received by the subscribers (and late joiners) over those expected, "
             "all seeds. Latency: publish to delivery per message at the subscribers present from the start. "
             "Frames on air: every frame every node sent (data, repairs, rebroadcasts, control), divided by the "
             "deliveries. Heal/join: from the scheduled heal or join to the last delivery, mean over the runs "
-            "where everything arrived (how many of them in brackets).\n\n" + table(header, rows))
+            "where everything arrived (how many of them in brackets). History on air / history (late joiners, "
+            "from the emulator's captures): IP bytes every node sent from the join on, beacons apart (data, "
+            "repairs, requests, summaries, pushes), over the history payload the late joiners completed; all "
+            "seeds pooled.\n\n" + table(header, rows))
     for png in plots.multihop(name, figures, out_dir):
         text += f"\n![{png.stem}]({png.name})\n"
     return text
@@ -98,5 +124,7 @@ def load(results_dir: Path, scenario: str) -> list[dict]:
     out = []
     for path in sorted((results_dir / scenario).rglob("result.json")):
         with open(path) as f:
-            out.append(json.load(f))
+            result = json.load(f)
+        result["_dir"] = str(path.parent)
+        out.append(result)
     return out

@@ -188,3 +188,58 @@ def test_late_joiner_counts_in_delivery_and_join_time_but_not_in_latency(tmp_pat
     run_report(tmp_path / "results", out, tmp_path)
     row = next(l for l in (out / "late-join.md").read_text().splitlines() if "| default |" in l)
     assert [c.strip() for c in row.strip("|").split("|")][8] == "0.8 (1/1)"
+
+
+def _pcap(frames: list[tuple[float, bytes]]) -> bytes:
+    """A classic little-endian pcap file of Ethernet frames."""
+    import struct
+    out = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+    for t, frame in frames:
+        out += struct.pack("<IIII", int(t), int(round((t - int(t)) * 1e6)), len(frame), len(frame)) + frame
+    return out
+
+
+def _udp_frame(src: str, kind: int, payload_len: int) -> bytes:
+    """Ethernet + IPv4 + UDP carrying a dissem datagram of `kind` (prefix byte), `payload_len` bytes long."""
+    import socket
+    import struct
+    payload = bytes([0x10 | kind]) + bytes(payload_len - 1)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28 + len(payload), 0, 0, 64, 17, 0, socket.inet_aton(src),
+                     socket.inet_aton("10.9.0.255"))
+    return bytes(12) + b"\x08\x00" + ip + struct.pack("!HHHH", 5000, 5000, 8 + len(payload), 0) + payload
+
+
+def test_late_join_history_on_air_counts_what_every_node_sent_after_the_join_beacons_apart(tmp_path):
+    run = tmp_path / "results" / "late-join" / "c" / "default" / "seed-1"
+    (run / "pcap").mkdir(parents=True)
+    origin = 7000.0
+    server = {"id": 1, "name": "n1", "roles": ["subscriber"], "address": "10.9.0.1", "processes": [],
+              "result": {"system": "dissem", "role": "receiver", "expected": 1, "messages_completed": 1,
+                         "duplicates": 0, "messages": [{"index": 0, "bytes": 1000, "latency_s": 0.1,
+                                                        "completed_unix": origin + 2.0}]}}
+    late = {"id": 2, "name": "late", "roles": ["latecomer"], "address": "10.9.0.2", "processes": [],
+            "result": {"system": "dissem", "role": "receiver", "expected": 2, "messages_completed": 2,
+                       "bytes_completed": 2000, "duplicates": 0,
+                       "messages": [{"index": 0, "bytes": 1000, "latency_s": 25.0, "completed_unix": origin + 30.5}]}}
+    # n1: a fragment before the join (not counted), a beacon after it (not counted), three
+    # 1000-byte data datagrams after it (one a duplicate). Its capture also holds what it
+    # received from the latecomer, which counts once, in the latecomer's own capture.
+    mfr = _udp_frame("10.9.0.2", 2, 72)
+    (run / "pcap" / "n1.pcap").write_bytes(_pcap([
+        (origin + 10.0, _udp_frame("10.9.0.1", 1, 972)),
+        (origin + 30.1, _udp_frame("10.9.0.1", 3, 100)),
+        (origin + 30.2, mfr),
+        (origin + 30.3, _udp_frame("10.9.0.1", 1, 972)),
+        (origin + 30.4, _udp_frame("10.9.0.1", 1, 972)),
+        (origin + 30.5, _udp_frame("10.9.0.1", 1, 972))]))
+    (run / "pcap" / "n2.pcap").write_bytes(_pcap([(origin + 30.2, mfr)]))
+    result = {"scenario": "late-join", "cell_id": "c", "cell": {"join_at_s": 30}, "system": "default", "seed": 1,
+              "status": "ok", "nodes": [server, late],
+              "emulator": {"ready_unix": origin + 0.5, "stats": {"run": {"origin_unix_s": origin},
+                                                                 "nodes": [{"id": 1, "frames_sent": 6}]}}}
+    (run / "result.json").write_text(json.dumps(result))
+    out = tmp_path / "out"
+    run_report(tmp_path / "results", out, tmp_path)
+    row = next(l for l in (out / "late-join.md").read_text().splitlines() if "| default |" in l)
+    # (3 x 1000 data + 100 MFR) IP bytes over 2000 bytes of history.
+    assert [c.strip() for c in row.strip("|").split("|")][9] == "1.55"

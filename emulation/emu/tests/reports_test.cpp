@@ -23,11 +23,11 @@ TEST(Reports, ReadyLineListsEveryNode) {
 TEST(Reports, StatsCarrySeedConfigAndRun) {
   const auto options = parse_emu_options({"--prefix", "x", "--nodes", "2", "--seed", "42", "--gilbert", "0.1,0.2,0.5"});
   LinkModel model(options.model_config(), AddressPlan("x", 2));
-  const std::string json = stats_json(options, model, RunSummary{1'500'000'000, "SIGTERM", 3, 1, {{"location", 2}}, "fifo:10"});
+  const std::string json = stats_json(options, model, RunSummary{1'500'000'000, 1'700'000'000'250'000'000, "SIGTERM", 3, 1, {{"location", 2}}, "fifo:10"});
   EXPECT_EQ(json.rfind("{\"emulator\": \"dissem-emu\", \"schema\": 1, \"seed\": 42,", 0), 0u);
   EXPECT_NE(json.find("\"gilbert\": {\"p_good_to_bad\": 0.1, \"p_bad_to_good\": 0.2, \"loss_in_bad\": 0.5}"),
             std::string::npos);
-  EXPECT_NE(json.find("\"run\": {\"duration_s\": 1.500000, \"stopped_by\": \"SIGTERM\", \"eel_events\": 3, "
+  EXPECT_NE(json.find("\"run\": {\"duration_s\": 1.500000, \"origin_unix_s\": 1700000000.250000, \"stopped_by\": \"SIGTERM\", \"eel_events\": 3, "
                       "\"eel_events_applied\": 1, \"eel_events_pending\": 0, \"ignored_eel_events\": {\"location\": 2}, "
                       "\"scheduling\": \"fifo:10\"}"),
             std::string::npos);
