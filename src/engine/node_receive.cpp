@@ -78,7 +78,16 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
 
   if (!n.config.serve_requests) return;
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  struct Answer {
+    MessageId id;
+    bool whole;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  };
+  std::vector<Answer> answers;
+  // The air time the items compete for: one fragment per item, this
+  // request's and those of answers already pending here (a large item is
+  // deduplicated fragment by fragment as it drains, by the NTM).
+  std::uint64_t spread_bytes = static_cast<std::uint64_t>(n.server.pending()) * n.config.payload_size;
   for (const auto& w : r.wants()) {
     for (const auto& m : w.messages()) {
       const MessageId id{w.group(), w.publisher(), m.seq()};
@@ -89,12 +98,19 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
         continue;
       }
       if (!st->complete && st->have.empty()) continue;
-      ranges.clear();
-      for (int i = 0; i + 1 < m.ranges().size(); i += 2) ranges.emplace_back(m.ranges(i), m.ranges(i + 1));
-      const Micros delay = n.rng.uniform_int(0, n.timing.serve_delay_max);
-      n.server.on_request(id, m.ranges().empty(), ranges, now, now + delay);
+      Answer a{id, m.ranges().empty(), {}};
+      std::uint64_t bytes = a.whole ? st->meta->total_length : 0;
+      for (int i = 0; i + 1 < m.ranges().size(); i += 2) {
+        a.ranges.emplace_back(m.ranges(i), m.ranges(i + 1));
+        bytes += std::min(m.ranges(i + 1), st->meta->total_length) - std::min(m.ranges(i), m.ranges(i + 1));
+      }
+      if (!answers.empty()) spread_bytes += std::min<std::uint64_t>(bytes, n.config.payload_size);
+      answers.push_back(std::move(a));
     }
   }
+  const Micros window = n.timing.serve_delay_max +
+                        static_cast<Micros>(static_cast<double>(spread_bytes) * n.timing.answer_spread_us_per_byte);
+  for (const auto& a : answers) n.server.on_request(a.id, a.whole, a.ranges, now, now + n.rng.uniform_int(0, window));
 }
 
 void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {

@@ -25,6 +25,8 @@ void NodeImpl::run_request_round(Micros now) {
   p.max_bytes = std::clamp<std::size_t>(static_cast<std::size_t>(budget), 128, config.payload_size);
   p.backoff_base = timing.request_backoff;
   p.drain_us_per_byte = timing.drain_us_per_byte;
+  p.answer_spread_per_item =
+      static_cast<Micros>(timing.answer_spread_us_per_byte * static_cast<double>(config.payload_size));
   p.max_backoff_exponent = config.max_backoff_exponent;
   p.tail_timeout = timing.tail_timeout;
   p.tail_chunk = 8 * config.payload_size;

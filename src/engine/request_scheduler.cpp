@@ -78,8 +78,13 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
                                                 const std::function<bool(const std::string&)>& wanted,
                                                 const RequestRoundParams& params, Micros now, Random& rng) {
   std::vector<Candidate> candidates;
+  std::size_t awaiting = 0;  // asked for before, answers not yet due
   tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
-    if (st.request.next_eligible > now || !wanted(id.group)) return;
+    if (!wanted(id.group)) return;
+    if (st.request.next_eligible > now) {
+      ++awaiting;
+      return;
+    }
     auto missing = missing_ranges(st, now, params.tail_timeout, params.tail_chunk);
     if (missing.empty()) return;
     std::optional<std::vector<wire::BlockNeed>> blocks;
@@ -107,6 +112,7 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
   std::size_t size = 1 + 5;  // prefix byte + requester
   wire::PublisherWants* block = nullptr;
   std::uint64_t requested_bytes = 0;
+  std::size_t range_items = 0;
   std::vector<RequestState*> completed_sweeps;
 
   for (Candidate* c : chosen) {
@@ -154,6 +160,7 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
     }
     size += base + ranges_cost;
     ++round.items;
+    ++range_items;
 
     if (c->missing.whole || fitted == ranges.size()) {
       completed_sweeps.push_back(&c->state->request);
@@ -164,7 +171,8 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
   if (round.items == 0) return std::nullopt;
   // Everything asked for in this round needs time to come back before any of
   // it is worth asking for again.
-  const auto drain = static_cast<Micros>(static_cast<double>(requested_bytes) * params.drain_us_per_byte);
+  auto drain = static_cast<Micros>(static_cast<double>(requested_bytes) * params.drain_us_per_byte);
+  if (range_items > 0) drain += params.answer_spread_per_item * static_cast<Micros>(awaiting + round.items - 1);
   for (RequestState* r : completed_sweeps) back_off(*r, params, now, drain);
   return round;
 }
