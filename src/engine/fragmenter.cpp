@@ -33,15 +33,4 @@ void fill_fragment(wire::DataFragment& out, const MessageMeta& meta, std::uint32
   out.set_payload(payload.data(), payload.size());
 }
 
-MessageMeta meta_of(const wire::DataFragment& d) {
-  MessageMeta m;
-  m.id = MessageId{d.group(), d.publisher(), d.seq()};
-  m.total_length = d.total_length();
-  m.priority = d.priority();
-  m.expiry_s = d.expiry_s();
-  m.history_window = d.history_window();
-  m.tag = d.tag();
-  return m;
-}
-
 }  // namespace dissem::engine

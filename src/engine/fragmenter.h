@@ -20,6 +20,18 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> fragment_layout(std::uint32
 void fill_fragment(wire::DataFragment& out, const MessageMeta& meta, std::uint32_t offset,
                    std::span<const std::uint8_t> payload, bool repair, std::uint32_t hops, NodeId forwarder = 0);
 
-MessageMeta meta_of(const wire::DataFragment& d);
+// The message a self-describing datagram names: a DataFragment or a
+// CodedSymbol, which carry the same message fields.
+template <class Datagram>
+MessageMeta meta_of(const Datagram& d) {
+  MessageMeta m;
+  m.id = MessageId{d.group(), d.publisher(), d.seq()};
+  m.total_length = d.total_length();
+  m.priority = d.priority();
+  m.expiry_s = d.expiry_s();
+  m.history_window = d.history_window();
+  m.tag = d.tag();
+  return m;
+}
 
 }  // namespace dissem::engine

@@ -20,15 +20,34 @@ MessageState* MessageTracker::track(const MessageId& id, Micros now) {
   return &st;
 }
 
+MessageState* MessageTracker::admit(const MessageMeta& meta, Micros now, FragmentOutcome& outcome) {
+  if (settled(meta.id)) {
+    outcome = FragmentOutcome::Settled;
+    return nullptr;
+  }
+  MessageState* st = track(meta.id, now);
+  if (st == nullptr) {
+    outcome = FragmentOutcome::Overloaded;
+    return nullptr;
+  }
+  if (st->complete) {
+    outcome = FragmentOutcome::Duplicate;
+    return nullptr;
+  }
+  if (st->meta && st->meta->total_length != meta.total_length) {
+    outcome = FragmentOutcome::Inconsistent;
+    return nullptr;
+  }
+  if (!st->meta) st->meta = meta;
+  return st;
+}
+
 FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32_t offset,
                                             std::uint32_t length, Micros now, const std::uint8_t* payload,
                                             bool buffered) {
-  if (settled(meta.id)) return FragmentOutcome::Settled;
-  MessageState* st = track(meta.id, now);
-  if (st == nullptr) return FragmentOutcome::Overloaded;
-  if (st->complete) return FragmentOutcome::Duplicate;
-  if (st->meta && st->meta->total_length != meta.total_length) return FragmentOutcome::Inconsistent;
-  if (!st->meta) st->meta = meta;
+  FragmentOutcome outcome = FragmentOutcome::New;
+  MessageState* st = admit(meta, now, outcome);
+  if (st == nullptr) return outcome;
   if (st->have.add(offset, offset + length) == 0) return FragmentOutcome::Duplicate;
   if (buffered && payload != nullptr) {
     if (st->buffer.empty() && st->have.covered() == length &&
@@ -52,12 +71,9 @@ FragmentOutcome MessageTracker::on_fragment(const MessageMeta& meta, std::uint32
 }
 
 FragmentOutcome MessageTracker::on_symbol(const MessageMeta& meta, Micros now, bool first_pass) {
-  if (settled(meta.id)) return FragmentOutcome::Settled;
-  MessageState* st = track(meta.id, now);
-  if (st == nullptr) return FragmentOutcome::Overloaded;
-  if (st->complete) return FragmentOutcome::Duplicate;
-  if (st->meta && st->meta->total_length != meta.total_length) return FragmentOutcome::Inconsistent;
-  if (!st->meta) st->meta = meta;
+  FragmentOutcome outcome = FragmentOutcome::New;
+  MessageState* st = admit(meta, now, outcome);
+  if (st == nullptr) return outcome;
   if (first_pass || st->fragments == 0) {
     if (st->fragments == 0) st->first_seen = now;
     st->last_arrival = now;

@@ -121,6 +121,9 @@ class MessageTracker {
 
  private:
   MessageState* track(const MessageId& id, Micros now);
+  // The state a fragment or symbol of `meta` adds to, or null with the reason
+  // it adds nothing (settled, over the tracking limit, complete, inconsistent).
+  MessageState* admit(const MessageMeta& meta, Micros now, FragmentOutcome& outcome);
   void mark_complete(const MessageId& id, MessageState& st);
 
   void release_buffer(MessageState& st);

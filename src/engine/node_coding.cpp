@@ -20,17 +20,6 @@ TrafficKind kind_of(const wire::CodedSymbol& c) {
   return c.hops() > 0 ? TrafficKind::Forward : TrafficKind::Data;
 }
 
-MessageMeta meta_of(const wire::CodedSymbol& c) {
-  MessageMeta m;
-  m.id = MessageId{c.group(), c.publisher(), c.seq()};
-  m.total_length = c.total_length();
-  m.priority = c.priority();
-  m.expiry_s = c.expiry_s();
-  m.history_window = c.history_window();
-  m.tag = c.tag();
-  return m;
-}
-
 void fill_symbol(wire::CodedSymbol& out, const MessageMeta& meta, std::uint32_t block, std::uint32_t block_symbols,
                  bool repair) {
   out.set_group(meta.id.group);

@@ -5,6 +5,7 @@
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 #include "engine/request_scheduler.h"
+#include "engine/responder_rank.h"
 
 namespace dissem::engine {
 namespace {
@@ -84,10 +85,10 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
   };
   std::vector<Answer> answers;
-  // The air time the items compete for: one fragment per item, this
-  // request's and those of answers already pending here (a large item is
+  // The air time the answers compete for: one fragment per message, this
+  // request's and those already pending here (a large message is
   // deduplicated fragment by fragment as it drains, by the NTM).
-  std::uint64_t spread_bytes = static_cast<std::uint64_t>(n.server.pending()) * n.config.payload_size;
+  std::uint64_t air_bytes = static_cast<std::uint64_t>(n.server.pending()) * n.config.payload_size;
   for (const auto& w : r.wants()) {
     for (const auto& m : w.messages()) {
       const MessageId id{w.group(), w.publisher(), m.seq()};
@@ -104,13 +105,23 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
         a.ranges.emplace_back(m.ranges(i), m.ranges(i + 1));
         bytes += std::min(m.ranges(i + 1), st->meta->total_length) - std::min(m.ranges(i), m.ranges(i + 1));
       }
-      if (!answers.empty()) spread_bytes += std::min<std::uint64_t>(bytes, n.config.payload_size);
+      air_bytes += std::min<std::uint64_t>(bytes, n.config.payload_size);
       answers.push_back(std::move(a));
     }
   }
-  const Micros window = n.timing.serve_delay_max +
-                        static_cast<Micros>(static_cast<double>(spread_bytes) * n.timing.answer_spread_us_per_byte);
-  for (const auto& a : answers) n.server.on_request(a.id, a.whole, a.ranges, now, now + n.rng.uniform_int(0, window));
+  if (!n.timing.ranked_answers) {
+    for (const auto& a : answers)
+      n.server.on_request(a.id, a.whole, a.ranges, now, now + n.rng.uniform_int(0, n.timing.serve_delay_max));
+    return;
+  }
+  // Each rank waits a turn: time for the servers ranked before it to put
+  // their answers on the air and for them to reach it.
+  const Micros turn = static_cast<Micros>(static_cast<double>(air_bytes) * n.timing.air_us_per_byte) +
+                      2 * n.timing.packet_time + n.timing.rtt / 2;
+  for (const auto& a : answers) {
+    const auto rank = static_cast<Micros>(responder_rank(a.id, n.config.node_id, r.requester(), n.peers.all()));
+    n.server.on_request(a.id, a.whole, a.ranges, now, now + rank * turn + n.rng.uniform_int(0, turn / 2));
+  }
 }
 
 void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {

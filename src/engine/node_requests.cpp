@@ -25,8 +25,9 @@ void NodeImpl::run_request_round(Micros now) {
   p.max_bytes = std::clamp<std::size_t>(static_cast<std::size_t>(budget), 128, config.payload_size);
   p.backoff_base = timing.request_backoff;
   p.drain_us_per_byte = timing.drain_us_per_byte;
-  p.answer_spread_per_item =
-      static_cast<Micros>(timing.answer_spread_us_per_byte * static_cast<double>(config.payload_size));
+  // Ranked answers to many messages take about one turn, the air time of one
+  // fragment per message; two turns' worth leaves room for a missing first server.
+  p.answer_spread_per_item = static_cast<Micros>(2.0 * timing.air_us_per_byte * static_cast<double>(config.payload_size));
   p.max_backoff_exponent = config.max_backoff_exponent;
   p.tail_timeout = timing.tail_timeout;
   p.tail_chunk = 8 * config.payload_size;

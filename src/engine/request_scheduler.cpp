@@ -35,6 +35,19 @@ void back_off(RequestState& r, const RequestRoundParams& p, Micros now, Micros d
   r.cursor = 0;
 }
 
+// The entry for `id` in `req`: a new message under the current publisher's
+// wants when `block` is that publisher's, else under new wants.
+wire::MessageWants* add_message(wire::MissingFragmentRequest& req, wire::PublisherWants*& block, const MessageId& id) {
+  if (block == nullptr || block->group() != id.group || block->publisher() != id.publisher) {
+    block = req.add_wants();
+    block->set_group(id.group);
+    block->set_publisher(id.publisher);
+  }
+  auto* mw = block->add_messages();
+  mw->set_seq(id.seq);
+  return mw;
+}
+
 // Lists `c`'s block deficits (from its sweep cursor on, as many as fit).
 // False when not even one fits.
 bool add_block_needs(wire::MissingFragmentRequest& req, wire::PublisherWants*& block, const MessageId& id,
@@ -52,13 +65,7 @@ bool add_block_needs(wire::MissingFragmentRequest& req, wire::PublisherWants*& b
     ++fitted;
   }
   if (fitted == 0) return false;
-  if (block == nullptr || block->group() != id.group || block->publisher() != id.publisher) {
-    block = req.add_wants();
-    block->set_group(id.group);
-    block->set_publisher(id.publisher);
-  }
-  auto* mw = block->add_messages();
-  mw->set_seq(id.seq);
+  auto* mw = add_message(req, block, id);
   for (std::size_t i = 0; i < fitted; ++i) {
     requested_bytes += std::uint64_t{needs[i].deficit()} * needs[i].symbol_size();
     *mw->add_blocks() = std::move(needs[i]);
@@ -143,13 +150,7 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
     }
     if (!c->missing.whole && fitted == 0) break;
 
-    if (new_block) {
-      block = req.add_wants();
-      block->set_group(id.group);
-      block->set_publisher(id.publisher);
-    }
-    auto* mw = block->add_messages();
-    mw->set_seq(id.seq);
+    auto* mw = add_message(req, block, id);
     for (std::size_t i = 0; i < fitted; ++i) {
       mw->add_ranges(ranges[i].first);
       mw->add_ranges(ranges[i].second);

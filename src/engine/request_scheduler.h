@@ -27,9 +27,9 @@ struct RequestRoundParams {
   std::size_t max_bytes = 1400;        // encoded MFR size limit, prefix included
   Micros backoff_base = 0;             // first re-request interval
   double drain_us_per_byte = 0;        // added per byte requested in the round
-  // Servers spread their answers to a request for whole messages or ranges
-  // over a window that widens by this per item competing for the air (the
-  // request's and those already awaiting an answer): a re-request waits it out.
+  // Answers to a request for whole messages or ranges take longer the more
+  // items compete for the air (the request's and those already awaiting an
+  // answer): a re-request waits this per item besides.
   Micros answer_spread_per_item = 0;
   std::uint32_t max_backoff_exponent = 5;
   Micros tail_timeout = 0;

@@ -15,11 +15,11 @@ struct Timing {
   Micros packet_time = 0;     // one full-size fragment on the link
   Micros rtt = 0;
   Micros serve_delay_max = 0; // answers wait uniform [0, this] so one server usually wins
-  // A request for many items widens the window by this per byte asked: the
-  // would-be servers' answers then spread over the time the channel needs to
-  // carry them, times the servers, so each item usually has one server on the
-  // air before the next one's timer fires, instead of all answering at once.
-  double answer_spread_us_per_byte = 0;
+  // Air time per byte at the link capacity. Answers to a request for whole
+  // messages or ranges are ranked (responder_rank.h): each rank waits one
+  // turn, the air time of the request's answers plus a frame and half an RTT.
+  double air_us_per_byte = 0;
+  bool ranked_answers = true;  // false: a configured serve_delay_max, uniform delays
   Micros ntm_window = 0;      // how long the NTM remembers a fragment on the air
   Micros request_round = 0;   // interval between MFR rounds
   Micros request_backoff = 0; // first re-request interval of an item (then doubles)
@@ -43,9 +43,8 @@ struct Timing {
     const auto servers = static_cast<Micros>(std::max<std::size_t>(peers, 1));
     t.serve_delay_max = c.serve_delay_max > 0 ? c.serve_delay_max
                                               : (2 + servers) * t.packet_time + t.rtt / 2;
-    t.answer_spread_us_per_byte = c.serve_delay_max > 0 ? 0.0
-                                  : static_cast<double>(servers) * 8.0 * static_cast<double>(kSeconds) /
-                                        static_cast<double>(capacity);
+    t.air_us_per_byte = 8.0 * static_cast<double>(kSeconds) / static_cast<double>(capacity);
+    t.ranked_answers = c.serve_delay_max == 0;
     // Servers suppress a fragment seen on the air *since the request arrived*;
     // the window only bounds memory, so it must outlast any answer's wait.
     t.ntm_window = c.ntm_window > 0 ? c.ntm_window
