@@ -53,8 +53,8 @@ bin=(--emu build/release/emulation/emu/dissem-emu --bin-dir build/release/src
 # scenario, parallel runs, subnet range (distinct, so no two runs share a /24).
 campaigns=(
   "tactical        24 10.77.0.0/16"
-  "baseline-1to3   12 10.78.0.0/16"
-  "baseline-1to1   12 10.79.0.0/16"
+  "baseline-1to3   16 10.78.0.0/16"
+  "baseline-1to1   16 10.79.0.0/16"
   "partition-heal   3 10.80.0.0/16"
   "grid-5x5         3 10.81.0.0/16"
   "line-5           3 10.82.0.0/16"

@@ -4,12 +4,13 @@
 // therefore paces itself at the link capacity less the occupancy it observes
 // (what it hears from others, scaled up by the loss it measures, since a lost
 // frame took air time too), never below a floor that keeps its control
-// traffic and some repairs flowing. A publisher hears little while its
-// receivers listen, so it keeps nearly the whole channel: the priority the
-// paper's set-up gives the sender. With a radio per node (MANE's model) the
-// same rule costs only the receivers' parallel repairs while a publisher is
-// busy; the node cannot tell the two models apart, so it assumes the one
-// whose mistakes cost less.
+// traffic and some repairs flowing. The publisher keeps priority, as in the
+// paper's set-up: while it has a first pass to send, only others' first
+// passes count against it (NodeImpl::update_channel_share), so receivers
+// repairing each other never starve the source; everyone else yields to
+// everything it hears. With a radio per node (MANE's model) the same rule
+// costs only some parallelism of the receivers' repairs; the node cannot
+// tell the two models apart, so it assumes the one whose mistakes cost less.
 #pragma once
 
 #include <algorithm>

@@ -41,6 +41,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       ntm(0),
       meter(c.traffic_window),
       heard_meter(c.traffic_window),
+      first_pass_meter(c.traffic_window),
       channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
       split(c.repair_share),
@@ -96,7 +97,11 @@ void NodeImpl::update_channel_share(Micros now) {
   double loss = 0;
   for (const auto& [publisher, counts] : reception.publishers())
     if (auto l = reception.loss(publisher)) loss = std::max(loss, *l);
-  pacer.set_rate(channel.rate_bps(heard_meter.rate_bps(now), loss));
+  // The publisher keeps priority, as in the paper's set-up: while it has a
+  // first pass to send it yields only to others' first passes, and everyone
+  // else (repairs, forwards, pushes) yields to everything it hears.
+  TrafficMeter& heard = publish_queue.empty() ? heard_meter : first_pass_meter;
+  pacer.set_rate(channel.rate_bps(heard.rate_bps(now), loss));
 }
 
 void NodeImpl::note_expiry(std::uint32_t expiry_s) {

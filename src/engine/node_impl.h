@@ -177,6 +177,7 @@ class NodeImpl {
   TrafficMemory ntm;
   TrafficMeter meter;
   TrafficMeter heard_meter;  // IP bytes from others: the channel occupancy they cause
+  TrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity)
   ChannelShare channel;
   Pacer pacer;
   PrioritySplit split;

@@ -221,6 +221,9 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;
   }
+  const bool first_pass = (decoded.kind == wire::Kind::Data && !decoded.data.repair() && decoded.data.hops() == 0) ||
+                          (decoded.kind == wire::Kind::Coded && !decoded.coded.repair() && decoded.coded.hops() == 0);
+  if (first_pass) first_pass_meter.add(now, bytes.size() + config.per_datagram_overhead);
   switch (decoded.kind) {
     case wire::Kind::Data:
       handle_data(*this, decoded.data, bytes.size(), now);
