@@ -114,7 +114,9 @@ def section(name: str, results: list[dict], out_dir: Path) -> str:
             "where everything arrived (how many of them in brackets). History on air / history (late joiners, "
             "from the emulator's captures): IP bytes every node sent from the join on, beacons apart (data, "
             "repairs, requests, summaries, pushes), over the history payload the late joiners completed; all "
-            "seeds pooled.\n\n" + table(header, rows))
+            "seeds pooled. One copy of each history message costs about 1.05 (IP, UDP and dissem headers); a "
+            "system that also pushes messages nobody asked for (replication that brings the whole stream into the "
+            "newcomer's cache) pays for those too.\n\n" + table(header, rows))
     for png in plots.multihop(name, figures, out_dir):
         text += f"\n![{png.stem}]({png.name})\n"
     return text
