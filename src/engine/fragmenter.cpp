@@ -18,17 +18,9 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> fragment_layout(std::uint32
 void fill_fragment(wire::DataFragment& out, const MessageMeta& meta, std::uint32_t offset,
                    std::span<const std::uint8_t> payload, bool repair, std::uint32_t hops, NodeId forwarder) {
   out.Clear();
-  out.set_group(meta.id.group);
-  out.set_publisher(meta.id.publisher);
-  out.set_seq(meta.id.seq);
+  fill_message_fields(out, meta, repair);
   out.set_offset(offset);
-  out.set_total_length(meta.total_length);
-  out.set_priority(meta.priority);
-  out.set_expiry_s(meta.expiry_s);
-  out.set_history_window(meta.history_window);
-  out.set_repair(repair);
   out.set_hops(hops);
-  if (!meta.tag.empty()) out.set_tag(meta.tag);
   if (forwarder != 0) out.set_forwarder(forwarder);
   out.set_payload(payload.data(), payload.size());
 }

@@ -20,6 +20,21 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> fragment_layout(std::uint32
 void fill_fragment(wire::DataFragment& out, const MessageMeta& meta, std::uint32_t offset,
                    std::span<const std::uint8_t> payload, bool repair, std::uint32_t hops, NodeId forwarder = 0);
 
+// Writes the message fields every self-describing datagram carries (a
+// DataFragment or a CodedSymbol): the inverse of meta_of.
+template <class Datagram>
+void fill_message_fields(Datagram& out, const MessageMeta& meta, bool repair) {
+  out.set_group(meta.id.group);
+  out.set_publisher(meta.id.publisher);
+  out.set_seq(meta.id.seq);
+  out.set_total_length(meta.total_length);
+  out.set_priority(meta.priority);
+  out.set_expiry_s(meta.expiry_s);
+  out.set_history_window(meta.history_window);
+  out.set_repair(repair);
+  if (!meta.tag.empty()) out.set_tag(meta.tag);
+}
+
 // The message a self-describing datagram names: a DataFragment or a
 // CodedSymbol, which carry the same message fields.
 template <class Datagram>

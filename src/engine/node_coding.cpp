@@ -22,16 +22,8 @@ TrafficKind kind_of(const wire::CodedSymbol& c) {
 
 void fill_symbol(wire::CodedSymbol& out, const MessageMeta& meta, std::uint32_t block, std::uint32_t block_symbols,
                  bool repair) {
-  out.set_group(meta.id.group);
-  out.set_publisher(meta.id.publisher);
-  out.set_seq(meta.id.seq);
+  fill_message_fields(out, meta, repair);
   out.set_block(block);
-  out.set_total_length(meta.total_length);
-  out.set_priority(meta.priority);
-  out.set_expiry_s(meta.expiry_s);
-  out.set_history_window(meta.history_window);
-  out.set_repair(repair);
-  if (!meta.tag.empty()) out.set_tag(meta.tag);
   if (block_symbols != wire::kDefaultBlockSymbols) out.set_block_symbols(block_symbols);
 }
 
