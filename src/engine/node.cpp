@@ -40,7 +40,6 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       tracker(c.max_tracked_messages, c.reassembly_memory),
       ntm(0),
       meter(c.traffic_window),
-      heard_meter(c.traffic_window),
       first_pass_meter(c.traffic_window),
       channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
@@ -100,8 +99,9 @@ void NodeImpl::update_channel_share(Micros now) {
   // The publisher keeps priority, as in the paper's set-up: while it has a
   // first pass to send it yields only to others' first passes, and everyone
   // else (repairs, forwards, pushes) yields to everything it hears.
-  TrafficMeter& heard = publish_queue.empty() ? heard_meter : first_pass_meter;
-  pacer.set_rate(channel.rate_bps(heard.rate_bps(now), loss));
+  const double heard = publish_queue.empty() ? meter.air_rate_bps(now, config.per_datagram_overhead)
+                                             : first_pass_meter.rate_bps(now);
+  pacer.set_rate(channel.rate_bps(heard, loss));
 }
 
 void NodeImpl::note_expiry(std::uint32_t expiry_s) {

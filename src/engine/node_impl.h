@@ -175,9 +175,8 @@ class NodeImpl {
   Subscriptions subscriptions;
   PeerTable peers;
   TrafficMemory ntm;
-  TrafficMeter meter;
-  TrafficMeter heard_meter;  // IP bytes from others: the channel occupancy they cause
-  TrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity)
+  TrafficMeter meter;  // datagrams from others: the MFR gate; with framing, the channel occupancy they cause
+  TrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity), framing included
   ChannelShare channel;
   Pacer pacer;
   PrioritySplit split;

@@ -103,7 +103,8 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
       std::uint64_t bytes = a.whole ? st->meta->total_length : 0;
       for (int i = 0; i + 1 < m.ranges().size(); i += 2) {
         a.ranges.emplace_back(m.ranges(i), m.ranges(i + 1));
-        bytes += std::min(m.ranges(i + 1), st->meta->total_length) - std::min(m.ranges(i), m.ranges(i + 1));
+        const std::uint32_t end = std::min(m.ranges(i + 1), st->meta->total_length);
+        bytes += end - std::min(m.ranges(i), end);
       }
       air_bytes += std::min<std::uint64_t>(bytes, n.config.payload_size);
       answers.push_back(std::move(a));
@@ -216,7 +217,6 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
 
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
   meter.add(now, bytes.size());
-  heard_meter.add(now, bytes.size() + config.per_datagram_overhead);  // air time, whatever it carries
   if (auto err = wire::decode(bytes, limits, decoded)) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;

@@ -8,10 +8,12 @@ void TrafficMeter::add(Micros now, std::size_t bytes) {
   bytes_in_window_ += bytes;
 }
 
-double TrafficMeter::rate_bps(Micros now) {
+double TrafficMeter::rate_bps(Micros now) { return air_rate_bps(now, 0); }
+
+double TrafficMeter::air_rate_bps(Micros now, std::size_t per_datagram) {
   prune(now);
-  return static_cast<double>(bytes_in_window_) * 8.0 * static_cast<double>(kSeconds) /
-         static_cast<double>(window_);
+  const auto bytes = bytes_in_window_ + static_cast<std::uint64_t>(samples_.size()) * per_datagram;
+  return static_cast<double>(bytes) * 8.0 * static_cast<double>(kSeconds) / static_cast<double>(window_);
 }
 
 void TrafficMeter::prune(Micros now) {

@@ -16,6 +16,9 @@ class TrafficMeter {
   void add(Micros now, std::size_t bytes);
   // Bits per second observed over the last window.
   double rate_bps(Micros now);
+  // The same with `per_datagram` bytes added to every datagram (the framing
+  // that takes air time too: the channel occupancy the traffic caused).
+  double air_rate_bps(Micros now, std::size_t per_datagram);
 
  private:
   void prune(Micros now);

@@ -37,6 +37,8 @@ TEST(TrafficMeter, MeasuresTheSlidingWindowRate) {
   TrafficMeter m(1 * kSeconds);
   for (int i = 0; i < 100; ++i) m.add(i * 10 * kMillis, 1250);  // 125 kB over 1 s = 1 Mbit/s
   EXPECT_NEAR(m.rate_bps(999 * kMillis), 1'000'000.0, 1.0);
+  // With 30 bytes of framing on each of the 100 datagrams: 128 kB in the second.
+  EXPECT_NEAR(m.air_rate_bps(999 * kMillis, 30), 1'024'000.0, 1.0);
   EXPECT_NEAR(m.rate_bps(3 * kSeconds), 0.0, 1e-9);
 }
 
