@@ -13,7 +13,7 @@ import socket
 import struct
 from pathlib import Path
 
-KINDS = {1: "data", 2: "mfr", 3: "beacon", 4: "summary", 5: "coded"}
+KINDS = {1: "data", 2: "mfr", 3: "beacon", 4: "summary", 5: "coded", 6: "window"}
 _ETH_IPV4 = 0x0800
 _UDP = 17
 

@@ -63,6 +63,13 @@ struct EngineConfig {
   // answered, with the fragments their bitmaps lack).
   bool coding = true;
   std::uint32_t block_symbols = 64;  // source fragments per coding block (NORM's default too)
+  // Small messages (whose whole datagram fits one fragment's payload) are
+  // also coded across messages: the publisher's proactive redundancy for
+  // them is window symbols over its last `window_messages` messages of the
+  // stream, and requests for lost small messages state a deficit over a
+  // window of the stream (wire.proto: WindowSymbol, WindowNeed). 0: small
+  // messages get plain copies, as with coding off. At most 64.
+  std::uint32_t window_messages = 16;
   // Proactive redundancy, as a fraction of each block's fragments: sized from
   // the worst loss receivers report (loss / (1 - loss)), never below
   // redundancy_min (what a one-way link, hearing no report, gets) nor above

@@ -108,6 +108,7 @@ const std::map<std::string, Field>& fields() {
       {"channel_aware", flag(&C::channel_aware)},
       {"channel_share_min", number<double>(&C::channel_share_min, 0.0, 1.0)},
       {"block_symbols", number<std::uint32_t>(&C::block_symbols, 1, 255)},
+      {"window_messages", number<std::uint32_t>(&C::window_messages, 0, 64)},
       {"redundancy_min", number<double>(&C::redundancy_min, 0.0, 4.0)},
       {"redundancy_max", number<double>(&C::redundancy_max, 0.0, 4.0)},
       {"redundancy_backlog_ms", millis(&C::redundancy_backlog, 0, 600'000)},

@@ -45,6 +45,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
       split(c.repair_share),
       coded(c.coding_memory),
+      coded_streams(c.coding_memory / 4),
       block_memory(0),
       redundancy(c.redundancy_min, c.redundancy_max) {
   auto controller_set = controllers::make_controllers(c.controllers);
@@ -203,6 +204,7 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
 
 void NodeImpl::on_timer(Micros now) {
   serve_due_requests(now);
+  release_due_windows(now);
   release_due_forwards(now);
   if (replication->active()) {
     start_due_pushes(now);
@@ -232,12 +234,14 @@ Micros NodeImpl::next_deadline() const {
   Micros t = std::min(next_beacon, next_housekeeping);
   if (tracker.incomplete_count() > 0) t = std::min(t, next_request_round);
   if (auto due = server.next_due()) t = std::min(t, *due);
+  if (auto due = next_window_due()) t = std::min(t, *due);
   if (!forward_pending.empty()) t = std::min(t, forward_pending.begin()->first);
   if (summary_due) t = std::min(t, *summary_due);
   if (!push_pending.empty()) t = std::min(t, push_pending.begin()->first);
   if (!push_queue.empty()) t = std::min(t, next_push_time());
   t = std::min(t, subscriptions.next_deadline(config.reorder_time));
-  if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty())
+  if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty() ||
+      !window_queue.empty())
     t = std::min(t, pacer.next_send_time());
   return t;
 }

@@ -11,6 +11,7 @@
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
 
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "engine/block_traffic_memory.h"
 #include "engine/channel_share.h"
 #include "engine/coded_messages.h"
+#include "engine/coded_streams.h"
 #include "engine/interests.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
@@ -67,6 +69,22 @@ struct CodedTask {
   bool repair = true;
   std::vector<std::uint8_t> skip;  // sources every requester holds: left out of recoded symbols
 };
+
+// Window symbols answering window requests (WindowNeed) for a stream: due
+// after a random delay, then sent one at a time until the symbols heard on
+// the air since the request cover the largest deficit asked.
+struct WindowTask {
+  StreamId stream;
+  std::uint64_t first = 0;
+  std::uint32_t count = 0;
+  Micros since = 0;
+  std::uint32_t needed = 0;
+  std::uint32_t remaining = 0;
+  Micros due = 0;
+};
+
+// The block traffic memory's key for a stream's window symbols (seq 0 names no message).
+MessageId window_key(const StreamId& stream);
 
 // Why a fragment waits in the repair queue.
 enum class FragmentOrigin : std::uint8_t {
@@ -161,6 +179,29 @@ class NodeImpl {
   std::optional<std::vector<wire::BlockNeed>> block_needs(const MessageId& id, const MessageState& st,
                                                           const MissingRanges& missing, Micros now);
 
+  // node_windows.cpp: window coding across small messages of a stream.
+  bool window_coding() const;
+  // The window image of a small message held complete here (cached), or nullptr.
+  const std::vector<std::uint8_t>* image_of(const MessageId& id, Micros now);
+  void on_window_symbol(const wire::WindowSymbol& w, std::size_t size, Micros now);
+  // A message completed here: eliminated from its stream's window equations.
+  void on_window_source(const MessageMeta& meta, Micros now);
+  // A fresh window symbol over [first, first + count) of `stream`, the
+  // messages not held here excluded; nullopt when none is held.
+  std::optional<std::vector<std::uint8_t>> encode_window_symbol(const StreamId& stream, std::uint64_t first,
+                                                                std::uint32_t count, bool repair, Micros now);
+  // The publisher's proactive window symbol ending at its message `last`.
+  std::optional<std::vector<std::uint8_t>> proactive_window_symbol(const MessageId& last, Micros now);
+  void on_window_request(const StreamId& stream, const wire::WindowNeed& need, Micros now);
+  void release_due_windows(Micros now);
+  std::optional<Micros> next_window_due() const;
+  std::optional<std::vector<std::uint8_t>> next_window_repair(Micros now);
+  // node_requests.cpp: whether a missing message is asked for by window, not whole.
+  bool window_member(const MessageId& id, const MessageState& st) const;
+  // The window requests of this round (lost small messages of each stream),
+  // each member backed off; at most `max_bytes` encoded.
+  std::vector<wire::PublisherWants> window_requests(std::size_t max_bytes, Micros now);
+
   // node_send.cpp
   std::optional<OutgoingDatagram> poll_datagram(Micros now);
 
@@ -183,6 +224,7 @@ class NodeImpl {
   RequestServer server;
   Timing timing;
   CodedMessages coded;
+  CodedStreams coded_streams;
   BlockTrafficMemory block_memory;
   ReceptionMeter reception;
   RedundancyPlanner redundancy;
@@ -207,6 +249,13 @@ class NodeImpl {
     std::vector<std::vector<std::uint8_t>> rows;
   };
   std::deque<BlockRows> block_rows;
+  // Window images of recently coded messages (read from the cache once).
+  std::unordered_map<MessageId, std::vector<std::uint8_t>, MessageIdHash> window_images;
+  std::deque<MessageId> window_image_order;
+  // Per group, the last messages our two latest proactive window symbols ended at.
+  std::unordered_map<std::string, std::array<std::uint64_t, 2>> proactive_marks;
+  std::vector<WindowTask> window_pending;  // waiting for their delay
+  std::deque<WindowTask> window_queue;     // shares the repair side with coded_queue
 
   // Replication: our next summary (one pending at a time: contacts falling
   // due together share it), pushes waiting for their delay, and fragments
@@ -250,6 +299,8 @@ class NodeImpl {
   const std::vector<std::vector<std::uint8_t>>* block_sources(const MessageId& id, const coding::BlockLayout& layout,
                                                               std::uint32_t block);
   void finish_block(const MessageMeta& meta, std::uint32_t block, bool subscribed, Micros now);
+  // node_windows.cpp: solves what the stream's window equations determine.
+  void solve_window(const StreamId& stream, Micros now);
  public:
   // The decoder of `block`, opened (with the fragments held) if need be; the
   // layout must be learnt. nullptr over the memory budget.

@@ -79,6 +79,8 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
 
   if (!n.config.serve_requests) return;
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
+  for (const auto& w : r.wants())
+    for (const auto& need : w.windows()) n.on_window_request(StreamId{w.group(), w.publisher()}, need, now);
   struct Answer {
     MessageId id;
     bool whole;
@@ -222,7 +224,8 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
     return;
   }
   const bool first_pass = (decoded.kind == wire::Kind::Data && !decoded.data.repair() && decoded.data.hops() == 0) ||
-                          (decoded.kind == wire::Kind::Coded && !decoded.coded.repair() && decoded.coded.hops() == 0);
+                          (decoded.kind == wire::Kind::Coded && !decoded.coded.repair() && decoded.coded.hops() == 0) ||
+                          (decoded.kind == wire::Kind::Window && !decoded.window.repair() && decoded.window.hops() == 0);
   if (first_pass) first_pass_meter.add(now, bytes.size() + config.per_datagram_overhead);
   switch (decoded.kind) {
     case wire::Kind::Data:
@@ -239,6 +242,9 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
       break;
     case wire::Kind::Coded:
       on_coded_symbol(decoded.coded, bytes.size(), now);
+      break;
+    case wire::Kind::Window:
+      on_window_symbol(decoded.window, bytes.size(), now);
       break;
   }
 }

@@ -4,6 +4,8 @@
 // block instead of byte ranges.
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "engine/node_impl.h"
 #include "engine/request_scheduler.h"
@@ -35,12 +37,107 @@ void NodeImpl::run_request_round(Micros now) {
     p.block_needs = [this, now](const MessageId& id, const MessageState& st, const MissingRanges& missing) {
       return block_needs(id, st, missing, now);
     };
+  if (window_coding())
+    p.window_member = [this](const MessageId& id, const MessageState& st) { return window_member(id, st); };
   auto wanted = [this](const std::string& g) { return wants_group(g); };
   auto round = build_request_round(tracker, wanted, p, now, rng);
-  if (!round) return;
+  const std::size_t used = round ? wire::encoded_size(round->request) : 6;
+  auto windows = window_requests(p.max_bytes > used ? p.max_bytes - used : 0, now);
+  if (!round && windows.empty()) return;
+  if (!round) {
+    round.emplace();
+    round->request.set_requester(config.node_id);
+  }
+  for (auto& w : windows) {
+    *round->request.add_wants() = std::move(w);
+    ++round->items;
+  }
   ++stats.mfrs_sent;
   stats.mfr_items_sent += round->items;
   enqueue_control(wire::encode(round->request), TrafficKind::Request);
+}
+
+namespace {
+// A lost small message is asked for once the stream has moved this many
+// windows past it (or, on a slow stream, once that long has passed, at most
+// kWindowWaitMax): the publisher's proactive window symbols have had their
+// chance, and the losses of several receivers gather in one span, so the
+// same answers serve them all.
+constexpr std::uint64_t kRequestWindows = 4;
+constexpr Micros kWindowWaitMax = 2 * kSeconds;
+}  // namespace
+
+bool NodeImpl::window_member(const MessageId& id, const MessageState& st) const {
+  const StreamId stream = stream_of(id);
+  return !st.complete && !st.meta && coded_streams.small(stream) && !coded_streams.excluded(stream, id.seq);
+}
+
+std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_bytes, Micros now) {
+  std::vector<wire::PublisherWants> out;
+  if (!window_coding()) return out;
+  // Lost small messages per stream, ascending (the tracker's order), with
+  // whether each may be asked for now: its backoff is over, and it has
+  // waited as kRequestWindows says.
+  struct Lost {
+    std::uint64_t seq;
+    MessageState* state;
+    bool due;
+  };
+  std::map<StreamId, std::vector<Lost>> lost;
+  tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
+    if (!wants_group(id.group) || !window_member(id, st)) return;
+    const StreamState* s = tracker.stream(stream_of(id));
+    const std::uint64_t wait = kRequestWindows * config.window_messages;
+    const bool passed = s != nullptr && s->newest >= id.seq + wait;
+    Micros quiet = timing.tail_timeout;
+    if (const auto interval = reception.message_interval(id.publisher))
+      quiet = std::max(quiet, std::min<Micros>(static_cast<Micros>(wait) * *interval, kWindowWaitMax));
+    const bool due = st.request.next_eligible <= now && (passed || now - st.first_seen >= quiet);
+    lost[stream_of(id)].push_back(Lost{id.seq, &st, due});
+  });
+  std::size_t size = 0;
+  for (auto& [stream, members] : lost) {
+    // The span starts at the oldest member due and covers every lost
+    // message within 64 of it, due or not, and every message the stream's
+    // window equations still involve there: the deficit counts them all.
+    const auto start = std::find_if(members.begin(), members.end(), [](const Lost& l) { return l.due; });
+    if (start == members.end() || !rng.chance(config.request_probability)) continue;
+    const std::uint64_t first = start->seq;
+    const std::uint64_t limit = first + wire::kMaxWindowMessages - 1;
+    std::set<std::uint64_t> unknown;
+    for (auto it = start; it != members.end() && it->seq <= limit; ++it) unknown.insert(it->seq);
+    std::size_t rank = 0;
+    if (const coding::WindowDecoder* decoder = coded_streams.decoder(stream)) {
+      for (const auto seq : decoder->unknowns())
+        if (seq >= first && seq <= limit) unknown.insert(seq);
+      rank = decoder->rank_within(first, *unknown.rbegin());
+    }
+    if (rank >= unknown.size()) continue;  // determined: solved as soon as its sources are in
+    wire::PublisherWants w;
+    w.set_group(stream.group);
+    w.set_publisher(stream.publisher);
+    auto* need = w.add_windows();
+    need->set_first_seq(first);
+    need->set_count(static_cast<std::uint32_t>(*unknown.rbegin() - first + 1));
+    need->set_deficit(static_cast<std::uint32_t>(unknown.size() - rank));
+    std::string held((need->count() + 7) / 8, '\0');
+    for (std::uint32_t i = 0; i < need->count(); ++i)
+      if (!unknown.contains(first + i)) held[i / 8] = static_cast<char>(held[i / 8] | (1 << (i % 8)));
+    need->set_held(std::move(held));
+    const std::size_t cost = 3 + w.ByteSizeLong();
+    if (size + cost > max_bytes) break;
+    size += cost;
+    // Every member of the span waits for the answers, as a listed item does.
+    const auto drain = static_cast<Micros>(static_cast<double>(need->deficit()) * config.payload_size *
+                                           timing.drain_us_per_byte);
+    for (auto it = start; it != members.end() && it->seq <= limit; ++it) {
+      RequestState& r = it->state->request;
+      r.next_eligible = now + drain + (timing.request_backoff << std::min(r.level, config.max_backoff_exponent));
+      r.level = std::min(r.level + 1, config.max_backoff_exponent);
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
 }
 
 namespace {

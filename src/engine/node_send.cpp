@@ -5,6 +5,7 @@
 // answered while this one waited in the queue.
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
+#include "engine/window_image.h"
 
 namespace dissem::engine {
 namespace {
@@ -48,6 +49,12 @@ double parity_allowance(const NodeImpl& n) {
   return std::max(0.0, 1.0 - waiting / limit);
 }
 
+// Whether our own message `id` gets window symbols as its proactive redundancy.
+bool window_coded(NodeImpl& n, const MessageId& id) {
+  const MessageState* st = n.tracker.find(id);
+  return n.window_coding() && st != nullptr && st->meta && window_eligible(*st->meta, n.config.payload_size);
+}
+
 // Moves the first pass past one fragment; a block just finished gets its
 // proactive redundancy; a finished message becomes what our beacons
 // advertise for its group.
@@ -61,7 +68,10 @@ void advance_publication(NodeImpl& n, std::uint32_t length, std::uint32_t total)
     if (cur.next_offset == layout.end(block)) {
       const double allowance = parity_allowance(n);
       cur.parity_left = n.redundancy.parity_for(layout.symbols_in(block), allowance);
-      if (block + 1 == layout.blocks() && allowance >= 1.0) cur.parity_left += n.redundancy.tail_margin(layout.symbols_in(block));
+      // A window-coded message has no tail of its own: the window symbols
+      // that follow it and its successors cover it.
+      if (block + 1 == layout.blocks() && allowance >= 1.0 && !window_coded(n, cur.id))
+        cur.parity_left += n.redundancy.tail_margin(layout.symbols_in(block));
       cur.parity_block = block;
     }
   }
@@ -119,15 +129,19 @@ std::optional<OutgoingDatagram> next_parity(NodeImpl& n, Micros now) {
   std::uint32_t total = 0;
   if (st != nullptr && st->meta) {
     total = st->meta->total_length;
-    bytes = n.encode_symbol(cur.id, n.own_layout(total), cur.parity_block, false);
+    if (window_coded(n, cur.id)) {
+      bytes = n.proactive_window_symbol(cur.id, now);
+    } else {
+      bytes = n.encode_symbol(cur.id, n.own_layout(total), cur.parity_block, false);
+      if (bytes) n.block_memory.record(cur.id, cur.parity_block, now);
+    }
   }
   if (!bytes) cur.parity_left = 1;  // evicted: end the block's redundancy (and the message, if last)
   --cur.parity_left;
-  if (bytes) n.block_memory.record(cur.id, cur.parity_block, now);
   if (cur.parity_left == 0 && (total == 0 || cur.next_offset >= total)) advance_publication(n, 0, total);
   if (!bytes) return std::nullopt;
   ++n.stats.parity_sent;
-  n.split.on_sent(false, bytes->size(), !n.repair_queue.empty() || !n.coded_queue.empty());
+  n.split.on_sent(false, bytes->size(), !n.repair_queue.empty() || !n.coded_queue.empty() || !n.window_queue.empty());
   return finish(n, std::move(*bytes), TrafficKind::Data, now);
 }
 
@@ -141,9 +155,16 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
     control_queue.pop_front();
     return finish(*this, std::move(d.bytes), d.kind, now);
   }
-  while (!publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty()) {
-    const bool repairs = !repair_queue.empty() || !coded_queue.empty();
+  while (!publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty() || !window_queue.empty()) {
+    const bool repairs = !repair_queue.empty() || !coded_queue.empty() || !window_queue.empty();
     const bool take_repair = repairs && (publish_queue.empty() || split.prefer_repair());
+    // Window answers first: one symbol serves every receiver short in the window.
+    if (take_repair && !window_queue.empty()) {
+      auto bytes = next_window_repair(now);
+      if (!bytes) continue;
+      split.on_sent(true, bytes->size(), !publish_queue.empty());
+      return finish(*this, std::move(*bytes), TrafficKind::Repair, now);
+    }
     if (take_repair && !coded_queue.empty()) {
       if (auto d = next_coded_repair(*this, now)) return d;
       continue;

@@ -70,6 +70,11 @@ void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint
 
 void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
   coded.forget(id);
+  if (!complete) {
+    window_images.erase(id);
+  } else if (const MessageState* st = tracker.find(id); st != nullptr && st->meta) {
+    on_window_source(*st->meta, now);
+  }
   if (!subscriptions.any(id.group)) return;
   std::vector<DeliveryOrder> orders;
   subscriptions.on_settled(id, complete, tracker, now, orders);

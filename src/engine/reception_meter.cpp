@@ -1,5 +1,7 @@
 #include "engine/reception_meter.h"
 
+#include <algorithm>
+
 namespace dissem::engine {
 
 void ReceptionMeter::on_first_pass(const MessageId& message, std::uint32_t index, Micros now) {
@@ -12,8 +14,15 @@ void ReceptionMeter::on_first_pass(const MessageId& message, std::uint32_t index
     const double per_index = static_cast<double>(now - p.last_at) / expected;
     p.interval = p.interval == 0 ? per_index : 0.9 * p.interval + 0.1 * per_index;
   } else if (p.last.seq == 0 || p.last.group != message.group || message.seq > p.last.seq) {
-    // A new message: fragments before this index in it were lost too.
+    // A new message: fragments before this index in it were lost too, and
+    // so were the messages skipped since the last one of its group.
     expected = index + 1.0;
+    if (p.last.seq != 0 && p.last.group == message.group) {
+      const auto gap = static_cast<double>(message.seq - p.last.seq);
+      expected += std::min(gap - 1.0, kHorizon);
+      const double per_seq = static_cast<double>(now - p.last_at) / gap;
+      p.message_interval = p.message_interval == 0 ? per_seq : 0.9 * p.message_interval + 0.1 * per_seq;
+    }
   } else {
     return;  // an older message arriving late
   }
@@ -32,6 +41,12 @@ std::optional<Micros> ReceptionMeter::fragment_interval(NodeId publisher) const 
   auto it = per_publisher_.find(publisher);
   if (it == per_publisher_.end() || it->second.interval <= 0) return std::nullopt;
   return static_cast<Micros>(it->second.interval);
+}
+
+std::optional<Micros> ReceptionMeter::message_interval(NodeId publisher) const {
+  auto it = per_publisher_.find(publisher);
+  if (it == per_publisher_.end() || it->second.message_interval <= 0) return std::nullopt;
+  return static_cast<Micros>(it->second.message_interval);
 }
 
 std::optional<double> ReceptionMeter::loss(NodeId publisher) const {

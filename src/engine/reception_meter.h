@@ -2,7 +2,9 @@
 // its beacons' reception reports (the publisher sizes its proactive
 // redundancy from the worst one). Counted on fragment indices: a first-pass
 // fragment at index i of a message, after index j of the same message, means
-// i - j - 1 were lost in between. Old evidence fades (the counts halve past
+// i - j - 1 were lost in between; a message of the same group after message
+// s, at sequence number s + g, means the g - 1 between were lost (each counted
+// as one fragment: what a small message is, at least). Old evidence fades (the counts halve past
 // a horizon), so the estimate follows a link that changes.
 #pragma once
 
@@ -24,6 +26,9 @@ class ReceptionMeter {
   // Mean time between the publisher's consecutive first-pass fragments
   // (losses accounted for by the index difference), once measured.
   std::optional<Micros> fragment_interval(NodeId publisher) const;
+  // Mean time between the first passes of the publisher's consecutive
+  // messages (of one group; idle time included), once measured.
+  std::optional<Micros> message_interval(NodeId publisher) const;
   const auto& publishers() const { return per_publisher_; }
 
   // Fragments expected before reporting, and the count past which old
@@ -39,6 +44,7 @@ class ReceptionMeter {
     double received = 0;
     Micros last_at = 0;
     double interval = 0;  // EWMA of the time per fragment index, microseconds
+    double message_interval = 0;  // EWMA of the time per sequence number, microseconds
   };
 
  private:

@@ -88,6 +88,7 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
   std::size_t awaiting = 0;  // asked for before, answers not yet due
   tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
     if (!wanted(id.group)) return;
+    if (params.window_member && params.window_member(id, st)) return;  // asked for by window
     if (st.request.next_eligible > now) {
       ++awaiting;
       return;
@@ -184,6 +185,16 @@ void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragme
                               const BlockNeedsFn& block_needs) {
   for (const auto& w : request.wants()) {
     if (deferrable && !deferrable(w.group())) continue;
+    // A window request: its answers are window symbols over the span, which
+    // recover our lost small messages in it too (coding on: block_needs given).
+    for (const auto& need : w.windows()) {
+      if (!block_needs) break;
+      for (std::uint64_t seq = need.first_seq(); seq < need.first_seq() + need.count(); ++seq) {
+        MessageState* st = tracker.find(MessageId{w.group(), w.publisher(), seq});
+        if (st != nullptr && !st->complete && !st->meta)
+          st->request.next_eligible = std::max(st->request.next_eligible, now + defer);
+      }
+    }
     for (const auto& m : w.messages()) {
       MessageState* st = tracker.find(MessageId{w.group(), w.publisher(), m.seq()});
       if (st == nullptr || st->complete) continue;

@@ -35,6 +35,8 @@ struct RequestRoundParams {
   Micros tail_timeout = 0;
   std::uint32_t tail_chunk = 0xffffffffu;  // bytes of a silent tail asked for at once
   BlockNeedsFn block_needs;
+  // Missing messages asked for by window (WindowNeed), not listed here.
+  std::function<bool(const MessageId&, const MessageState&)> window_member;
 };
 
 struct RequestRound {
@@ -51,7 +53,9 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
 
 // Another node's MFR lists items we miss too: its answer will reach us as
 // well, so defer our own request for every item the MFR fully covers (for a
-// coded request: names every block we need, whatever the deficit), in the
+// coded request: names every block we need, whatever the deficit; for a
+// window request, when coding is on (`block_needs` given): every message lost
+// whole in its span), in the
 // groups `deferrable` accepts (all when empty). A relay must not defer: in a
 // multi-hop network the requester may be behind it, hearing only it, and
 // would keep deferring the relay's own request forever.

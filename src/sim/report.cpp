@@ -146,6 +146,8 @@ void run_json(Json& j, const RunSummary& s, const std::vector<std::string>& name
     j.key("coded_received").num(e.coded_received);
     j.key("coded_innovative").num(e.coded_innovative);
     j.key("blocks_decoded").num(e.blocks_decoded);
+    j.key("fragments_decoded").num(e.fragments_decoded);
+    j.key("coded_redundant").num(e.coded_redundant);
     j.key("coded_generated").num(e.coded_generated);
     j.key("coded_recoded").num(e.coded_recoded);
     j.key("parity_sent").num(e.parity_sent);

@@ -1,6 +1,7 @@
 #include "wire/codec.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace dissem::wire {
 namespace {
@@ -51,6 +52,30 @@ std::optional<DecodeError> check_coded(const CodedSymbol& c, const Limits& limit
   return std::nullopt;
 }
 
+// A window symbol combines 1..64 consecutive messages, not all excluded.
+std::optional<DecodeError> check_window(const WindowSymbol& w, const Limits& limits) {
+  if (!valid_group(w.group(), limits)) return DecodeError::BadGroup;
+  if (w.payload().empty() || w.first_seq() == 0 || w.publisher() == 0) return DecodeError::BadRange;
+  if (w.payload().size() > limits.max_message_size) return DecodeError::BadLength;
+  if (w.count() == 0 || w.count() > kMaxWindowMessages || w.first_seq() > UINT64_MAX - w.count())
+    return DecodeError::BadRange;
+  if (w.excluded().size() > (w.count() + 7) / 8) return DecodeError::BadRange;
+  std::uint32_t included = 0;
+  for (std::uint32_t i = 0; i < w.count(); ++i)
+    if (i / 8 >= w.excluded().size() || (static_cast<std::uint8_t>(w.excluded()[i / 8]) >> (i % 8) & 1) == 0) ++included;
+  if (included == 0) return DecodeError::BadRange;
+  return std::nullopt;
+}
+
+std::optional<DecodeError> check_window_needs(const PublisherWants& w) {
+  for (const auto& n : w.windows()) {
+    if (n.first_seq() == 0 || n.count() == 0 || n.count() > kMaxWindowMessages || n.deficit() == 0 ||
+        n.deficit() > n.count() || n.first_seq() > UINT64_MAX - n.count() || n.held().size() > (n.count() + 7) / 8)
+      return DecodeError::BadRange;
+  }
+  return std::nullopt;
+}
+
 std::optional<DecodeError> check_block_needs(const MessageWants& m, const Limits& limits) {
   if (static_cast<std::size_t>(m.blocks_size()) > limits.max_request_ranges) return DecodeError::OversizedRequest;
   for (const auto& b : m.blocks()) {
@@ -68,8 +93,9 @@ std::optional<DecodeError> check_request(const MissingFragmentRequest& r, const 
   std::size_t ranges = 0;
   for (const auto& w : r.wants()) {
     if (!valid_group(w.group(), limits)) return DecodeError::BadGroup;
-    messages += static_cast<std::size_t>(w.messages_size());
+    messages += static_cast<std::size_t>(w.messages_size()) + static_cast<std::size_t>(w.windows_size());
     if (messages > limits.max_request_messages) return DecodeError::OversizedRequest;
+    if (auto err = check_window_needs(w)) return err;
     for (const auto& m : w.messages()) {
       if (m.seq() == 0) return DecodeError::BadRange;
       const auto& rs = m.ranges();
@@ -165,6 +191,10 @@ std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Lim
       out.kind = Kind::Coded;
       if (!out.coded.ParseFromArray(body, size)) return DecodeError::Unparseable;
       return check_coded(out.coded, limits);
+    case Kind::Window:
+      out.kind = Kind::Window;
+      if (!out.window.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      return check_window(out.window, limits);
   }
   return DecodeError::UnknownKind;
 }
@@ -174,6 +204,7 @@ std::vector<std::uint8_t> encode(const MissingFragmentRequest& m) { return frame
 std::vector<std::uint8_t> encode(const Beacon& m) { return frame(Kind::Beacon, m); }
 std::vector<std::uint8_t> encode(const Summary& m) { return frame(Kind::Summary, m); }
 std::vector<std::uint8_t> encode(const CodedSymbol& m) { return frame(Kind::Coded, m); }
+std::vector<std::uint8_t> encode(const WindowSymbol& m) { return frame(Kind::Window, m); }
 
 std::size_t encoded_size(const google::protobuf::MessageLite& m) { return m.ByteSizeLong() + 1; }
 

@@ -19,12 +19,14 @@ namespace dissem::wire {
 
 constexpr std::uint8_t kWireVersion = 1;
 
-enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3, Summary = 4, Coded = 5 };
+enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3, Summary = 4, Coded = 5, Window = 6 };
 
 // Source symbols per coding block when a fragment or symbol says 0.
 constexpr std::uint32_t kDefaultBlockSymbols = 64;
 // Largest block: coefficients are bytes, one per source symbol.
 constexpr std::uint32_t kMaxBlockSymbols = 255;
+// Most messages one window symbol combines (and one window request spans).
+constexpr std::uint32_t kMaxWindowMessages = 64;
 
 struct Limits {
   std::uint32_t max_message_size = 64u << 20;
@@ -46,6 +48,7 @@ struct Decoded {
   Beacon beacon;
   Summary summary;
   CodedSymbol coded;
+  WindowSymbol window;
 };
 
 // Parses and validates `bytes` into `out`. Returns the rejection reason, or
@@ -58,6 +61,7 @@ std::vector<std::uint8_t> encode(const MissingFragmentRequest& m);
 std::vector<std::uint8_t> encode(const Beacon& m);
 std::vector<std::uint8_t> encode(const Summary& m);
 std::vector<std::uint8_t> encode(const CodedSymbol& m);
+std::vector<std::uint8_t> encode(const WindowSymbol& m);
 
 // Bytes on the wire for a message, prefix included, without serialising it.
 std::size_t encoded_size(const google::protobuf::MessageLite& m);

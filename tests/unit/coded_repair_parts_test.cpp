@@ -107,6 +107,19 @@ TEST(ReceptionMeter, EstimatesFirstPassLossFromFragmentIndices) {
   EXPECT_FALSE(fresh.loss(7).has_value());
 }
 
+TEST(ReceptionMeter, CountsSkippedSmallMessagesAsLostAndMeasuresTheMessageInterval) {
+  // One-fragment messages every 40 ms, every third lost: there is no index
+  // within a message to tell, the sequence numbers do.
+  ReceptionMeter m;
+  for (std::uint64_t seq = 1; seq <= 300; ++seq)
+    if (seq % 3 != 0) m.on_first_pass(MessageId{"g", 5, seq}, 0, static_cast<Micros>(seq) * 40 * kMillis);
+  ASSERT_TRUE(m.loss(5).has_value());
+  EXPECT_NEAR(*m.loss(5), 1.0 / 3.0, 0.02);
+  ASSERT_TRUE(m.message_interval(5).has_value());
+  EXPECT_NEAR(static_cast<double>(*m.message_interval(5)), 40e3, 1e3);
+  EXPECT_FALSE(m.fragment_interval(5).has_value());  // no message of several fragments yet
+}
+
 namespace {
 
 wire::CodedSymbol sample_symbol() {
