@@ -67,14 +67,19 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
   for (const auto& w : r.wants()) {
     if (w.publisher() == n.config.node_id || !n.forwarding->relays(w.group(), n.view)) continue;
     const StreamId stream{w.group(), w.publisher()};
-    for (const auto& m : w.messages()) {
-      const MessageId id{w.group(), w.publisher(), m.seq()};
-      if (n.tracker.find(id) != nullptr || n.tracker.settled(id)) continue;
+    auto fetch = [&](std::uint64_t seq) {
+      const MessageId id{w.group(), w.publisher(), seq};
+      if (n.tracker.find(id) != nullptr || n.tracker.settled(id)) return;
       // As if a beacon had named it: a stream new here starts at the baseline
       // our own subscription's history asks for.
-      n.learn_stream(stream, m.seq(), 0, true, now);
-      n.tracker.learn_available(stream, {{m.seq(), m.seq() + 1}}, now, now);
-    }
+      n.learn_stream(stream, seq, 0, true, now);
+      n.tracker.learn_available(stream, {{seq, seq + 1}}, now, now);
+    };
+    for (const auto& m : w.messages()) fetch(m.seq());
+    for (const auto& need : w.windows())
+      for (std::uint32_t i = 0; i < need.count(); ++i)
+        if (i / 8 >= need.held().size() || (static_cast<std::uint8_t>(need.held()[i / 8]) >> (i % 8) & 1) == 0)
+          fetch(need.first_seq() + i);
   }
 
   if (!n.config.serve_requests) return;
