@@ -232,6 +232,21 @@ void apply_toml_file(DaemonConfig& config, const std::string& path) {
   apply_toml(config, text, path);
 }
 
+namespace {
+
+// Whether a key's printed value is accepted when read again.
+bool reads_back(const KeyValue& kv) {
+  DaemonConfig probe;
+  try {
+    set_value(probe, kv.key, kv.text);
+    return true;
+  } catch (const ConfigError&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 std::string to_toml(const DaemonConfig& config) {
   std::string out = "# dissemd configuration: every key with its effective value (dissemd --print-config)\n";
   std::string current;
@@ -241,6 +256,12 @@ std::string to_toml(const DaemonConfig& config) {
     if (section != current) {
       out += "\n[" + section + "]\n";
       current = section;
+    }
+    // A path left empty means "the default from the environment", which is
+    // resolved at start-up; an empty string would not read back.
+    if (kv.type == ValueType::String && kv.text.empty() && !reads_back(kv)) {
+      out += "# " + kv.key.substr(dot + 1) + ": not set, the default from the environment applies\n";
+      continue;
     }
     out += kv.key.substr(dot + 1) + " = " + value_toml(kv) + "\n";
   }

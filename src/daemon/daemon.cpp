@@ -8,10 +8,9 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "daemon/log.h"
+#include "daemon/private_files.h"
 #include "net/interface_info.h"
 
 namespace dissem::daemon {
@@ -23,21 +22,6 @@ constexpr int kMaxBurst = 512;  // datagrams sent per pump before yielding to th
 std::uint64_t os_random64() {
   std::random_device rd;
   return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-}
-
-// The cache's directory: created if missing. Under /tmp anyone can create
-// names, so a directory there must be ours and private.
-void prepare_directory(const std::filesystem::path& dir) {
-  if (dir.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create directory '" + dir.string() + "': " + ec.message());
-  if (dir.string().rfind("/tmp/", 0) == 0) {
-    struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || st.st_uid != ::getuid())
-      throw std::runtime_error("directory '" + dir.string() + "' is not owned by this user; refusing to use it");
-    ::chmod(dir.c_str(), 0700);
-  }
 }
 
 NodeId settle_node_id(cache::Store& store, NodeId configured) {
@@ -67,7 +51,7 @@ Micros unix_now() {
 
 Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
     : io_(io), config_(config), timer_(io) {
-  prepare_directory(std::filesystem::path(config.cache.path).parent_path());
+  prepare_cache_files(config.cache.path);
   auto store = cache::Store::open(config.cache.path, store_options(config));
   const NodeId id = settle_node_id(*store, config.node.node_id);
   std::uint32_t smallest_mtu = std::numeric_limits<std::uint32_t>::max();
@@ -86,7 +70,7 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
     transports_.push_back(std::make_unique<net::UdpTransport>(io, t));
   }
 
-  prepare_directory(std::filesystem::path(config.ipc.socket).parent_path());
+  prepare_socket_directory(std::filesystem::path(config.ipc.socket).parent_path());
   ipc::IpcServerConfig ic;
   ic.path = config.ipc.socket;
   ic.mode = config.ipc.mode;

@@ -79,7 +79,9 @@ std::optional<std::string> FrameDecoder::next() {
 }
 
 std::size_t FrameDecoder::buffered_capacity() const {
-  std::size_t total = body_.capacity();
+  // An empty string still has its small inline buffer: only a frame in
+  // progress counts.
+  std::size_t total = in_body_ ? body_.capacity() : 0;
   for (const auto& f : complete_) total += f.capacity();
   return total;
 }

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "ipc/convert.h"
@@ -86,6 +87,11 @@ void IpcServer::on_request(Session& session, const ClientMessage& request) {
   // and dispatch_request's switch covers every kind, so each reply is a
   // normal response (possibly an Error) and the connection stays open.
   session.send(reply);
+}
+
+bool IpcServer::charge_unfinished(std::size_t released, std::size_t taken) {
+  unfinished_bytes_ = unfinished_bytes_ - std::min(released, unfinished_bytes_) + taken;
+  return unfinished_bytes_ <= config_.max_unfinished_bytes;
 }
 
 void IpcServer::on_closed(ClientId id) {

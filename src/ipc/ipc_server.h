@@ -44,6 +44,9 @@ struct IpcServerConfig {
   mode_t mode = 0660;
   std::uint32_t max_frame_bytes = kDefaultMaxFrameBytes;
   std::size_t max_queued_bytes_per_client = std::size_t{64} * 1024 * 1024;
+  // All clients' unfinished (and not yet handled) frames together: past it
+  // the client whose read crossed the cap is closed. Four largest frames.
+  std::size_t max_unfinished_bytes = std::size_t{4} * kDefaultMaxFrameBytes;
   // How long a client being closed for a malformed frame gets to take its
   // Error frame before the connection is cut regardless.
   std::chrono::milliseconds close_linger{2000};
@@ -70,6 +73,7 @@ class IpcServer final : private SessionOwner {
 
   std::size_t client_count() const { return sessions_.size(); }
   const IpcServerCounters& counters() const { return counters_; }
+  std::size_t unfinished_bytes() const { return unfinished_bytes_; }
   const std::string& path() const { return config_.path; }
 
  private:
@@ -77,6 +81,7 @@ class IpcServer final : private SessionOwner {
   void on_request(Session& session, const ClientMessage& request) override;
   void on_closed(ClientId id) override;
   IpcServerCounters& mutable_counters() override { return counters_; }
+  bool charge_unfinished(std::size_t released, std::size_t taken) override;
   Session* find_open(ClientId id);
 
   boost::asio::io_context& io_;
@@ -88,6 +93,7 @@ class IpcServer final : private SessionOwner {
   std::map<ClientId, std::shared_ptr<Session>> sessions_;
   ClientId next_client_ = 1;
   IpcServerCounters counters_;
+  std::size_t unfinished_bytes_ = 0;  // held by all sessions' frame decoders
   bool stopped_ = false;
   // Deferred work (client clean-up posted from on_closed) checks this so it
   // does nothing once the server is gone.

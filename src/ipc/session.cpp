@@ -48,6 +48,15 @@ void Session::on_read(std::size_t n) {
     handle_frame(*body);
   }
   if (state_ != State::Open) return;
+  const std::size_t held = decoder_.buffered_capacity();
+  const bool within = owner_->charge_unfinished(charged_, held);
+  charged_ = held;
+  if (!within) {
+    owner_->mutable_counters().clients_dropped_unfinished++;
+    fail(Error::FRAME_TOO_LARGE, "the daemon holds too much unfinished frame data across its clients; "
+                                 "this connection is closed");
+    return;
+  }
   if (decoder_.error() == FrameDecoder::Error::TooLarge) {
     fail(Error::FRAME_TOO_LARGE, "frame declares " + std::to_string(decoder_.rejected_length()) +
                                      " bytes, above the maximum of " + std::to_string(limits_.max_frame_bytes));
@@ -147,6 +156,8 @@ void Session::close() {
   if (owner_ != nullptr) {
     SessionOwner* owner = owner_;
     owner_ = nullptr;
+    owner->charge_unfinished(charged_, 0);
+    charged_ = 0;
     owner->on_closed(id_);
   }
 }

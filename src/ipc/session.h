@@ -39,6 +39,7 @@ struct IpcServerCounters {
   std::uint64_t frames_out = 0;
   std::uint64_t malformed_frames = 0;        // each also closed its client
   std::uint64_t clients_dropped_overflow = 0;
+  std::uint64_t clients_dropped_unfinished = 0;  // closed: the daemon-wide cap on unfinished frames
 };
 
 class Session;
@@ -52,6 +53,10 @@ class SessionOwner {
   // The session reached Closed (called once, not after detach()).
   virtual void on_closed(ClientId id) = 0;
   virtual IpcServerCounters& mutable_counters() = 0;
+  // A session's memory for unfinished frames went from `released` to
+  // `taken` bytes; false when all sessions together now hold more than the
+  // daemon-wide cap (the session then closes, which releases its share).
+  virtual bool charge_unfinished(std::size_t released, std::size_t taken) = 0;
 };
 
 struct SessionLimits {
@@ -95,6 +100,7 @@ class Session : public std::enable_shared_from_this<Session> {
   SessionOwner* owner_;  // null once detached
   State state_ = State::Open;
   FrameDecoder decoder_;
+  std::size_t charged_ = 0;  // unfinished-frame bytes counted against the daemon-wide cap
   std::array<std::uint8_t, 64 * 1024> read_buffer_{};
   std::deque<std::string> queue_;
   std::size_t queued_bytes_ = 0;

@@ -4,7 +4,9 @@
 // valid-but-hostile messages exercise reassembly, requests and serving too.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <vector>
 
 #include "engine/node.h"
 #include "wire/codec.h"
@@ -39,11 +41,51 @@ void run(const dissem::engine::EngineConfig& cfg, const std::uint8_t* data, std:
   }
 }
 
+// Three nodes on one medium: the input's datagrams reach node 0, and every
+// datagram any node sends reaches the other two, so hostile input is also
+// relayed, answered, recoded and requested across nodes (bounded per step).
+void run_network(const std::uint8_t* data, std::size_t size) {
+  using namespace dissem;
+  std::vector<std::unique_ptr<engine::Node>> nodes;
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    engine::EngineConfig cfg;
+    cfg.node_id = 0xFFFF0010 + i;
+    cfg.max_tracked_messages = 4096;
+    if (i == 2) cfg.controllers.forwarding = "flooding";
+    nodes.push_back(std::make_unique<engine::Node>(cfg, cache::Store::open(":memory:"), 0));
+    nodes.back()->subscribe("g", engine::SubscriptionOptions{}, 0);
+  }
+  Micros now = 1;
+  std::size_t pos = 0;
+  while (pos + 2 <= size) {
+    const std::size_t len = std::min<std::size_t>(data[pos] | (data[pos + 1] << 8), size - pos - 2);
+    pos += 2;
+    nodes[0]->on_datagram(std::span<const std::uint8_t>(data + pos, len), now);
+    pos += len;
+    for (int step = 0; step < 4; ++step) {
+      now += 10 * kMillis;
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        nodes[i]->on_timer(now);
+        for (int k = 0; k < 16; ++k) {
+          auto d = nodes[i]->poll_datagram(now);
+          if (!d) break;
+          for (std::size_t j = 0; j < nodes.size(); ++j)
+            if (j != i) nodes[j]->on_datagram(d->bytes, now);
+        }
+        while (nodes[i]->poll_delivery()) {
+        }
+        while (nodes[i]->poll_event()) {
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
-// The same input twice: a node with the default controllers, and one with
+// The same input three times: a node with the default controllers, one with
 // subscription-aware forwarding and anti-entropy, so interests, summaries,
-// rebroadcasts and pushes get the hostile input too.
+// rebroadcasts and pushes get the hostile input too, and a network of three.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   dissem::engine::EngineConfig cfg;
   cfg.node_id = 0xFFFF0001;
@@ -52,5 +94,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cfg.controllers.forwarding = "subscription-aware";
   cfg.controllers.replication = "anti-entropy";
   run(cfg, data, size);
+  run_network(data, size);
   return 0;
 }

@@ -404,6 +404,18 @@ TEST(StoreOptionsFor, CopiesCacheSection) {
 }
 
 }  // namespace
+TEST(PrintConfig, AnUnresolvedPathPrintsAsACommentAndReadsBack) {
+  // Found by the configuration fuzzer: an empty path (the environment's
+  // default, resolved at start-up) printed as "" did not read back.
+  DaemonConfig unresolved;
+  unresolved.cache.path.clear();
+  const auto text = to_toml(unresolved);
+  EXPECT_NE(text.find("# path: not set, the default from the environment applies"), std::string::npos) << text;
+  DaemonConfig again;
+  EXPECT_NO_THROW(apply_toml(again, text, "printed.toml"));
+  EXPECT_EQ(to_toml(again), text);
+}
+
 }  // namespace dissem::daemon
 
 TEST(EngineConfigKeys, RejectsNanAndPrintsValuesThatReadBackExactly) {

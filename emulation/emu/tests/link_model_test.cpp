@@ -108,10 +108,11 @@ TEST(LinkModel, LatencyAndJitterStayInBoundsAndSpread) {
   e.jitter = 5 * kMs;
   m.set_effects(1, 2, e);
   std::map<const Frame*, TimeNs> sent_at;
+  std::vector<FramePtr> held;  // frames told apart by address: none may be freed and reused
   for (int i = 0; i < 2000; ++i) {
-    auto f = broadcast_frame();
-    sent_at[f.get()] = i * kMs;
-    m.offer(i * kMs, 1, f);
+    held.push_back(broadcast_frame());
+    sent_at[held.back().get()] = i * kMs;
+    m.offer(i * kMs, 1, held.back());
   }
   const auto out = drain(m);
   ASSERT_EQ(out.size(), 2000u);
@@ -186,11 +187,12 @@ TEST(LinkModel, GilbertElliottMeanLossIsTheStationaryValueAndBursty) {
   e.loss_pct = 5;
   m.set_effects(1, 2, e);
   constexpr int kFrames = 100'000;
-  std::vector<const Frame*> sent;
+  // Held here, so a lost (dropped) frame is not freed and its address is
+  // not reused by a later one: frames are told apart by address.
+  std::vector<FramePtr> sent;
   for (int i = 0; i < kFrames; ++i) {
-    auto f = broadcast_frame(20);
-    sent.push_back(f.get());
-    m.offer(i * kMs, 1, f);
+    sent.push_back(broadcast_frame(20));
+    m.offer(i * kMs, 1, sent.back());
   }
   const auto out = drain(m);
   std::map<const Frame*, bool> received;
@@ -202,10 +204,10 @@ TEST(LinkModel, GilbertElliottMeanLossIsTheStationaryValueAndBursty) {
   // Bursts: a loss right after a loss is much likelier than on average.
   std::size_t losses = 0, loss_after_loss = 0;
   for (int i = 1; i < kFrames; ++i) {
-    const bool lost_before = !received.count(sent[i - 1]);
+    const bool lost_before = !received.count(sent[i - 1].get());
     if (lost_before) {
       ++losses;
-      loss_after_loss += !received.count(sent[i]);
+      loss_after_loss += !received.count(sent[i].get());
     }
   }
   EXPECT_GT(static_cast<double>(loss_after_loss) / static_cast<double>(losses), loss + 0.2);
