@@ -12,7 +12,7 @@ packages=(
   clang libclang-rt-14-dev
   python3 python3-matplotlib
   libnorm-dev iproute2 ethtool tshark
-  libisal-dev
+  libisal-dev libsodium-dev
 )
 
 missing=()

@@ -25,7 +25,7 @@
 
 namespace dissem::cache::schema {
 
-inline constexpr int kVersion = 2;
+inline constexpr int kVersion = 3;
 
 // Message rowids above this would overflow the fragment key.
 inline constexpr long long kMaxMessageRowid = (1LL << 31) - 1;
@@ -48,6 +48,7 @@ CREATE TABLE messages (
   stored_bytes   INTEGER NOT NULL,     -- sum of length(data) of its fragments
   first_seen_us  INTEGER NOT NULL,     -- Micros when the first fragment arrived
   last_used_us   INTEGER NOT NULL,     -- Micros of the last delivery or repair served (LRU)
+  digest         INTEGER NOT NULL DEFAULT 0,  -- verification data (wire/message_digest.h) as int64; 0 = not known yet
   UNIQUE (group_name, publisher, seq)
 );
 
@@ -64,5 +65,9 @@ CREATE TABLE node_state (
   value TEXT NOT NULL
 ) WITHOUT ROWID;
 )sql";
+
+// Version 2 to 3: messages gain their digest.
+inline constexpr const char* kUpgradeFrom2 =
+    "ALTER TABLE messages ADD COLUMN digest INTEGER NOT NULL DEFAULT 0";
 
 }  // namespace dissem::cache::schema

@@ -69,10 +69,10 @@ struct Statements {
         commit(db, "COMMIT"),
         insert_message(db,
                        "INSERT INTO messages (group_name, publisher, seq, total_length, priority, expiry_s,"
-                       " history_window, tag, complete, own, stored_bytes, first_seen_us, last_used_us)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10)"),
+                       " history_window, tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10, ?11)"),
         update_message(db,
-                       "UPDATE messages SET complete = ?2, own = ?3, stored_bytes = ?4, last_used_us = ?5"
+                       "UPDATE messages SET complete = ?2, own = ?3, stored_bytes = ?4, last_used_us = ?5, digest = ?6"
                        " WHERE id = ?1"),
         // OR IGNORE: should the mirror ever miss a held fragment, the rowid
         // key (message << 32 | offset) still keeps the insert idempotent
@@ -269,6 +269,13 @@ class SqliteStore final : public Store {
     });
   }
 
+  void set_digest(const MessageId& id, std::uint64_t digest) override {
+    Entry* e = find(id);
+    if (e == nullptr || e->meta.digest == digest) return;
+    e->meta.digest = digest;
+    mark_dirty(*e);
+  }
+
   void mark_complete(const MessageId& id) override {
     Entry* e = find(id);
     if (e == nullptr || e->complete) return;
@@ -387,6 +394,7 @@ class SqliteStore final : public Store {
       s.bind(3, std::int64_t{e->own});
       s.bind(4, to_sql(e->stored_bytes));
       s.bind(5, e->last_used);
+      s.bind(6, to_sql(e->meta.digest));
       s.run();
     }
     st_.commit.run();
@@ -414,6 +422,7 @@ class SqliteStore final : public Store {
     s.bind(8, meta.tag);
     s.bind(9, std::int64_t{own});
     s.bind(10, now);
+    s.bind(11, to_sql(meta.digest));
     s.run();
     const std::int64_t rowid = sqlite3_last_insert_rowid(db_->get());
     if (rowid > schema::kMaxMessageRowid)
@@ -489,7 +498,7 @@ class SqliteStore final : public Store {
     {
       sql::Statement s(*db_,
                        "SELECT id, group_name, publisher, seq, total_length, priority, expiry_s, history_window,"
-                       " tag, complete, own, stored_bytes, first_seen_us, last_used_us FROM messages");
+                       " tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest FROM messages");
       while (s.step()) {
         MessageMeta meta;
         meta.id.group = s.column_text(1);
@@ -500,6 +509,7 @@ class SqliteStore final : public Store {
         meta.expiry_s = static_cast<std::uint32_t>(s.column_int64(6));
         meta.history_window = static_cast<std::uint32_t>(s.column_int64(7));
         meta.tag = s.column_text(8);
+        meta.digest = static_cast<std::uint64_t>(s.column_int64(14));
         Entry& e = index[meta.id];
         e.rowid = s.column_int64(0);
         e.meta = std::move(meta);
@@ -565,6 +575,19 @@ class SqliteStore final : public Store {
   int pending_ = 0;  // fragments inserted in the open transaction
 };
 
+// Runs `sql` and sets the current schema version in one transaction.
+void install_schema(sql::Database& db, const char* sql) {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(sql);
+    db.exec(("PRAGMA user_version = " + std::to_string(schema::kVersion)).c_str());
+    db.exec("COMMIT");
+  } catch (const StoreError&) {
+    sqlite3_exec(db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
 void configure(sql::Database& db, bool in_memory, const StoreOptions& options) {
   if (sqlite3_db_readonly(db.get(), "main") == 1)
     throw db.error("opened read-only: the file or its directory is not writable");
@@ -596,20 +619,18 @@ void configure(sql::Database& db, bool in_memory, const StoreOptions& options) {
     throw db.error("schema version " + std::to_string(version) + " is newer than this build supports (" +
                    std::to_string(schema::kVersion) + ")");
   if (version == schema::kVersion) return;
+  if (version == 2) {
+    // Version 2 had no digests: the column starts empty, and the engine
+    // computes the digests of complete messages when it restores them.
+    install_schema(db, schema::kUpgradeFrom2);
+    return;
+  }
   if (version != 0)
     throw db.error("schema version " + std::to_string(version) + " is not supported (expected " +
                    std::to_string(schema::kVersion) + ")");
   if (db.query_text("SELECT count(*) FROM sqlite_schema") != "0")
     throw db.error("not a dissem cache: it has tables but no schema version");
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    db.exec(schema::kCreate);
-    db.exec(("PRAGMA user_version = " + std::to_string(schema::kVersion)).c_str());
-    db.exec("COMMIT");
-  } catch (const StoreError&) {
-    sqlite3_exec(db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
+  install_schema(db, schema::kCreate);
 }
 
 }  // namespace

@@ -91,6 +91,9 @@ class Store {
   virtual std::optional<std::vector<std::uint8_t>> read_message(const MessageId& id) = 0;
 
   virtual void mark_complete(const MessageId& id) = 0;
+  // Records the message's verification data (MessageMeta::digest): for
+  // messages cached before digests existed, once it is computed or learnt.
+  virtual void set_digest(const MessageId& id, std::uint64_t digest) = 0;
   virtual void touch(const MessageId& id, Micros now) = 0;  // LRU bookkeeping
   virtual bool contains(const MessageId& id) = 0;
 

@@ -136,7 +136,15 @@ void Daemon::pump() {
     if (it != owner_.end()) ipc_->deliver(it->second, m->subscription, *m);
   }
   while (auto e = node_->poll_event()) {
-    log(LogLevel::Debug, "event {} peer {:08x}", static_cast<int>(e->kind), e->peer);
+    if (e->kind == engine::Event::Kind::ForgedOwnData) {
+      log(LogLevel::Warn, "data under this node's id {:08x} that it never published: group '{}' seq {} (forged; "
+          "refused; counted in stats integrity.own_id)", e->message.publisher, e->message.group, e->message.seq);
+    } else if (e->kind == engine::Event::Kind::MessageRejected) {
+      log(LogLevel::Warn, "message {:08x}/{}/{} failed its integrity check or was contradicted: its data was "
+          "dropped and it is fetched again (stats integrity)", e->message.publisher, e->message.group, e->message.seq);
+    } else {
+      log(LogLevel::Debug, "event {} peer {:08x}", static_cast<int>(e->kind), e->peer);
+    }
     ipc_->broadcast_event(*e);
   }
   arm_timer();

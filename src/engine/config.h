@@ -89,6 +89,11 @@ struct EngineConfig {
   std::uint32_t max_message_size = 64u << 20;     // larger total_length is rejected
   std::size_t max_group_name = 255;
   std::size_t max_tracked_messages = 200'000;     // incomplete messages tracked at once
+  // Messages known only from hearsay (beacons, summaries, requests; no
+  // fragment or symbol seen) beyond the newest a stream's data showed are
+  // forgotten after this long; data displaces them when the tracker is full.
+  Micros hearsay_lifetime = 60 * kSeconds;
+  std::size_t max_streams = 4096;                 // streams learnt from hearsay; data may add more
   std::uint64_t reassembly_memory = 64ull << 20;  // bytes of in-memory reassembly for subscribed groups
   std::size_t max_request_fragments = 4096;       // fragments one MFR may ask us to send
 

@@ -33,6 +33,7 @@ void fill_message_fields(Datagram& out, const MessageMeta& meta, bool repair) {
   out.set_history_window(meta.history_window);
   out.set_repair(repair);
   if (!meta.tag.empty()) out.set_tag(meta.tag);
+  out.set_digest(meta.digest);
 }
 
 // The message a self-describing datagram names: a DataFragment or a
@@ -46,6 +47,7 @@ MessageMeta meta_of(const Datagram& d) {
   m.expiry_s = d.expiry_s();
   m.history_window = d.history_window();
   m.tag = d.tag();
+  m.digest = d.digest();
   return m;
 }
 

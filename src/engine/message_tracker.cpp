@@ -7,35 +7,121 @@ namespace {
 // A stream that jumps ahead by more than this is only tracked for its newest
 // messages: bounds memory against hostile or very long gaps.
 constexpr std::uint64_t kMaxGapTracked = 1024;
+
+// Tracked without a fragment or symbol of it ever seen.
+bool is_hearsay(const MessageState& st) { return !st.meta && st.fragments == 0 && !st.complete; }
+
 }  // namespace
 
-MessageState* MessageTracker::track(const MessageId& id, Micros now) {
+MessageState* MessageTracker::track(const MessageId& id, Micros now, bool data) {
   auto it = messages_.find(id);
   if (it != messages_.end()) return &it->second;
-  if (incomplete_.size() >= max_tracked_) return nullptr;
+  if (incomplete_.size() >= max_tracked_) {
+    // Data displaces the oldest hearsay; hearsay never displaces anything.
+    bool room = false;
+    while (data && !room && !hearsay_.empty()) {
+      const MessageId old = std::move(hearsay_.front().second);
+      hearsay_.pop_front();
+      if (auto h = messages_.find(old); h != messages_.end() && is_hearsay(h->second)) {
+        forget(old);
+        ++hearsay_displaced_;
+        room = true;
+      }
+    }
+    if (!room) {
+      if (!data) ++hearsay_refused_;
+      return nullptr;
+    }
+  }
   auto& st = messages_[id];
   st.first_seen = now;
   if (hold_new_until_ > now) st.request.next_eligible = hold_new_until_;
   incomplete_.emplace(id, &st);
+  if (!data) hearsay_.emplace_back(now, id);
   return &st;
 }
 
+void MessageTracker::forget(const MessageId& id) {
+  incomplete_.erase(id);
+  if (auto it = messages_.find(id); it != messages_.end()) {
+    release_buffer(it->second);
+    messages_.erase(it);
+  }
+  auto s = streams_.find(stream_of(id));
+  if (s == streams_.end()) return;
+  recompute_newest(s->first, s->second);
+  if (s->second.newest == 0 && s->second.settled.empty()) streams_.erase(s);
+}
+
+void MessageTracker::recompute_newest(const StreamId& stream, StreamState& s) {
+  std::uint64_t newest = s.data_newest;
+  if (!s.settled.empty()) newest = std::max(newest, s.settled.max_end() - 1);
+  // incomplete_ is ordered by (group, publisher, seq): the stream's last entry.
+  auto it = incomplete_.upper_bound(MessageId{stream.group, stream.publisher, UINT64_MAX});
+  if (it != incomplete_.begin()) {
+    --it;
+    if (it->first.publisher == stream.publisher && it->first.group == stream.group)
+      newest = std::max(newest, it->first.seq);
+  }
+  s.newest = newest;
+}
+
+StreamState* MessageTracker::stream_for(const StreamId& stream, bool data) {
+  if (auto it = streams_.find(stream); it != streams_.end()) return &it->second;
+  if (!data && streams_.size() >= max_streams_) {
+    ++hearsay_refused_;
+    return nullptr;
+  }
+  return &streams_[stream];
+}
+
+std::size_t MessageTracker::expire_hearsay(Micros older_than) {
+  std::size_t forgotten = 0;
+  while (!hearsay_.empty() && hearsay_.front().first < older_than) {
+    const MessageId id = std::move(hearsay_.front().second);
+    hearsay_.pop_front();
+    auto it = messages_.find(id);
+    if (it == messages_.end() || !is_hearsay(it->second)) continue;
+    // A gap below what the stream's data showed is real: kept.
+    if (const StreamState* s = stream(stream_of(id)); s != nullptr && id.seq <= s->data_newest) continue;
+    forget(id);
+    ++forgotten;
+  }
+  return forgotten;
+}
+
 MessageState* MessageTracker::admit(const MessageMeta& meta, Micros now, FragmentOutcome& outcome) {
+  // What is known of the message first, complete ones included: a
+  // contradiction of verified data is counted as such, not as a duplicate.
+  if (auto it = messages_.find(meta.id); it != messages_.end() && it->second.meta) {
+    MessageState& known = it->second;
+    if (known.meta->total_length != meta.total_length) {
+      outcome = FragmentOutcome::LengthConflict;
+      ++known.conflicts;
+      return nullptr;
+    }
+    // A message cached before digests existed learns its digest here.
+    if (known.meta->digest == 0) {
+      known.meta->digest = meta.digest;
+    } else if (meta.digest != 0 && known.meta->digest != meta.digest) {
+      outcome = FragmentOutcome::DigestConflict;
+      ++known.conflicts;
+      return nullptr;
+    }
+  }
   if (settled(meta.id)) {
     outcome = FragmentOutcome::Settled;
     return nullptr;
   }
-  MessageState* st = track(meta.id, now);
+  MessageState* st = track(meta.id, now, true);
   if (st == nullptr) {
     outcome = FragmentOutcome::Overloaded;
     return nullptr;
   }
+  StreamState& s = *stream_for(stream_of(meta.id), true);
+  s.data_newest = std::max(s.data_newest, meta.id.seq);
   if (st->complete) {
     outcome = FragmentOutcome::Duplicate;
-    return nullptr;
-  }
-  if (st->meta && st->meta->total_length != meta.total_length) {
-    outcome = FragmentOutcome::Inconsistent;
     return nullptr;
   }
   if (!st->meta) st->meta = meta;
@@ -100,7 +186,9 @@ void MessageTracker::mark_complete(const MessageId& id, MessageState& st) {
 
 void MessageTracker::learn_newest(const StreamId& stream, std::uint64_t seq, bool track_gaps,
                                   std::uint32_t history, bool inclusive, Micros now) {
-  auto& s = streams_[stream];
+  StreamState* sp = stream_for(stream, !inclusive);
+  if (sp == nullptr) return;
+  auto& s = *sp;
   const std::uint64_t last = inclusive ? seq : seq - 1;
   if (track_gaps && s.baseline == 0) {
     s.baseline = seq > history ? seq - history : 1;
@@ -132,7 +220,9 @@ void MessageTracker::learn_available(const StreamId& stream,
                                      const std::vector<std::pair<std::uint64_t, std::uint64_t>>& held, Micros now,
                                      Micros not_before) {
   if (held.empty()) return;
-  auto& s = streams_[stream];
+  StreamState* sp = stream_for(stream, false);
+  if (sp == nullptr) return;
+  auto& s = *sp;
   std::uint64_t added = 0;
   for (const auto& [begin, end] : held) {
     for (std::uint64_t q = begin; q < end && added < kMaxGapTracked; ++q) {
@@ -170,6 +260,18 @@ void MessageTracker::settle(const MessageId& id) {
   if (auto it = messages_.find(id); it != messages_.end()) release_buffer(it->second);
   messages_.erase(id);
   streams_[stream_of(id)].settled.add(id.seq, id.seq + 1);
+}
+
+void MessageTracker::reopen(const MessageId& id) {
+  auto it = messages_.find(id);
+  if (it == messages_.end()) return;
+  MessageState& st = it->second;
+  release_buffer(st);
+  const Micros first_seen = st.first_seen;
+  st = MessageState{};
+  st.first_seen = first_seen;
+  incomplete_.emplace(id, &st);
+  if (auto s = streams_.find(stream_of(id)); s != streams_.end()) s->second.settled.remove(id.seq);
 }
 
 void MessageTracker::restore(const MessageMeta& meta, bool complete,

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -32,6 +33,7 @@ struct MessageState {
   Micros first_seen = 0;
   Micros last_arrival = 0;
   std::uint32_t fragments = 0;      // fragments received (for the arrival rate)
+  std::uint32_t conflicts = 0;      // fragments and symbols that contradicted meta (length, digest)
   RequestState request;
   // Reassembly copy for messages a local subscriber wants: delivery then needs
   // no read-back from the cache. Empty when over the memory budget (the cache
@@ -42,15 +44,27 @@ struct MessageState {
 struct StreamState {
   SeqRanges settled;
   std::uint64_t newest = 0;    // newest sequence number known to exist
+  std::uint64_t data_newest = 0;  // newest sequence number a fragment or symbol was seen of
   std::uint64_t baseline = 0;  // oldest sequence number we want; 0 = no contact yet
 };
 
-enum class FragmentOutcome { New, Completed, Duplicate, Settled, Inconsistent, Overloaded };
+// LengthConflict, DigestConflict: the fragment names the message with
+// another length or digest than the one known (a forger's, a buggy peer's,
+// or ours if a forger got in first): dropped, counted in `conflicts`.
+enum class FragmentOutcome { New, Completed, Duplicate, Settled, LengthConflict, DigestConflict, Overloaded };
 
+// Bounds against hostile hearsay: a message tracked without any fragment or
+// symbol of it seen (from a beacon, summary or request, or a sequence gap) is
+// "hearsay". When the tracker is full, data displaces the oldest hearsay
+// instead of being refused; hearsay beyond the newest sequence number a
+// stream's data showed expires (expire_hearsay), rolling the stream's
+// `newest` back to what is still known; hearsay alone creates at most
+// `max_streams` streams.
 class MessageTracker {
  public:
-  explicit MessageTracker(std::size_t max_tracked, std::uint64_t buffer_budget = 0)
-      : max_tracked_(max_tracked), buffer_budget_(buffer_budget) {}
+  explicit MessageTracker(std::size_t max_tracked, std::uint64_t buffer_budget = 0,
+                          std::size_t max_streams = SIZE_MAX)
+      : max_tracked_(max_tracked), buffer_budget_(buffer_budget), max_streams_(max_streams) {}
 
   // Records a fragment's bytes. Completed means this fragment finished the message.
   // With `payload` and `buffered`, also copies the bytes into the message's
@@ -72,10 +86,20 @@ class MessageTracker {
   std::vector<std::uint8_t> take_buffer(const MessageId& id);
   std::uint64_t buffered_bytes() const { return buffered_bytes_; }
 
+  // Forgets hearsay tracked before `older_than` about sequence numbers
+  // beyond what its stream's data showed; streams left with nothing are
+  // dropped. Returns how many messages were forgotten.
+  std::size_t expire_hearsay(Micros older_than);
+  // Hearsay displaced by data, and hearsay claims refused (tracker full,
+  // or a new stream over max_streams), since construction.
+  std::uint64_t hearsay_displaced() const { return hearsay_displaced_; }
+  std::uint64_t hearsay_refused() const { return hearsay_refused_; }
+
   // Declares that messages up to `seq` exist in `stream`. For streams we want
   // (`track_gaps`), unsettled sequence numbers from the baseline up to `seq`
   // become known-missing messages. First contact sets the baseline to
-  // seq - history (never below 1).
+  // seq - history (never below 1). `inclusive`: a claim that `seq` exists
+  // (hearsay); otherwise `seq` is a message being received.
   void learn_newest(const StreamId& stream, std::uint64_t seq, bool track_gaps, std::uint32_t history,
                     bool inclusive, Micros now);
   // Moves the baseline down to fetch `count` older messages.
@@ -89,6 +113,10 @@ class MessageTracker {
 
   // Gives up on a message (expired, evicted): settled, never requested again.
   void settle(const MessageId& id);
+  // Forgets everything received of a message whose data cannot be trusted
+  // (failed verification, contradicted): it is missing again, with unknown
+  // metadata, and is requested at once.
+  void reopen(const MessageId& id);
   void restore(const MessageMeta& meta, bool complete,
                const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fragments, Micros first_seen);
 
@@ -120,7 +148,14 @@ class MessageTracker {
   const std::unordered_map<StreamId, StreamState, StreamIdHash>& streams() const { return streams_; }
 
  private:
-  MessageState* track(const MessageId& id, Micros now);
+  // `data`: a fragment or symbol of it is at hand (may displace hearsay).
+  MessageState* track(const MessageId& id, Micros now, bool data = false);
+  // Stops tracking a hearsay message (not settled: it may be learnt again).
+  void forget(const MessageId& id);
+  // newest = the largest of what data showed, what is settled and what is tracked.
+  void recompute_newest(const StreamId& stream, StreamState& s);
+  // The stream's state; a new one only within max_streams, unless `data`.
+  StreamState* stream_for(const StreamId& stream, bool data);
   // The state a fragment or symbol of `meta` adds to, or null with the reason
   // it adds nothing (settled, over the tracking limit, complete, inconsistent).
   MessageState* admit(const MessageMeta& meta, Micros now, FragmentOutcome& outcome);
@@ -130,6 +165,12 @@ class MessageTracker {
 
   std::size_t max_tracked_;
   std::uint64_t buffer_budget_;
+  std::size_t max_streams_;
+  std::uint64_t hearsay_displaced_ = 0;
+  std::uint64_t hearsay_refused_ = 0;
+  // Hearsay in the order it was tracked (entries that have since seen data,
+  // completed or gone are skipped when they reach the front).
+  std::deque<std::pair<Micros, MessageId>> hearsay_;
   Micros hold_new_until_ = 0;
   std::uint64_t buffered_bytes_ = 0;
   std::unordered_map<MessageId, MessageState, MessageIdHash> messages_;

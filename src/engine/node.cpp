@@ -8,6 +8,7 @@
 #include "engine/config_keys.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
+#include "wire/message_digest.h"
 
 namespace dissem::engine {
 namespace {
@@ -37,7 +38,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
     : config(checked(c)),
       store(std::move(s)),
       rng(c.seed),
-      tracker(c.max_tracked_messages, c.reassembly_memory),
+      tracker(c.max_tracked_messages, c.reassembly_memory, c.max_streams),
       ntm(0),
       meter(c.traffic_window),
       first_pass_meter(c.traffic_window),
@@ -61,7 +62,12 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
 
   // Restart: everything cached comes back; what was complete stays settled
   // and what was partial is requested again once someone subscribes.
-  for (const auto& rec : store->load_index()) {
+  for (auto& rec : store->load_index()) {
+    // Messages cached before digests existed get theirs now.
+    if (rec.complete && rec.meta.digest == 0) {
+      rec.meta.digest = cached_digest(rec.meta.id);
+      store->set_digest(rec.meta.id, rec.meta.digest);
+    }
     tracker.restore(rec.meta, rec.complete, rec.fragments, rec.first_seen);
     note_expiry(rec.meta.expiry_s);
     if (rec.own) {
@@ -153,6 +159,12 @@ void NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind
   control_queue.push_back(OutgoingDatagram{std::move(bytes), kind});
 }
 
+std::uint64_t NodeImpl::published_up_to(const std::string& group) {
+  auto [it, first_use] = last_published_seq.try_emplace(group, 0);
+  if (first_use) it->second = saved_seq(*store, group);
+  return it->second;
+}
+
 // --- API calls ---------------------------------------------------------------
 
 MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
@@ -167,9 +179,8 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
   // The counter is durable before the message is acknowledged, and also kept
   // in node_state so eviction of our own messages can never make it go back.
   // Groups seen at restart were merged with it then; a new group reads it once.
-  auto [it, first_use] = last_published_seq.try_emplace(r.group, 0);
-  if (first_use) it->second = saved_seq(*store, r.group);
-  const std::uint64_t seq = ++it->second;
+  const std::uint64_t seq = published_up_to(r.group) + 1;
+  last_published_seq[r.group] = seq;
 
   MessageMeta meta;
   meta.id = MessageId{r.group, config.node_id, seq};
@@ -178,6 +189,7 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
   meta.expiry_s = r.expiry_s;
   meta.history_window = r.history_window;
   meta.tag = r.tag;
+  meta.digest = wire::message_digest(r.payload);
 
   for (const auto& [off, len] : fragment_layout(meta.total_length, config.payload_size)) {
     store->put_fragment(meta, off, std::span(r.payload).subspan(off, len), now, true);
@@ -247,6 +259,9 @@ Micros NodeImpl::next_deadline() const {
 }
 
 void NodeImpl::housekeeping(Micros now) {
+  stats.hearsay_expired += tracker.expire_hearsay(now - config.hearsay_lifetime);
+  stats.hearsay_displaced = tracker.hearsay_displaced();
+  stats.hearsay_refused = tracker.hearsay_refused();
   for (NodeId gone : peers.expire(now, config.peer_silent_after)) {
     events.push_back(Event{Event::Kind::PeerSilent, gone, {}});
     interests.forget(gone);

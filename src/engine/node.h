@@ -69,10 +69,14 @@ struct Delivery {
 };
 
 struct Event {
-  enum class Kind { PeerAppeared, PeerSilent, MessageSkipped, MessageEvicted };
+  // MessageRejected: data of the message failed its integrity check (or
+  // was contradicted too often) and was dropped; it is fetched again.
+  // ForgedOwnData: data under this node's id that it never published.
+  // Both are raised at most once a second; Stats::integrity counts each.
+  enum class Kind { PeerAppeared, PeerSilent, MessageSkipped, MessageEvicted, MessageRejected, ForgedOwnData };
   Kind kind;
   NodeId peer = 0;      // PeerAppeared, PeerSilent
-  MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted
+  MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted, MessageRejected, ForgedOwnData
 };
 
 class PublishError : public std::runtime_error {

@@ -72,15 +72,17 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
   const bool subscribed = subscriptions.any(meta.id.group);
   if (!subscribed && !config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
+  if (refuse_own_id(meta, now)) return;
   learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
 
   const coding::BlockLayout layout{meta.total_length, static_cast<std::uint32_t>(c.payload().size()),
                                    block_symbols_of(c.block_symbols())};
-  switch (tracker.on_symbol(meta, now, !c.repair() && c.hops() == 0)) {
+  switch (const auto outcome = tracker.on_symbol(meta, now, !c.repair() && c.hops() == 0)) {
     case FragmentOutcome::New:
       break;
-    case FragmentOutcome::Inconsistent:
-      ++stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];
+    case FragmentOutcome::LengthConflict:
+    case FragmentOutcome::DigestConflict:
+      on_conflict(meta.id, outcome, now);
       return;
     case FragmentOutcome::Overloaded:
       ++stats.queue_drops;
@@ -182,6 +184,7 @@ std::optional<std::vector<std::uint8_t>> NodeImpl::encode_symbol(const MessageId
                                                                  std::span<const std::uint8_t> skip) {
   const MessageState* st = tracker.find(id);
   if (st == nullptr || !st->meta) return std::nullopt;
+  if (st->meta->digest == 0) return std::nullopt;  // every symbol carries the digest
   wire::CodedSymbol out;
   fill_symbol(out, *st->meta, block, layout.block_symbols, repair);
   std::string* payload = out.mutable_payload();

@@ -7,6 +7,7 @@
 //   node_serving.cpp  answering requests after their random delay
 //   node_beacon.cpp   building beacons
 //   node_coding.cpp   coded symbols: receiving, decoding, generating
+//   node_integrity.cpp  digests checked, contradictions and forged own data refused
 //   node_replication.cpp  anti-entropy summaries and pushes (replication controller)
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
@@ -205,6 +206,23 @@ class NodeImpl {
   // node_send.cpp
   std::optional<OutgoingDatagram> poll_datagram(Micros now);
 
+  // node_integrity.cpp
+  // Whether the message, all of whose bytes are held, matches its digest
+  // (then recorded in the cache).
+  bool verify_message(const MessageId& id);
+  // The digest of a message held whole in the cache (0 if it is not).
+  std::uint64_t cached_digest(const MessageId& id);
+  // Drops everything held of a message that cannot be trusted; it is fetched again.
+  void distrust_message(const MessageId& id, IntegrityEvent why, Micros now);
+  // A fragment or symbol contradicted what is known of its message.
+  void on_conflict(const MessageId& id, FragmentOutcome outcome, Micros now);
+  // Data under this node's own id: never taken from the air. Always true
+  // for such data (counted as a duplicate or as forged); false otherwise.
+  bool refuse_own_id(const MessageMeta& meta, Micros now);
+  void raise_alarm(Event::Kind kind, const MessageId& id, Micros now);
+  // node.cpp: the newest sequence number this node ever published in `group`.
+  std::uint64_t published_up_to(const std::string& group);
+
   EngineConfig config;
   std::unique_ptr<cache::Store> store;
   Random rng;
@@ -275,6 +293,7 @@ class NodeImpl {
   // beacons advertise, so receivers never ask for what we have not sent yet.
   std::unordered_map<std::string, std::uint64_t> last_sent_seq;
   std::uint32_t next_expiry_s = 0;  // earliest known expiry; 0 = none
+  Micros last_alarm = 0;            // last integrity event raised to applications
   std::uint64_t publish_queue_bytes = 0;  // payload bytes held by publication cursors
 
   Micros next_request_round = 0;

@@ -39,6 +39,7 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   const bool subscribed = n.subscriptions.any(meta.id.group);
   if (!subscribed && !n.config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
+  if (n.refuse_own_id(meta, now)) return;
 
   n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
   const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
@@ -183,6 +184,7 @@ void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micro
 FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t offset,
                                           std::span<const std::uint8_t> payload, bool subscribed,
                                           const ArrivedFrom& from, Micros now) {
+  if (refuse_own_id(meta, now)) return FragmentOutcome::Duplicate;
   const auto length = static_cast<std::uint32_t>(payload.size());
   const auto outcome = tracker.on_fragment(meta, offset, length, now, payload.data(), subscribed);
   switch (outcome) {
@@ -190,8 +192,9 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
     case FragmentOutcome::Duplicate:
       ++stats.duplicate_fragments;
       return outcome;
-    case FragmentOutcome::Inconsistent:
-      ++stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];
+    case FragmentOutcome::LengthConflict:
+    case FragmentOutcome::DigestConflict:
+      on_conflict(meta.id, outcome, now);
       return outcome;
     case FragmentOutcome::Overloaded:
       ++stats.queue_drops;
@@ -213,6 +216,10 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
   }
 
   if (outcome == FragmentOutcome::Completed) {
+    if (!verify_message(meta.id)) {
+      distrust_message(meta.id, IntegrityEvent::VerifyFailed, now);
+      return FragmentOutcome::DigestConflict;
+    }
     ++stats.messages_completed;
     store->mark_complete(meta.id);
     on_message_settled(meta.id, true, now);

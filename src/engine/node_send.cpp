@@ -22,6 +22,7 @@ std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const Mess
                                                          NodeId forwarder = 0) {
   const MessageState* st = n.tracker.find(id);
   if (st == nullptr || !st->meta) return std::nullopt;
+  if (st->meta->digest == 0) return std::nullopt;  // every fragment carries the digest
   auto frags = n.store->read_fragments(id, offset, offset + 1);
   if (frags.empty() || frags.front().offset != offset) return std::nullopt;
   wire::DataFragment d;

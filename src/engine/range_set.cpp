@@ -48,6 +48,28 @@ T RangeSet<T>::add(T begin, T end) {
 }
 
 template <typename T>
+bool RangeSet<T>::remove(T value) {
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), value,
+                             [](T v, const Range& r) { return v < r.first; });
+  if (it == ranges_.begin()) return false;
+  --it;
+  if (value >= it->second) return false;
+  --covered_;
+  if (it->first == value && it->second == value + 1) {
+    ranges_.erase(it);
+  } else if (it->first == value) {
+    it->first = value + 1;
+  } else if (it->second == value + 1) {
+    it->second = value;
+  } else {
+    const T end = it->second;
+    it->second = value;
+    ranges_.insert(it + 1, Range{value + 1, end});
+  }
+  return true;
+}
+
+template <typename T>
 bool RangeSet<T>::contains(T value) const {
   return contains(value, value + 1);
 }

@@ -17,6 +17,8 @@ class RangeSet {
 
   // Adds [begin, end); returns how many values were not already present.
   T add(T begin, T end);
+  // Removes one value (splitting its range); false if it was not held.
+  bool remove(T value);
   bool contains(T value) const;
   bool contains(T begin, T end) const;  // the whole range
   // Values of [begin, end) not in the set, as ranges, ascending.

@@ -30,13 +30,31 @@ enum class DecodeError : std::uint8_t {
   BadGroup,         // empty or longer than the limit
   BadLength,        // total length zero or above the maximum message size
   BadRange,         // fragment or requested range outside [0, total_length)
-  OversizedRequest  // an MFR asks for more than the per-request limit
+  OversizedRequest,  // an MFR asks for more than the per-request limit
+  BadDigest          // verification data missing where required, or of the wrong size
 };
-constexpr std::size_t kDecodeErrors = 8;
+constexpr std::size_t kDecodeErrors = 9;
 
 constexpr std::string_view decode_error_name(DecodeError e) {
   constexpr std::string_view names[] = {"empty",     "bad_version", "unknown_kind", "unparseable",
-                                        "bad_group", "bad_length",  "bad_range",    "oversized_request"};
+                                        "bad_group", "bad_length",  "bad_range",    "oversized_request", "bad_digest"};
+  return names[static_cast<std::size_t>(e)];
+}
+
+// Why data that decoded well was still refused or thrown away: the
+// integrity checks of the receive path (node_integrity.cpp).
+enum class IntegrityEvent : std::uint8_t {
+  LengthConflict = 0,  // a fragment or symbol gives a message another length than the one known
+  DigestConflict,      // ... another digest
+  VerifyFailed,        // a whole message did not match its digest: its data dropped, fetched again
+  ConflictReset,       // an unverified partial message contradicted more than supported: dropped, fetched again
+  OwnId,               // data under this node's id that it never published
+};
+constexpr std::size_t kIntegrityEvents = 5;
+
+constexpr std::string_view integrity_event_name(IntegrityEvent e) {
+  constexpr std::string_view names[] = {"length_conflict", "digest_conflict", "verify_failed", "conflict_reset",
+                                        "own_id"};
   return names[static_cast<std::size_t>(e)];
 }
 
@@ -54,6 +72,7 @@ struct Stats {
   std::array<TrafficCounter, kTrafficKinds> received{};
   std::array<std::uint64_t, kDecodeErrors> malformed{};
   std::uint64_t own_datagrams_ignored = 0;  // our own broadcasts looped back
+  std::array<std::uint64_t, kIntegrityEvents> integrity{};
 
   std::uint64_t messages_published = 0;
   std::uint64_t messages_completed = 0;   // reassembled (any group held)
@@ -70,6 +89,11 @@ struct Stats {
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;
+  // Messages known only from hearsay (message_tracker.h): forgotten after
+  // their lifetime, displaced by data, or refused (tracker or streams full).
+  std::uint64_t hearsay_expired = 0;
+  std::uint64_t hearsay_displaced = 0;
+  std::uint64_t hearsay_refused = 0;
 
   // Forwarding controller: rebroadcasts scheduled, and those dropped because
   // the fragment was heard again on the air before our turn came.
@@ -94,6 +118,11 @@ struct Stats {
   std::uint64_t coded_recoded = 0;         // symbols recombined from a partial block
   std::uint64_t parity_sent = 0;           // proactive redundancy of our own publications
 
+  std::uint64_t integrity_total() const {
+    std::uint64_t t = 0;
+    for (auto v : integrity) t += v;
+    return t;
+  }
   std::uint64_t malformed_total() const {
     std::uint64_t t = 0;
     for (auto v : malformed) t += v;

@@ -49,6 +49,10 @@ struct MessageMeta {
   std::uint32_t expiry_s = 0;  // absolute Unix seconds; 0 = never expires
   std::uint32_t history_window = 0;
   std::string tag;
+  // Verification data (wire/message_digest.h), carried by every fragment
+  // and coded symbol. 0 = unknown: only messages cached before digests
+  // existed, until their digest is computed or learnt.
+  std::uint64_t digest = 0;
 
   bool expired_at(Micros now) const { return expiry_s != 0 && to_unix_seconds(now) >= expiry_s; }
 };

@@ -48,6 +48,9 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   for (std::size_t i = 0; i < engine::kDecodeErrors; ++i) {
     malformed[std::string(engine::decode_error_name(static_cast<engine::DecodeError>(i)))] = s.malformed[i];
   }
+  auto& integrity = *out.mutable_integrity();
+  for (std::size_t i = 0; i < engine::kIntegrityEvents; ++i)
+    integrity[std::string(engine::integrity_event_name(static_cast<engine::IntegrityEvent>(i)))] = s.integrity[i];
   out.set_own_datagrams_ignored(s.own_datagrams_ignored);
   out.set_messages_published(s.messages_published);
   out.set_messages_completed(s.messages_completed);
@@ -62,6 +65,9 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_queue_drops(s.queue_drops);
   out.set_messages_evicted(s.messages_evicted);
   out.set_messages_expired(s.messages_expired);
+  out.set_hearsay_expired(s.hearsay_expired);
+  out.set_hearsay_displaced(s.hearsay_displaced);
+  out.set_hearsay_refused(s.hearsay_refused);
   out.set_forwards_queued(s.forwards_queued);
   out.set_forwards_suppressed_ntm(s.forwards_suppressed_ntm);
   out.set_summaries_sent(s.summaries_sent);
@@ -94,6 +100,10 @@ StatsSnapshot from_proto(const Stats& in) {
     const auto it = in.malformed().find(std::string(engine::decode_error_name(static_cast<engine::DecodeError>(i))));
     if (it != in.malformed().end()) s.malformed[i] = it->second;
   }
+  for (std::size_t i = 0; i < engine::kIntegrityEvents; ++i) {
+    const auto it = in.integrity().find(std::string(engine::integrity_event_name(static_cast<engine::IntegrityEvent>(i))));
+    if (it != in.integrity().end()) s.integrity[i] = it->second;
+  }
   s.own_datagrams_ignored = in.own_datagrams_ignored();
   s.messages_published = in.messages_published();
   s.messages_completed = in.messages_completed();
@@ -108,6 +118,9 @@ StatsSnapshot from_proto(const Stats& in) {
   s.queue_drops = in.queue_drops();
   s.messages_evicted = in.messages_evicted();
   s.messages_expired = in.messages_expired();
+  s.hearsay_expired = in.hearsay_expired();
+  s.hearsay_displaced = in.hearsay_displaced();
+  s.hearsay_refused = in.hearsay_refused();
   s.forwards_queued = in.forwards_queued();
   s.forwards_suppressed_ntm = in.forwards_suppressed_ntm();
   s.summaries_sent = in.summaries_sent();
@@ -177,6 +190,8 @@ void to_proto(const engine::Event& in, Event& out) {
     case engine::Event::Kind::PeerSilent: out.set_kind(Event::PEER_SILENT); break;
     case engine::Event::Kind::MessageSkipped: out.set_kind(Event::MESSAGE_SKIPPED); break;
     case engine::Event::Kind::MessageEvicted: out.set_kind(Event::MESSAGE_EVICTED); break;
+    case engine::Event::Kind::MessageRejected: out.set_kind(Event::MESSAGE_REJECTED); break;
+    case engine::Event::Kind::ForgedOwnData: out.set_kind(Event::FORGED_OWN_DATA); break;
     default: throw std::invalid_argument("unknown engine event kind");
   }
   out.set_peer(in.peer);
@@ -192,6 +207,8 @@ engine::Event from_proto(const Event& in) {
     case Event::PEER_SILENT: out.kind = engine::Event::Kind::PeerSilent; break;
     case Event::MESSAGE_SKIPPED: out.kind = engine::Event::Kind::MessageSkipped; break;
     case Event::MESSAGE_EVICTED: out.kind = engine::Event::Kind::MessageEvicted; break;
+    case Event::MESSAGE_REJECTED: out.kind = engine::Event::Kind::MessageRejected; break;
+    case Event::FORGED_OWN_DATA: out.kind = engine::Event::Kind::ForgedOwnData; break;
     default: throw std::invalid_argument("unknown IPC event kind " + std::to_string(in.kind()));
   }
   out.peer = in.peer();

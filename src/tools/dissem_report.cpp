@@ -50,11 +50,18 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
     j += fmt::format(R"("{}":{},)", engine::decode_error_name(error_at(i)), s.malformed[i]);
   }
   j += fmt::format(R"("total":{}}})", s.malformed_total());
+  j += ",\"integrity\":{";
+  for (std::size_t i = 0; i < engine::kIntegrityEvents; ++i)
+    j += fmt::format(R"("{}":{},)", engine::integrity_event_name(static_cast<engine::IntegrityEvent>(i)),
+                     s.integrity[i]);
+  j += fmt::format(R"("total":{}}})", s.integrity_total());
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(
       R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{}}})",
       s.messages_published, s.messages_completed, s.deliveries, s.duplicate_fragments, s.messages_evicted,
       s.messages_expired);
+  j += fmt::format(R"(,"hearsay":{{"expired":{},"displaced":{},"refused":{}}})", s.hearsay_expired,
+                   s.hearsay_displaced, s.hearsay_refused);
   j += fmt::format(R"(,"queue_drops":{},"own_datagrams_ignored":{}}})", s.queue_drops, s.own_datagrams_ignored);
   j += '\n';
   return j;
@@ -90,10 +97,21 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   }
   if (!reasons.empty()) t += fmt::format(" ({})", reasons);
   t += '\n';
+  t += fmt::format("integrity: {} refused or dropped", s.integrity_total());
+  reasons.clear();
+  for (std::size_t i = 0; i < engine::kIntegrityEvents; ++i) {
+    if (s.integrity[i] == 0) continue;
+    if (!reasons.empty()) reasons += ", ";
+    reasons += fmt::format("{} {}", engine::integrity_event_name(static_cast<engine::IntegrityEvent>(i)), s.integrity[i]);
+  }
+  if (!reasons.empty()) t += fmt::format(" ({})", reasons);
+  t += '\n';
   t += fmt::format("cache:    {} in {} messages\n", human_bytes(static_cast<double>(snap.cache_bytes)),
                    snap.cache_messages);
   t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}\n",
                    s.messages_published, s.messages_completed, s.deliveries, s.messages_evicted, s.messages_expired);
+  t += fmt::format("hearsay:  forgotten {}, displaced by data {}, refused {}\n", s.hearsay_expired,
+                   s.hearsay_displaced, s.hearsay_refused);
   t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}\n",
                    s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored);
   return t;

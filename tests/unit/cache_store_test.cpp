@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cache/store.h"
+#include "support/temp_db.h"
 
 using dissem::MessageId;
 using dissem::MessageMeta;
@@ -22,6 +23,7 @@ using dissem::cache::MessageRecord;
 using dissem::cache::Store;
 using dissem::cache::StoreError;
 using dissem::cache::StoreOptions;
+using dissem::test::TempDb;
 
 namespace {
 
@@ -64,26 +66,6 @@ struct Message {
       ASSERT_TRUE(s.put_fragment(meta, off, part(off, std::min(size, meta.total_length - off)), kT0 + i, own));
     }
   }
-};
-
-// A database file in the test temp directory, removed (with its WAL) on scope exit.
-class TempDb {
- public:
-  TempDb() {
-    static std::atomic<int> counter{0};
-    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-    path_ = testing::TempDir() + "cache_store_" + std::to_string(::getpid()) + "_" + info->name() + "_" +
-            std::to_string(counter++) + ".db";
-    remove();
-  }
-  ~TempDb() { remove(); }
-  const std::string& path() const { return path_; }
-
- private:
-  void remove() {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path_ + suffix);
-  }
-  std::string path_;
 };
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> layout(const std::vector<Fragment>& frags) {
@@ -459,6 +441,39 @@ TEST(CacheStore, RefusesNewerSchemaVersion) {
     EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(db.path()), std::string::npos) << e.what();
   }
+}
+
+TEST(CacheStore, DigestsPersistAndAVersion2CacheIsUpgraded) {
+  TempDb db;
+  const Message m(1, 3000);
+  const Message late(2, 3000);
+  {
+    auto s = Store::open(db.path());
+    MessageMeta with = m.meta;
+    with.digest = 0xaaaa;
+    ASSERT_TRUE(s->put_fragment(with, 0, m.part(0, 1000), kT0));
+    late.put(*s, 1000, 1, 3);  // known from fragments without a digest
+    s->set_digest(late.meta.id, 0xbbbb'0000'0000'0001ULL);
+    s->flush();
+  }
+  {
+    auto s = Store::open(db.path());
+    const auto index = s->load_index();
+    ASSERT_NE(find(index, m.meta.id), nullptr);
+    EXPECT_EQ(find(index, m.meta.id)->meta.digest, 0xaaaau);
+    EXPECT_EQ(find(index, late.meta.id)->meta.digest, 0xbbbb'0000'0000'0001ULL) << "all 64 bits";
+  }
+  dissem::test::downgrade_to_schema_2(db.path());  // the same file as version 2 wrote it
+  auto s = Store::open(db.path());
+  const auto index = s->load_index();
+  ASSERT_EQ(index.size(), 2u);
+  EXPECT_EQ(find(index, m.meta.id)->meta.digest, 0u) << "upgraded: digests start unknown";
+  EXPECT_EQ(s->read_fragments(late.meta.id, 0, 3000).size(), 2u) << "data kept";
+  s->set_digest(m.meta.id, 0xcccc);
+  s->flush();
+  s.reset();
+  s = Store::open(db.path());
+  EXPECT_EQ(find(s->load_index(), m.meta.id)->meta.digest, 0xccccu);
 }
 
 TEST(CacheStore, RefusesAForeignDatabase) {

@@ -130,6 +130,7 @@ wire::CodedSymbol sample_symbol() {
   c.set_total_length(10'000);  // 8 fragments of 1400 (the last 200): one block
   c.set_block(0);
   c.set_seed(42);
+  c.set_digest(0x5eed);
   c.set_payload(std::string(1400, 'x'));
   return c;
 }

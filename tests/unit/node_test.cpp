@@ -8,76 +8,17 @@
 #include "engine/config_keys.h"
 #include "engine/node.h"
 #include "sim/simulation.h"
+#include "support/node_harness.h"
+#include "support/temp_db.h"
 #include "wire/codec.h"
 
 using namespace dissem;
 using namespace dissem::engine;
+using namespace dissem::test;
 
 namespace {
 
 constexpr Micros kT0 = sim::kSimEpoch;
-
-std::vector<std::uint8_t> bytes_of(std::size_t n, std::uint8_t salt) {
-  std::vector<std::uint8_t> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint8_t>(i * 7 + salt);
-  return v;
-}
-
-PublishRequest request(const std::string& group, std::vector<std::uint8_t> payload, std::uint32_t priority = 0,
-                       std::uint32_t expiry_s = 0) {
-  PublishRequest r;
-  r.group = group;
-  r.payload = std::move(payload);
-  r.priority = priority;
-  r.expiry_s = expiry_s;
-  return r;
-}
-
-EngineConfig fast_config(NodeId id) {
-  EngineConfig c;
-  c.node_id = id;
-  c.link_capacity_bps = 1'000'000'000;  // pacing out of the way for direct tests
-  return c;
-}
-
-class TempDb {
- public:
-  TempDb() : path_((std::filesystem::temp_directory_path() /
-                    ("dissem-node-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++) + ".db"))
-                       .string()) {
-    remove();
-  }
-  ~TempDb() { remove(); }
-  const std::string& path() const { return path_; }
-
- private:
-  void remove() {
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_ + suffix);
-  }
-  static inline int counter_ = 0;
-  std::string path_;
-};
-
-// Everything the node sends within 100 ms, letting its pacer advance time.
-std::vector<std::vector<std::uint8_t>> drain(Node& n, Micros now) {
-  std::vector<std::vector<std::uint8_t>> out;
-  const Micros end = now + 100 * kMillis;
-  while (now < end) {
-    if (auto d = n.poll_datagram(now)) {
-      out.push_back(std::move(d->bytes));
-    } else {
-      now = std::max(now + 1, std::min(end, n.next_deadline()));
-    }
-  }
-  return out;
-}
-
-std::vector<std::vector<std::uint8_t>> only_data(const std::vector<std::vector<std::uint8_t>>& in) {
-  std::vector<std::vector<std::uint8_t>> out;
-  for (const auto& d : in)
-    if (!d.empty() && (d[0] & 0x0f) == 1) out.push_back(d);
-  return out;
-}
 
 }  // namespace
 
@@ -185,13 +126,22 @@ TEST(NodeInput, MalformedDatagramsAreCountedAndDropped) {
   EXPECT_EQ(n.stats().malformed[static_cast<std::size_t>(DecodeError::BadRange)], 1u);
   EXPECT_EQ(n.store().message_count(), 0u);
 
-  // A fragment contradicting an earlier one's total length is dropped too.
+  // Every fragment must carry the message's digest.
+  fill_fragment(d, meta, 0, payload, false, 0);
+  n.on_datagram(wire::encode(d), kT0);
+  EXPECT_EQ(n.stats().malformed[static_cast<std::size_t>(DecodeError::BadDigest)], 1u);
+  EXPECT_EQ(n.store().message_count(), 0u);
+
+  // A fragment contradicting an earlier one's total length is dropped and
+  // counted by the integrity checks.
+  meta.digest = 0xd1;
   fill_fragment(d, meta, 0, payload, false, 0);
   n.on_datagram(wire::encode(d), kT0);
   meta.total_length = 200;
   fill_fragment(d, meta, 50, payload, false, 0);
   n.on_datagram(wire::encode(d), kT0);
-  EXPECT_EQ(n.stats().malformed[static_cast<std::size_t>(DecodeError::BadLength)], 1u);
+  EXPECT_EQ(n.stats().integrity[static_cast<std::size_t>(IntegrityEvent::LengthConflict)], 1u);
+  EXPECT_EQ(n.stats().malformed_total(), 5u);
 }
 
 TEST(NodeInput, PublishRejectsInvalidRequests) {

@@ -78,3 +78,21 @@ TEST(RangeSet, RandomisedAgainstABitmap) {
     ASSERT_EQ(gap_total, 1000 - count);
   }
 }
+
+TEST(RangeSet, RemovingOneValueSplitsTrimsOrDropsItsRange) {
+  SeqRanges r;
+  r.add(1, 10);
+  r.add(20, 21);
+  EXPECT_TRUE(r.remove(5));  // split
+  EXPECT_EQ(r.ranges(), (std::vector<SeqRanges::Range>{{1, 5}, {6, 10}, {20, 21}}));
+  EXPECT_TRUE(r.remove(1));  // trim the front
+  EXPECT_TRUE(r.remove(9));  // trim the back
+  EXPECT_TRUE(r.remove(20));  // drop a range of one
+  EXPECT_EQ(r.ranges(), (std::vector<SeqRanges::Range>{{2, 5}, {6, 9}}));
+  EXPECT_EQ(r.covered(), 6u);
+  EXPECT_FALSE(r.remove(5)) << "not held";
+  EXPECT_FALSE(r.remove(0));
+  EXPECT_FALSE(r.remove(100));
+  EXPECT_EQ(r.covered(), 6u);
+  EXPECT_TRUE(r.contains(2) && !r.contains(5) && r.contains(6));
+}

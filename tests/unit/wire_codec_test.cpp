@@ -18,6 +18,7 @@ wire::DataFragment sample_fragment() {
   meta.total_length = 819200;
   meta.priority = 2;
   meta.expiry_s = 1'800'000'000;
+  meta.digest = 0x8877665544332211ULL;
   std::vector<std::uint8_t> payload(1400, 0x5a);
   wire::DataFragment d;
   dissem::engine::fill_fragment(d, meta, 409600, payload, false, 0);
@@ -42,11 +43,16 @@ TEST(WireCodec, DataFragmentRoundTrips) {
 }
 
 TEST(WireCodec, HeaderOverheadWithinBudget) {
-  // The target: at most 40 bytes per fragment for a 12-character group.
+  // At most 40 bytes of header per fragment for a 12-character group (the
+  // first budget), plus the 9 of the message digest every fragment carries
+  // since integrity checking (tag + fixed64).
   const auto d = sample_fragment();
   const std::size_t overhead = wire::encode(d).size() - d.payload().size();
   std::printf("per-fragment protocol overhead: %zu bytes (12-char group, mid-message fragment)\n", overhead);
-  EXPECT_LE(overhead, 40u);
+  EXPECT_LE(overhead, 40u + 9u);
+  auto without = d;
+  without.clear_digest();
+  EXPECT_EQ(wire::encode(d).size() - wire::encode(without).size(), 9u) << "the digest costs 9 bytes, no more";
 }
 
 TEST(WireCodec, RejectsEmptyAndWrongVersion) {
@@ -214,6 +220,7 @@ TEST(WireCodec, OnlyRebroadcastsCarryTheForwarder) {
   dissem::MessageMeta meta;
   meta.id = {"sensors/grp1", 0xA1B2C3D4, 7};
   meta.total_length = 819200;
+  meta.digest = 1;
   std::vector<std::uint8_t> payload(1400, 0x5a);
   wire::DataFragment d;
   dissem::engine::fill_fragment(d, meta, 409600, payload, false, 2);
@@ -225,4 +232,31 @@ TEST(WireCodec, OnlyRebroadcastsCarryTheForwarder) {
   ASSERT_EQ(wire::decode(bytes, wire::Limits{}, out), std::nullopt);
   EXPECT_EQ(out.data.forwarder(), 0x01020304u);
   EXPECT_EQ(out.data.hops(), 2u);
+}
+
+TEST(WireCodec, EveryFragmentAndSymbolCarriesTheDigest) {
+  dissem::MessageMeta meta;
+  meta.id = {"g", 5, 1};
+  meta.total_length = 2800;
+  const std::vector<std::uint8_t> payload(1400, 1);
+  wire::DataFragment d;
+  for (const std::uint32_t offset : {0u, 1400u}) {
+    meta.digest = 0;
+    dissem::engine::fill_fragment(d, meta, offset, payload, false, 0);
+    EXPECT_EQ(decode(wire::encode(d)), DecodeError::BadDigest) << "no digest at offset " << offset;
+    meta.digest = 0x0123456789abcdefULL;
+    dissem::engine::fill_fragment(d, meta, offset, payload, false, 0);
+    EXPECT_EQ(decode(wire::encode(d)), std::nullopt);
+  }
+
+  wire::CodedSymbol c;
+  c.set_group("g");
+  c.set_publisher(5);
+  c.set_seq(1);
+  c.set_block(0);
+  c.set_total_length(2800);
+  c.set_payload(std::string(1400, '\0'));
+  EXPECT_EQ(decode(wire::encode(c)), DecodeError::BadDigest) << "a symbol without a digest";
+  c.set_digest(7);
+  EXPECT_EQ(decode(wire::encode(c)), std::nullopt);
 }

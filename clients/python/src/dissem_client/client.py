@@ -116,13 +116,15 @@ class EventKind(enum.IntEnum):
     PEER_SILENT = 2
     MESSAGE_SKIPPED = 3  # ordered delivery gave up waiting for it
     MESSAGE_EVICTED = 4  # removed from the cache
+    MESSAGE_REJECTED = 5  # its data failed the integrity check: dropped, fetched again
+    FORGED_OWN_DATA = 6  # data under this node's id that it never published
 
 
 @dataclasses.dataclass(frozen=True)
 class Event:
     kind: EventKind
     peer: int = 0  # PEER_APPEARED, PEER_SILENT
-    group: str = ""  # MESSAGE_SKIPPED, MESSAGE_EVICTED
+    group: str = ""  # MESSAGE_SKIPPED, MESSAGE_EVICTED, MESSAGE_REJECTED, FORGED_OWN_DATA
     publisher: int = 0
     seq: int = 0
 
@@ -159,6 +161,8 @@ class Stats:
     received: TrafficByKind = TrafficByKind()
     # Received datagrams dropped before protocol logic, keyed by reason.
     malformed: Dict[str, int] = dataclasses.field(default_factory=dict)
+    # Data refused or dropped by the integrity checks, keyed by reason.
+    integrity: Dict[str, int] = dataclasses.field(default_factory=dict)
     own_datagrams_ignored: int = 0
     messages_published: int = 0
     messages_completed: int = 0
@@ -173,6 +177,9 @@ class Stats:
     queue_drops: int = 0
     messages_evicted: int = 0
     messages_expired: int = 0
+    hearsay_expired: int = 0  # known only from beacons/summaries/requests, forgotten after their lifetime
+    hearsay_displaced: int = 0  # ... displaced by data when the tracker was full
+    hearsay_refused: int = 0  # ... refused: tracker full, or too many streams
     cache_bytes: int = 0
     cache_messages: int = 0
     forwards_queued: int = 0
@@ -203,9 +210,15 @@ def stats_from_proto(m: "pb.Stats") -> Stats:
     scalars = {
         f.name: getattr(m, f.name)
         for f in dataclasses.fields(Stats)
-        if f.name not in ("sent", "received", "malformed")
+        if f.name not in ("sent", "received", "malformed", "integrity")
     }
-    return Stats(sent=_traffic(m.sent), received=_traffic(m.received), malformed=dict(m.malformed), **scalars)
+    return Stats(
+        sent=_traffic(m.sent),
+        received=_traffic(m.received),
+        malformed=dict(m.malformed),
+        integrity=dict(m.integrity),
+        **scalars,
+    )
 
 
 def delivery_from_proto(m: "pb.Delivery") -> Delivery:

@@ -1,0 +1,46 @@
+// A database file path in the test temp directory, removed (with its WAL,
+// shared-memory and journal files) on construction and on scope exit.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+
+namespace dissem::test {
+
+class TempDb {
+ public:
+  TempDb() {
+    static std::atomic<int> counter{0};
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    path_ = testing::TempDir() + "dissem_" + std::to_string(::getpid()) + "_" +
+            (info != nullptr ? info->name() : "db") + "_" + std::to_string(counter++) + ".db";
+    remove();
+  }
+  ~TempDb() { remove(); }
+  TempDb(const TempDb&) = delete;
+  TempDb& operator=(const TempDb&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  void remove() {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path_ + suffix);
+  }
+  std::string path_;
+};
+
+// Turns a cache file into what schema version 2 wrote: no digest column.
+inline void downgrade_to_schema_2(const std::string& path) {
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  const int rc = sqlite3_exec(raw, "ALTER TABLE messages DROP COLUMN digest; PRAGMA user_version = 2", nullptr,
+                              nullptr, nullptr);
+  sqlite3_close(raw);
+  ASSERT_EQ(rc, SQLITE_OK);
+}
+
+}  // namespace dissem::test
