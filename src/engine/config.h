@@ -94,6 +94,7 @@ struct EngineConfig {
   // forgotten after this long; data displaces them when the tracker is full.
   Micros hearsay_lifetime = 60 * kSeconds;
   std::size_t max_streams = 4096;                 // streams learnt from hearsay; data may add more
+  std::size_t max_peers = 1024;                   // neighbours tracked at once (beacons from more are not)
   std::uint64_t reassembly_memory = 64ull << 20;  // bytes of in-memory reassembly for subscribed groups
   std::size_t max_request_fragments = 4096;       // fragments one MFR may ask us to send
 

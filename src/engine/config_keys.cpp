@@ -105,6 +105,7 @@ const std::map<std::string, Field>& fields() {
       {"max_tracked_messages", number<std::size_t>(&C::max_tracked_messages, 16, 100'000'000)},
       {"hearsay_lifetime_ms", millis(&C::hearsay_lifetime, 100, 86'400'000)},
       {"max_streams", number<std::size_t>(&C::max_streams, 1, 10'000'000)},
+      {"max_peers", number<std::size_t>(&C::max_peers, 1, 1'000'000)},
       {"max_request_fragments", number<std::size_t>(&C::max_request_fragments, 1, 1'000'000)},
       {"coding", flag(&C::coding)},
       {"channel_aware", flag(&C::channel_aware)},

@@ -39,6 +39,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       store(std::move(s)),
       rng(c.seed),
       tracker(c.max_tracked_messages, c.reassembly_memory, c.max_streams),
+      peers(c.max_peers),
       ntm(0),
       meter(c.traffic_window),
       first_pass_meter(c.traffic_window),
@@ -262,6 +263,7 @@ void NodeImpl::housekeeping(Micros now) {
   stats.hearsay_expired += tracker.expire_hearsay(now - config.hearsay_lifetime);
   stats.hearsay_displaced = tracker.hearsay_displaced();
   stats.hearsay_refused = tracker.hearsay_refused();
+  stats.peers_refused = peers.refused();
   for (NodeId gone : peers.expire(now, config.peer_silent_after)) {
     events.push_back(Event{Event::Kind::PeerSilent, gone, {}});
     interests.forget(gone);

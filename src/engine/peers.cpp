@@ -5,13 +5,22 @@
 namespace dissem::engine {
 
 bool PeerTable::heard(NodeId id, Micros now) {
-  auto [it, inserted] = peers_.try_emplace(id);
-  it->second.last_heard = now;
-  return inserted;
+  if (auto it = peers_.find(id); it != peers_.end()) {
+    it->second.last_heard = now;
+    return false;
+  }
+  if (peers_.size() >= max_peers_) {
+    ++refused_;
+    return false;
+  }
+  peers_.emplace(id, Peer{}).first->second.last_heard = now;
+  return true;
 }
 
 void PeerTable::on_beacon(NodeId id, std::uint64_t peer_sent_us, std::uint32_t beacon_seq, Micros now) {
-  auto& p = peers_[id];
+  auto found = peers_.find(id);
+  if (found == peers_.end()) return;  // not admitted (max_peers)
+  auto& p = found->second;
   // A lower number than before means the peer restarted: count afresh.
   if (p.beacons_heard == 0 || beacon_seq < p.last_beacon_seq) {
     p.first_beacon_seq = beacon_seq;

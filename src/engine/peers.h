@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -31,8 +32,14 @@ struct Peer {
 
 class PeerTable {
  public:
-  // Returns true when `id` is new (or was silent and came back).
+  // At most `max_peers` at once: beacons from invented node ids cannot grow
+  // the table (nor, through it, the timers derived from the peer count).
+  explicit PeerTable(std::size_t max_peers = SIZE_MAX) : max_peers_(max_peers) {}
+
+  // Returns true when `id` is new (or was silent and came back). A new peer
+  // beyond max_peers is not added (false; counted in refused()).
   bool heard(NodeId id, Micros now);
+  std::uint64_t refused() const { return refused_; }
   void on_beacon(NodeId id, std::uint64_t peer_sent_us, std::uint32_t beacon_seq, Micros now);
   void on_rtt_sample(NodeId id, Micros sample);
   // Removes peers not heard within `silent_after`; returns them.
@@ -43,6 +50,8 @@ class PeerTable {
   const std::map<NodeId, Peer>& all() const { return peers_; }
 
  private:
+  std::size_t max_peers_;
+  std::uint64_t refused_ = 0;
   std::map<NodeId, Peer> peers_;  // ordered: deterministic iteration
 };
 

@@ -94,6 +94,7 @@ struct Stats {
   std::uint64_t hearsay_expired = 0;
   std::uint64_t hearsay_displaced = 0;
   std::uint64_t hearsay_refused = 0;
+  std::uint64_t peers_refused = 0;  // new neighbours not tracked: engine.max_peers reached
 
   // Forwarding controller: rebroadcasts scheduled, and those dropped because
   // the fragment was heard again on the air before our turn came.

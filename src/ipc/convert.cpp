@@ -68,6 +68,7 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_hearsay_expired(s.hearsay_expired);
   out.set_hearsay_displaced(s.hearsay_displaced);
   out.set_hearsay_refused(s.hearsay_refused);
+  out.set_peers_refused(s.peers_refused);
   out.set_forwards_queued(s.forwards_queued);
   out.set_forwards_suppressed_ntm(s.forwards_suppressed_ntm);
   out.set_summaries_sent(s.summaries_sent);
@@ -121,6 +122,7 @@ StatsSnapshot from_proto(const Stats& in) {
   s.hearsay_expired = in.hearsay_expired();
   s.hearsay_displaced = in.hearsay_displaced();
   s.hearsay_refused = in.hearsay_refused();
+  s.peers_refused = in.peers_refused();
   s.forwards_queued = in.forwards_queued();
   s.forwards_suppressed_ntm = in.forwards_suppressed_ntm();
   s.summaries_sent = in.summaries_sent();

@@ -60,8 +60,8 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
       R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{}}})",
       s.messages_published, s.messages_completed, s.deliveries, s.duplicate_fragments, s.messages_evicted,
       s.messages_expired);
-  j += fmt::format(R"(,"hearsay":{{"expired":{},"displaced":{},"refused":{}}})", s.hearsay_expired,
-                   s.hearsay_displaced, s.hearsay_refused);
+  j += fmt::format(R"(,"hearsay":{{"expired":{},"displaced":{},"refused":{},"peers_refused":{}}})",
+                   s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
   j += fmt::format(R"(,"queue_drops":{},"own_datagrams_ignored":{}}})", s.queue_drops, s.own_datagrams_ignored);
   j += '\n';
   return j;
@@ -110,8 +110,8 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
                    snap.cache_messages);
   t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}\n",
                    s.messages_published, s.messages_completed, s.deliveries, s.messages_evicted, s.messages_expired);
-  t += fmt::format("hearsay:  forgotten {}, displaced by data {}, refused {}\n", s.hearsay_expired,
-                   s.hearsay_displaced, s.hearsay_refused);
+  t += fmt::format("hearsay:  forgotten {}, displaced by data {}, refused {}; peers refused {}\n",
+                   s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
   t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}\n",
                    s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored);
   return t;

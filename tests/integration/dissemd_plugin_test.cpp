@@ -23,18 +23,7 @@ namespace {
 
 using dissem::testing::run_capture;
 
-class DissemdPlugin : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/dissemd-plugin-test-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    port_ = dissem::testing::test_port();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
-  int port_ = 0;
-};
+class DissemdPlugin : public dissem::testing::DaemonTest {};
 
 std::uint64_t forwards_received(dissem::client::Client& c) {
   return c.stats().engine.received[static_cast<std::size_t>(dissem::engine::TrafficKind::Forward)].datagrams;

@@ -38,18 +38,7 @@ std::string dissemd_command(const char* args) {
 
 using dissem::testing::DaemonProcess;
 
-class Dissemd : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/dissemd-test-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    port_ = dissem::testing::test_port();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
-  int port_ = 0;
-};
+class Dissemd : public dissem::testing::DaemonTest {};
 
 std::vector<std::uint8_t> pattern(std::size_t n) {
   std::vector<std::uint8_t> v(n);

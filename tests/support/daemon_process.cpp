@@ -26,6 +26,18 @@ std::string in_dir(const std::filesystem::path& dir, const std::string& name, co
 
 int test_port() { return 20000 + static_cast<int>(::getpid() % 20000); }
 
+void DaemonTest::SetUp() {
+  char tmpl[] = "/tmp/dissemd-test-XXXXXX";
+  const char* made = ::mkdtemp(tmpl);
+  ASSERT_NE(made, nullptr) << "mkdtemp failed";
+  dir_ = made;
+  port_ = test_port();
+}
+
+void DaemonTest::TearDown() {
+  if (!dir_.empty()) std::filesystem::remove_all(dir_);
+}
+
 DaemonProcess::DaemonProcess(const std::filesystem::path& dir, const std::string& name, int port,
                              std::vector<std::string> extra)
     : socket_(in_dir(dir, name, ".sock")),

@@ -4,6 +4,7 @@
 // SIGKILL after a bounded wait), so no daemon outlives a test.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/types.h>
 
 #include <filesystem>
@@ -39,5 +40,16 @@ class DaemonProcess {
 
 // A port per test process, so parallel test runs do not hear each other.
 int test_port();
+
+// A fixture for tests with daemons: a fresh directory under /tmp for their
+// caches, sockets and logs (removed afterwards) and this process's port.
+class DaemonTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  std::filesystem::path dir_;
+  int port_ = 0;
+};
 
 }  // namespace dissem::testing

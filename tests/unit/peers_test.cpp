@@ -35,3 +35,17 @@ TEST(PeerTable, SilentPeersExpire) {
   EXPECT_EQ(t.all().size(), 1u);
   EXPECT_TRUE(t.heard(1, 7 * kSeconds)) << "a returning peer counts as new";
 }
+
+TEST(PeerTable, NewPeersBeyondTheCapAreNotTracked) {
+  PeerTable t(2);
+  EXPECT_TRUE(t.heard(1, 0));
+  EXPECT_TRUE(t.heard(2, 0));
+  EXPECT_FALSE(t.heard(3, 0)) << "over the cap";
+  t.on_beacon(3, 1, 1, 0);  // a beacon of a peer not admitted changes nothing
+  EXPECT_EQ(t.all().size(), 2u);
+  EXPECT_EQ(t.refused(), 1u);
+  EXPECT_FALSE(t.heard(1, 10)) << "known peers are refreshed, not refused";
+  EXPECT_EQ(t.all().at(1).last_heard, 10);
+  t.expire(5 * kSeconds, kSeconds);  // both fall silent
+  EXPECT_TRUE(t.heard(3, 5 * kSeconds)) << "room again once others went silent";
+}

@@ -180,6 +180,7 @@ class Stats:
     hearsay_expired: int = 0  # known only from beacons/summaries/requests, forgotten after their lifetime
     hearsay_displaced: int = 0  # ... displaced by data when the tracker was full
     hearsay_refused: int = 0  # ... refused: tracker full, or too many streams
+    peers_refused: int = 0  # new neighbours not tracked: engine.max_peers reached
     cache_bytes: int = 0
     cache_messages: int = 0
     forwards_queued: int = 0
