@@ -198,7 +198,8 @@ void MessageTracker::learn_newest(const StreamId& stream, std::uint64_t seq, boo
     std::uint64_t from = std::max(s.baseline, s.newest + 1);
     if (last >= from && last - from >= kMaxGapTracked) from = last - kMaxGapTracked + 1;
     for (std::uint64_t q = from; q <= last; ++q) {
-      if (!s.settled.contains(q)) track(MessageId{stream.group, stream.publisher, q}, now);
+      // Full (hearsay is refused): the rest would be refused too.
+      if (!s.settled.contains(q) && track(MessageId{stream.group, stream.publisher, q}, now) == nullptr) break;
     }
   }
   s.newest = std::max(s.newest, seq);
@@ -211,9 +212,19 @@ void MessageTracker::extend_history(const StreamId& stream, std::uint32_t count,
   const std::uint64_t old_base = s.baseline;
   const std::uint64_t new_base = old_base > count ? old_base - count : 1;
   for (std::uint64_t q = new_base; q < old_base && q - new_base < kMaxGapTracked; ++q) {
-    if (!s.settled.contains(q)) track(MessageId{stream.group, stream.publisher, q}, now);
+    if (!s.settled.contains(q) && track(MessageId{stream.group, stream.publisher, q}, now) == nullptr) break;
   }
   s.baseline = new_base;
+}
+
+void MessageTracker::want_from(const StreamId& stream, std::uint64_t from, Micros now) {
+  auto it = streams_.find(stream);
+  if (it == streams_.end() || from == 0) return;
+  auto& s = it->second;
+  s.baseline = s.baseline == 0 ? from : std::min(s.baseline, from);
+  if (s.newest >= from && s.newest - from >= kMaxGapTracked) from = s.newest - kMaxGapTracked + 1;
+  for (std::uint64_t q = from; q <= s.newest; ++q)
+    if (!s.settled.contains(q) && track(MessageId{stream.group, stream.publisher, q}, now) == nullptr) break;
 }
 
 void MessageTracker::learn_available(const StreamId& stream,

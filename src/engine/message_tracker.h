@@ -104,6 +104,10 @@ class MessageTracker {
                     bool inclusive, Micros now);
   // Moves the baseline down to fetch `count` older messages.
   void extend_history(const StreamId& stream, std::uint32_t count, Micros now);
+  // A stream known before anything of it was wanted (heard in a beacon
+  // before a subscription): wanted from `from` on, so the messages from
+  // `from` to the newest known become missing unless settled.
+  void want_from(const StreamId& stream, std::uint64_t from, Micros now);
   // A peer holds the sequence numbers `held` ([begin, end) pairs, ascending):
   // those not settled here become known-missing, and they (and those already
   // missing) are first requested at `not_before`; the baseline moves down to

@@ -23,7 +23,9 @@ SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionO
     const std::uint64_t from = o.history >= st.newest ? 1 : st.newest - o.history + 1;
     if (o.history > 0) {
       if (st.baseline == 0) {
-        tracker.learn_newest(stream, st.newest, o.reliable, o.history - 1, true, now);
+        // Heard of before it was wanted (a beacon before this subscription):
+        // its newest is known, nothing of it tracked yet.
+        if (o.reliable) tracker.want_from(stream, from, now);
       } else if (st.baseline > from) {
         tracker.extend_history(stream, static_cast<std::uint32_t>(st.baseline - from), now);
       }

@@ -264,3 +264,22 @@ TEST(NodeConfig, RefusesAnUnresolvedLinkSizedPayload) {
   c.payload_size = 0;  // "from the MTU": the host must resolve it first
   EXPECT_THROW(Node(c, cache::Store::open(":memory:"), 0), ConfigError);
 }
+
+TEST(NodeHistory, AStreamHeardOfBeforeSubscribingHasItsHistoryFetched) {
+  // Found by the emulated late-join experiment: a beacon heard a moment
+  // before the subscription made the stream known without tracking it, and
+  // the subscription's history was then never asked for.
+  Node rx(fast_config(2), cache::Store::open(":memory:"), kT0);
+  wire::Beacon b;
+  b.set_node(9);
+  auto* n = b.add_newest();
+  n->set_group("g");
+  n->set_publisher(9);
+  n->set_seq(30);
+  rx.on_datagram(wire::encode(b), kT0);
+  EXPECT_EQ(rx.incomplete_wanted(), 0u) << "not subscribed yet";
+  SubscriptionOptions o;
+  o.history = 10;
+  rx.subscribe("g", o, kT0 + 1);
+  EXPECT_EQ(rx.incomplete_wanted(), 10u) << "messages 21..30 are missing and will be requested";
+}
