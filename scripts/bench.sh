@@ -16,6 +16,8 @@ build/release-bench/tests/bench_daemons 400 8 1400 1000000000 coding=true
 build/release-bench/tests/bench_daemons 400 8 1400 1000000000 coding=true redundancy_min=0.1
 echo "== block coding: encode and decode throughput per core (k = 64 symbols of 1400 B)"
 build/release-bench/tests/bench_block_coding
+echo "== a flood of hostile beacons: what a node tracks and the memory it holds (default limits)"
+build/release-bench/tests/bench_hearsay_flood 1000
 echo "== dissem-sim on the paper's Table 2 cells (1 to 3, 256 kbit/s)"
 for r in 100 90 80 70; do
   build/release-bench/src/dissem-sim baseline --receivers 3 --capacity-kbps 256 --reliability "$r" --seed 1
