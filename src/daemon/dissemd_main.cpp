@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <exception>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "daemon/config_toml.h"
 #include "daemon/daemon.h"
 #include "daemon/daemon_args.h"
@@ -24,6 +26,11 @@ int main(int argc, char** argv) {
   // eagerly, lets them be reused.
   ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
   ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  // The protobuf library logs a line to stderr for some malformed input
+  // (invalid UTF-8 in a string field): a hostile node could flood the
+  // journal with them. Every malformed datagram and IPC frame is counted
+  // instead (dissem stats), so the library's messages are dropped.
+  google::protobuf::SetLogHandler(nullptr);
   DaemonArgs args;
   try {
     args = parse_daemon_args(argc, argv);
