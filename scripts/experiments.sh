@@ -46,9 +46,9 @@ fi
 bash scripts/setup.sh
 bash scripts/python-setup.sh >/dev/null  # matplotlib for the report's plots
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-emu
+cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-emu dissem-rogue
 bin=(--emu build/release/emulation/emu/dissem-emu --bin-dir build/release/src
-     --bin-dir build/release/emulation/baselines/norm)
+     --bin-dir build/release/emulation/baselines/norm --bin-dir build/release/emulation/rogue)
 
 # scenario, parallel runs, subnet range (distinct, so no two runs share a /24).
 campaigns=(
@@ -59,6 +59,7 @@ campaigns=(
   "grid-5x5         3 10.81.0.0/16"
   "line-5           3 10.82.0.0/16"
   "late-join        2 10.83.0.0/16"
+  "hostile-air      2 10.84.0.0/16"
 )
 mkdir -p "$out"
 runtime="$out/runtime.txt"

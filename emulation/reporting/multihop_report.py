@@ -117,9 +117,60 @@ def section(name: str, results: list[dict], out_dir: Path) -> str:
             "seeds pooled. One copy of each history message costs about 1.05 (IP, UDP and dissem headers); a "
             "system that also pushes messages nobody asked for (replication that brings the whole stream into the "
             "newcomer's cache) pays for those too.\n\n" + table(header, rows))
+    text += hostile_table(results)
     for png in plots.multihop(name, figures, out_dir):
         text += f"\n![{png.stem}]({png.name})\n"
     return text
+
+
+def hostile_figures(result: dict) -> dict | None:
+    """What the attacker (a node with the role 'attacker') sent, and what the
+    members' daemons counted: None without an attacker in the scenario."""
+    attackers = [n.get("id") for n in result.get("nodes", []) if "attacker" in n.get("roles", [])]
+    if not attackers:
+        return None
+    stats = (result.get("emulator") or {}).get("stats") or {}
+    sent = sum(int(n.get("frames_sent", 0)) for n in stats.get("nodes", []) if n.get("id") in attackers)
+    malformed = integrity = content_errors = 0
+    finish = []
+    for node in result.get("nodes", []):
+        collected = node.get("collected") or {}
+        malformed += int((collected.get("malformed") or {}).get("total", 0))
+        integrity += int((collected.get("integrity") or {}).get("total", 0))
+        res = node.get("result")
+        if "subscriber" in node.get("roles", []) and isinstance(res, dict):
+            content_errors += int(res.get("content_errors", 0))
+            if res.get("messages_completed") == res.get("expected") and res.get("expected"):
+                finish.append(float(res.get("last_completion_s", 0)))
+    return {"sent": sent, "malformed": malformed, "integrity": integrity, "content_errors": content_errors,
+            "finish_s": max(finish) if finish else None}
+
+
+def hostile_table(results: list[dict]) -> str:
+    """Per cell and system: the attacker's frames, what the daemons refused,
+    forged bytes that reached an application, and the transfer's duration."""
+    by_key: dict[tuple, dict[str, list[dict]]] = {}
+    for r in results:
+        h = hostile_figures(r)
+        if h is None:
+            return ""
+        by_key.setdefault(tuple(sorted((r.get("cell") or {}).items())), {}).setdefault(r["system"], []).append(h)
+    rows = []
+    for key, systems in sorted(by_key.items(), key=lambda kv: str(kv[0])):
+        label = ", ".join(f"{k}={v}" for k, v in key) or "-"
+        for system, runs in sorted(systems.items()):
+            finish = [h["finish_s"] for h in runs if h["finish_s"] is not None]
+            rows.append([label, system, str(len(runs)), str(sum(h["sent"] for h in runs)),
+                         str(sum(h["malformed"] for h in runs)), str(sum(h["integrity"] for h in runs)),
+                         str(sum(h["content_errors"] for h in runs)),
+                         fmt(mean(finish) if finish else None, 1) + f" ({len(finish)}/{len(runs)})"])
+    header = ["cell", "system", "runs", "attacker frames", "malformed counted", "integrity events",
+              "forged bytes delivered (content errors)", "transfer s (runs complete)"]
+    return ("\n\nWith an attacker: frames it put on the air (all seeds), datagrams the members' daemons counted as "
+            "malformed and integrity events they counted (contradictions, failed checks, data under their own "
+            "id), messages an application received with any byte not the publisher's, and the time from the "
+            "subscribers' start to the last subscriber's last message (mean over complete runs).\n\n"
+            + table(header, rows))
 
 
 def load(results_dir: Path, scenario: str) -> list[dict]:

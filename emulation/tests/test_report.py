@@ -243,3 +243,31 @@ def test_late_join_history_on_air_counts_what_every_node_sent_after_the_join_bea
     row = next(l for l in (out / "late-join.md").read_text().splitlines() if "| default |" in l)
     # (3 x 1000 data + 100 MFR) IP bytes over 2000 bytes of history.
     assert [c.strip() for c in row.strip("|").split("|")][9] == "1.55"
+
+
+def test_a_scenario_with_an_attacker_reports_what_it_sent_and_what_was_refused(tmp_path):
+    results = tmp_path / "results" / "hostile" / "c" / "attacked" / "seed-1"
+    results.mkdir(parents=True)
+    ready = 9000.0
+    subs = [{"id": i, "name": f"n{i}", "roles": ["subscriber"], "processes": [],
+             "collected": {"malformed": {"total": 40}, "integrity": {"total": 3}},
+             "result": {"system": "dissem", "role": "receiver", "expected": 1, "messages_completed": 1,
+                        "duplicates": 0, "content_errors": 0, "last_completion_s": 11.0 + i,
+                        "messages": [{"index": 0, "bytes": 10, "latency_s": 1.0, "completed_unix": ready + 5}]}}
+            for i in (2, 3)]
+    rogue = {"id": 5, "name": "rogue", "roles": ["attacker"], "processes": [], "result": None}
+    result = {"scenario": "hostile", "cell_id": "c", "cell": {"reliability": 0.9}, "system": "attacked", "seed": 1,
+              "status": "ok", "nodes": subs + [rogue],
+              "emulator": {"ready_unix": ready, "stats": {"nodes": [{"id": 2, "frames_sent": 8},
+                                                                    {"id": 5, "frames_sent": 900}]}}}
+    (results / "result.json").write_text(json.dumps(result))
+    out = tmp_path / "out"
+    run_report(tmp_path / "results", out, tmp_path)
+    text = (out / "hostile.md").read_text()
+    row = next(l for l in text.split("With an attacker")[1].splitlines() if "| attacked |" in l)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[3] == "900"          # the attacker's frames, not the members'
+    assert cells[4] == "80"           # malformed counted by the two daemons
+    assert cells[5] == "6"            # integrity events
+    assert cells[6] == "0"            # no forged byte delivered
+    assert cells[7] == "14.0 (1/1)"   # the last subscriber's last message

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "daemon/daemon_keys.h"
+#include "daemon/toml_input_guard.h"
 
 namespace dissem::daemon {
 namespace {
@@ -202,73 +203,9 @@ std::string value_toml(const KeyValue& kv) {
 
 }  // namespace
 
-namespace {
-
-// toml++ 3.3.0 (Debian 12) reaches __builtin_unreachable when it asks
-// whether some non-ASCII characters (U+00A1..U+0499, U+2CFE..U+30F7,
-// U+FB36..U+FEFE) are whitespace: undefined behaviour, found by the
-// configuration fuzzer. It asks outside strings and comments, and after a
-// line-ending backslash in a multi-line string; TOML allows non-ASCII text
-// only inside strings and comments anyway. So anything else non-ASCII is
-// refused, with its line, before the parser sees it.
-void refuse_what_the_parser_mishandles(std::string_view t, const std::string& source) {
-  enum class In { Code, Comment, Basic, Literal, MultiBasic, MultiLiteral } in = In::Code;
-  std::size_t line = 1;
-  bool after_line_escape = false;  // a multi-line basic string's "\" + newline: whitespace is trimmed
-  const auto refuse = [&](const char* where) {
-    throw ConfigError(fmt::format("{}:{}: non-ASCII character {}; only strings and comments may hold them", source,
-                                  line, where));
-  };
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const char c = t[i];
-    const bool ascii = static_cast<unsigned char>(c) < 0x80;
-    if (c == '\n') {
-      ++line;
-      if (in != In::MultiBasic && in != In::MultiLiteral) in = In::Code;
-      continue;
-    }
-    switch (in) {
-      case In::Code:
-        if (c == '#') in = In::Comment;
-        else if (t.substr(i, 3) == "\"\"\"") in = In::MultiBasic, i += 2;
-        else if (t.substr(i, 3) == "'''") in = In::MultiLiteral, i += 2;
-        else if (c == '"') in = In::Basic;
-        else if (c == '\'') in = In::Literal;
-        else if (!ascii) refuse("outside a string or comment");
-        break;
-      case In::Comment:
-        break;
-      case In::Basic:
-        if (c == '\\') ++i;
-        else if (c == '"') in = In::Code;
-        break;
-      case In::Literal:
-        if (c == '\'') in = In::Code;
-        break;
-      case In::MultiBasic:
-        if (after_line_escape && !ascii) refuse("after a line-ending backslash");
-        if (c != ' ' && c != '\t' && c != '\r') after_line_escape = false;
-        if (c == '\\') {
-          after_line_escape = true;
-          if (i + 1 < t.size() && t[i + 1] != '\n' && t[i + 1] != ' ' && t[i + 1] != '\t' && t[i + 1] != '\r') {
-            after_line_escape = false;
-            ++i;  // an ordinary escape
-          }
-        } else if (t.substr(i, 3) == "\"\"\"") {
-          in = In::Code, i += 2;
-        }
-        break;
-      case In::MultiLiteral:
-        if (t.substr(i, 3) == "'''") in = In::Code, i += 2;
-        break;
-    }
-  }
-}
-
-}  // namespace
 
 void apply_toml(DaemonConfig& config, std::string_view text, const std::string& source) {
-  refuse_what_the_parser_mishandles(text, source);
+  refuse_what_toml_parser_mishandles(text, source);
   toml::table root;
   try {
     root = toml::parse(text, source);
