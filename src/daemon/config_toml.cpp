@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "daemon/daemon_keys.h"
-#include "daemon/toml_input_guard.h"
+#include "engine/toml_input_guard.h"
 
 namespace dissem::daemon {
 namespace {
@@ -205,7 +205,7 @@ std::string value_toml(const KeyValue& kv) {
 
 
 void apply_toml(DaemonConfig& config, std::string_view text, const std::string& source) {
-  refuse_what_toml_parser_mishandles(text, source);
+  if (auto problem = engine::toml_input_problem(text, source)) throw ConfigError(*problem);
   toml::table root;
   try {
     root = toml::parse(text, source);

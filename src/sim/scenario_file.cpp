@@ -10,6 +10,8 @@
 #include <optional>
 #include <sstream>
 
+#include "engine/toml_input_guard.h"
+
 namespace dissem::sim {
 namespace {
 
@@ -365,6 +367,7 @@ class Parser {
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& base_dir) {
+  if (auto problem = engine::toml_input_problem(text, source)) throw ScenarioError(*problem);
   toml::table root;
   try {
     root = toml::parse(text, source);

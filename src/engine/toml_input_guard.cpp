@@ -1,10 +1,8 @@
-#include "daemon/toml_input_guard.h"
+#include "engine/toml_input_guard.h"
 
 #include <fmt/format.h>
 
-#include "daemon/daemon_config.h"
-
-namespace dissem::daemon {
+namespace dissem::engine {
 namespace {
 
 // The code points toml++ 3.3.0's whitespace lookup does not cover.
@@ -15,7 +13,7 @@ bool mishandled(char32_t c) {
 
 }  // namespace
 
-void refuse_what_toml_parser_mishandles(std::string_view text, const std::string& source) {
+std::optional<std::string> toml_input_problem(std::string_view text, const std::string& source) {
   std::size_t line = 1;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto b0 = static_cast<unsigned char>(text[i]);
@@ -30,10 +28,11 @@ void refuse_what_toml_parser_mishandles(std::string_view text, const std::string
           (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
     }
     if (mishandled(c))
-      throw ConfigError(fmt::format("{}:{}: character U+{:04X} is not supported in configuration files (the TOML "
-                                    "parser, toml++ 3.3.0, mishandles it); remove it",
-                                    source, line, static_cast<unsigned>(c)));
+      return fmt::format("{}:{}: character U+{:04X} is not supported in configuration files (the TOML parser, "
+                         "toml++ 3.3.0, mishandles it); remove it",
+                         source, line, static_cast<unsigned>(c));
   }
+  return std::nullopt;
 }
 
-}  // namespace dissem::daemon
+}  // namespace dissem::engine

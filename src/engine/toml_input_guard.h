@@ -1,4 +1,5 @@
-// Configuration text the TOML parser cannot be trusted with.
+// Configuration text the TOML parser cannot be trusted with: checked before
+// dissemd's configuration files and dissem-sim's scenario files are parsed.
 //
 // toml++ 3.3.0 (Debian 12) reaches __builtin_unreachable, undefined
 // behaviour, when it asks whether certain non-ASCII characters are
@@ -10,12 +11,14 @@
 // Found by the configuration fuzzer (tests/fuzz/config_fuzzer.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
-namespace dissem::daemon {
+namespace dissem::engine {
 
-// Throws ConfigError naming `source`, the line and the character.
-void refuse_what_toml_parser_mishandles(std::string_view text, const std::string& source);
+// What is wrong with `text` (naming `source`, the line and the character),
+// or nullopt when the parser may have it.
+std::optional<std::string> toml_input_problem(std::string_view text, const std::string& source);
 
-}  // namespace dissem::daemon
+}  // namespace dissem::engine
