@@ -160,10 +160,11 @@ void NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind
   control_queue.push_back(OutgoingDatagram{std::move(bytes), kind});
 }
 
-std::uint64_t NodeImpl::published_up_to(const std::string& group) {
-  auto [it, first_use] = last_published_seq.try_emplace(group, 0);
-  if (first_use) it->second = saved_seq(*store, group);
-  return it->second;
+std::uint64_t NodeImpl::published_up_to(const std::string& group) const {
+  // Read, never inserted: data forged under our id in invented groups must
+  // not grow the table (the durable counter is read from the cache instead).
+  if (auto it = last_published_seq.find(group); it != last_published_seq.end()) return it->second;
+  return saved_seq(*store, group);
 }
 
 // --- API calls ---------------------------------------------------------------
@@ -181,7 +182,7 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
   // in node_state so eviction of our own messages can never make it go back.
   // Groups seen at restart were merged with it then; a new group reads it once.
   const std::uint64_t seq = published_up_to(r.group) + 1;
-  last_published_seq[r.group] = seq;
+  last_published_seq[r.group] = seq;  // from now on the table holds the group
 
   MessageMeta meta;
   meta.id = MessageId{r.group, config.node_id, seq};

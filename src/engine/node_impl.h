@@ -221,7 +221,7 @@ class NodeImpl {
   bool refuse_own_id(const MessageMeta& meta, Micros now);
   void raise_alarm(Event::Kind kind, const MessageId& id, Micros now);
   // node.cpp: the newest sequence number this node ever published in `group`.
-  std::uint64_t published_up_to(const std::string& group);
+  std::uint64_t published_up_to(const std::string& group) const;
 
   EngineConfig config;
   std::unique_ptr<cache::Store> store;
