@@ -12,7 +12,6 @@
 #include <iterator>
 #include <sstream>
 
-#include <fmt/format.h>
 
 #include "daemon/daemon_keys.h"
 #include "engine/toml_input_guard.h"

@@ -93,7 +93,8 @@ std::size_t MessageTracker::expire_hearsay(Micros older_than) {
 MessageState* MessageTracker::admit(const MessageMeta& meta, Micros now, FragmentOutcome& outcome) {
   // What is known of the message first, complete ones included: a
   // contradiction of verified data is counted as such, not as a duplicate.
-  if (auto it = messages_.find(meta.id); it != messages_.end() && it->second.meta) {
+  auto it = messages_.find(meta.id);
+  if (it != messages_.end() && it->second.meta) {
     MessageState& known = it->second;
     if (known.meta->total_length != meta.total_length) {
       outcome = FragmentOutcome::LengthConflict;
@@ -113,18 +114,21 @@ MessageState* MessageTracker::admit(const MessageMeta& meta, Micros now, Fragmen
     outcome = FragmentOutcome::Settled;
     return nullptr;
   }
-  MessageState* st = track(meta.id, now, true);
+  MessageState* st = it != messages_.end() ? &it->second : track(meta.id, now, true);
   if (st == nullptr) {
     outcome = FragmentOutcome::Overloaded;
     return nullptr;
   }
-  StreamState& s = *stream_for(stream_of(meta.id), true);
-  s.data_newest = std::max(s.data_newest, meta.id.seq);
   if (st->complete) {
     outcome = FragmentOutcome::Duplicate;
     return nullptr;
   }
-  if (!st->meta) st->meta = meta;
+  if (!st->meta) {
+    // The message's first data: what the stream's data has shown grows.
+    st->meta = meta;
+    StreamState& s = *stream_for(stream_of(meta.id), true);
+    s.data_newest = std::max(s.data_newest, meta.id.seq);
+  }
   return st;
 }
 
