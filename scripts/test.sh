@@ -8,12 +8,12 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 jobs=$(nproc)
-cmake -S . -B build/debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDISSEM_SANITIZE=ON >/dev/null
+cmake -S . -B build/debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDISSEM_SANITIZE=ON -DDISSEM_TESTS=ON >/dev/null
 cmake --build build/debug -j "$jobs"
 (cd build/debug && ctest --output-on-failure -j "$jobs" --timeout 900)
 
 echo "== the C++ suite again in Release (optimised, no sanitizer quarantine: tests that lean on freed memory or timing show here)"
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DDISSEM_TESTS=ON >/dev/null
 cmake --build build/release -j "$jobs"
 (cd build/release && ctest --output-on-failure -j "$jobs" --timeout 900)
 
