@@ -131,19 +131,26 @@ def hostile_figures(result: dict) -> dict | None:
         return None
     stats = (result.get("emulator") or {}).get("stats") or {}
     sent = sum(int(n.get("frames_sent", 0)) for n in stats.get("nodes", []) if n.get("id") in attackers)
-    malformed = integrity = content_errors = 0
+    malformed = integrity = content_errors = repair_sent = requests_heard = trimmed = 0
+    peak_rss = 0
     finish = []
     for node in result.get("nodes", []):
         collected = node.get("collected") or {}
         malformed += int((collected.get("malformed") or {}).get("total", 0))
         integrity += int((collected.get("integrity") or {}).get("total", 0))
+        traffic = collected.get("traffic") or {}
+        repair_sent += int(((traffic.get("repair") or {}).get("sent") or {}).get("bytes", 0))
+        requests_heard += int(((traffic.get("mfr") or {}).get("received") or {}).get("bytes", 0))
+        trimmed += int((collected.get("repairs") or {}).get("requests_trimmed", 0))
+        peak_rss = max(peak_rss, int((collected.get("process") or {}).get("peak_rss_bytes", 0)))
         res = node.get("result")
         if "subscriber" in node.get("roles", []) and isinstance(res, dict):
             content_errors += int(res.get("content_errors", 0))
             if res.get("messages_completed") == res.get("expected") and res.get("expected"):
                 finish.append(float(res.get("last_completion_s", 0)))
     return {"sent": sent, "malformed": malformed, "integrity": integrity, "content_errors": content_errors,
-            "finish_s": max(finish) if finish else None}
+            "finish_s": max(finish) if finish else None, "repair_sent": repair_sent,
+            "requests_heard": requests_heard, "trimmed": trimmed, "peak_rss": peak_rss}
 
 
 def hostile_table(results: list[dict]) -> str:
@@ -158,18 +165,31 @@ def hostile_table(results: list[dict]) -> str:
     rows = []
     for key, systems in sorted(by_key.items(), key=lambda kv: str(kv[0])):
         label = ", ".join(f"{k}={v}" for k, v in key) or "-"
+        quiet = [h["finish_s"] for s, runs in systems.items() if not any(h["sent"] for h in runs)
+                 for h in runs if h["finish_s"] is not None]
         for system, runs in sorted(systems.items()):
             finish = [h["finish_s"] for h in runs if h["finish_s"] is not None]
+            heard = sum(h["requests_heard"] for h in runs)
+            slowdown = mean(finish) / mean(quiet) if finish and quiet and mean(quiet) > 0 else None
             rows.append([label, system, str(len(runs)), str(sum(h["sent"] for h in runs)),
                          str(sum(h["malformed"] for h in runs)), str(sum(h["integrity"] for h in runs)),
                          str(sum(h["content_errors"] for h in runs)),
-                         fmt(mean(finish) if finish else None, 1) + f" ({len(finish)}/{len(runs)})"])
+                         fmt(mean(finish) if finish else None, 1) + f" ({len(finish)}/{len(runs)})",
+                         fmt(slowdown, 2),
+                         fmt(sum(h["repair_sent"] for h in runs) / heard if heard else None, 2),
+                         str(sum(h["trimmed"] for h in runs)),
+                         fmt(max(h["peak_rss"] for h in runs) / 2**20, 1)])
     header = ["cell", "system", "runs", "attacker frames", "malformed counted", "integrity events",
-              "forged bytes delivered (content errors)", "transfer s (runs complete)"]
+              "forged bytes delivered (content errors)", "transfer s (runs complete)", "x undisturbed",
+              "repair B per request B", "requests trimmed", "peak RSS MB (max member)"]
     return ("\n\nWith an attacker: frames it put on the air (all seeds), datagrams the members' daemons counted as "
             "malformed and integrity events they counted (contradictions, failed checks, data under their own "
-            "id), messages an application received with any byte not the publisher's, and the time from the "
-            "subscribers' start to the last subscriber's last message (mean over complete runs).\n\n"
+            "id), messages an application received with any byte not the publisher's, the time from the "
+            "subscribers' start to the last subscriber's last message (mean over complete runs) and its ratio "
+            "to the same cell without an attacker (target: at most 1.25), the repair bytes the members sent per "
+            "request byte they heard (the amplification a request flood buys), the request items the serving "
+            "budget trimmed, and the largest peak resident memory of a member's daemon (documented cap: "
+            "docs/threat-model.md).\n\n"
             + table(header, rows))
 
 

@@ -34,9 +34,9 @@ Datagram phantom_beacon(std::mt19937_64& rng, const std::string& group, std::uin
   return wire::encode(b);
 }
 
-Datagram request_flood(std::mt19937_64& rng, const Target& target) {
+Datagram request_flood(std::mt19937_64& rng, const Target& target, NodeId requester) {
   wire::MissingFragmentRequest r;
-  r.set_requester(static_cast<NodeId>(rng() | 1));
+  r.set_requester(requester != 0 ? requester : static_cast<NodeId>(rng() | 1));
   auto* w = r.add_wants();
   w->set_group(target.group);
   w->set_publisher(target.publisher);

@@ -32,9 +32,10 @@ Datagram malformed(std::mt19937_64& rng);
 Datagram phantom_beacon(std::mt19937_64& rng, const std::string& group, std::uint32_t count, std::uint64_t claim,
                         const std::optional<Target>& target);
 
-// A request from an invented node for whole messages 1..newest of the
-// target (at most 4,096 entries): what it costs the holders to answer.
-Datagram request_flood(std::mt19937_64& rng, const Target& target);
+// A request for whole messages 1..newest of the target (at most 4,096
+// entries): what it costs the holders to answer. From `requester`, or from a
+// new invented node id each time when it is 0.
+Datagram request_flood(std::mt19937_64& rng, const Target& target, NodeId requester = 0);
 
 // A real data fragment with its payload altered but its header (digest
 // included) kept, or, with `other_digest`, naming another digest too. Empty

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -33,7 +34,8 @@ namespace {
 using namespace dissem::rogue;
 using Clock = std::chrono::steady_clock;
 
-const std::set<std::string> kAttacks = {"malformed", "beacon-flood", "request-flood", "corrupt", "replay"};
+const std::vector<std::string> kAttackList = {"malformed", "beacon-flood", "request-flood", "corrupt", "replay"};
+const std::set<std::string> kAttacks = {kAttackList.begin(), kAttackList.end()};
 
 struct Options {
   std::string interface = "lo";
@@ -45,6 +47,7 @@ struct Options {
   std::uint64_t max_datagrams = 1'000'000;
   std::uint64_t seed = 1;
   std::string phantom_group;  // beacon-flood's group when no stream was learnt
+  dissem::NodeId requester = 0;  // request-flood's requester id; 0 = a new invented one each time
 };
 
 // One UDP socket that both hears the group on the interface and sends to it.
@@ -112,9 +115,13 @@ Options parse(int argc, char** argv) {
   app.add_option("--interface", o.interface, "interface to hear and send on")->capture_default_str();
   app.add_option("--address", o.address, "dissem's group (multicast) or broadcast address")->capture_default_str();
   app.add_option("--port", o.port, "dissem's UDP port")->check(CLI::Range(1, 65535))->capture_default_str();
-  app.add_option("--attack", o.attacks, "malformed, beacon-flood, request-flood, corrupt, replay (repeatable)")
+  app.add_option("--attack", o.attacks, "malformed, beacon-flood, request-flood, corrupt, replay, or every (repeatable)")
       ->required()
-      ->check(CLI::IsMember(kAttacks));
+      ->check([](const std::string& a) {
+        return a == "every" || kAttacks.contains(a) ? std::string() : "unknown attack '" + a + "'";
+      });
+  app.add_option("--requester", o.requester, "request-flood's requester node id (0: a new invented id per request)")
+      ->capture_default_str();
   app.add_option("--rate", o.rate, "datagrams per second, all attacks together")
       ->check(CLI::Range(0.1, 100000.0))
       ->capture_default_str();
@@ -128,6 +135,7 @@ Options parse(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::exit(app.exit(e));
   }
+  if (std::find(o.attacks.begin(), o.attacks.end(), "every") != o.attacks.end()) o.attacks = kAttackList;
   return o;
 }
 
@@ -173,7 +181,7 @@ int main(int argc, char** argv) {
         claim += 1024;
         d = phantom_beacon(rng, group, 1000, claim, target);
       } else if (attack == "request-flood" && target) {
-        d = request_flood(rng, *target);
+        d = request_flood(rng, *target, o.requester);
       } else if (attack == "corrupt" && !heard.empty()) {
         d = corrupted_copy(rng, heard[rng() % heard.size()], rng() % 2 == 0);
       } else if (attack == "replay" && !heard.empty()) {

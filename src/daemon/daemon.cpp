@@ -11,6 +11,7 @@
 
 #include "daemon/log.h"
 #include "daemon/private_files.h"
+#include "daemon/process_memory.h"
 #include "net/interface_info.h"
 
 namespace dissem::daemon {
@@ -202,6 +203,9 @@ ipc::StatsSnapshot Daemon::stats() {
   s.engine = node_->stats();
   s.cache_bytes = node_->store().total_bytes();
   s.cache_messages = node_->store().message_count();
+  const ProcessMemory m = process_memory();
+  s.rss_bytes = m.rss_bytes;
+  s.peak_rss_bytes = m.peak_rss_bytes;
   return s;
 }
 

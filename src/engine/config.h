@@ -54,6 +54,14 @@ struct EngineConfig {
   bool use_traffic_memory = true;  // false: answer every request (for experiments)
   Micros ntm_window = 0;        // 0 = derived from RTT and capacity
   Micros serve_delay_max = 0;   // 0 = derived
+  // Serving budget (engine/serve_budget.h): the repair bytes one known
+  // requester (a node whose beacons we hear) may cause per second, as a share
+  // of link capacity; what all unknown requesters together may cause; and
+  // how many seconds of it a requester may bank (also the most one request
+  // may ask for). Requests beyond it are trimmed.
+  double serve_member_share = 0.5;
+  double serve_stranger_share = 0.1;
+  Micros serve_burst = 4 * kSeconds;
 
   // --- erasure coding (engine/coding/) ---------------------------------------
   // Repairs are coded symbols (linear combinations of a block's fragments):

@@ -24,6 +24,10 @@ struct RequestState {
   std::uint32_t level = 0;    // times requested since the last reset
   Micros next_eligible = 0;   // not requested again before this
   std::uint32_t cursor = 0;   // where the next round's gap list starts (sweep)
+  // Held back by another member's request since we last asked ourselves: a
+  // second overheard request does not hold it back again (a stream of
+  // requests nobody answers must not silence ours).
+  bool deferred = false;
 };
 
 struct MessageState {

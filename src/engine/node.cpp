@@ -32,6 +32,11 @@ const EngineConfig& checked(const EngineConfig& c) {
   return c;
 }
 
+ServeBudget::Settings serve_budget_settings(const EngineConfig& c) {
+  const auto capacity = static_cast<double>(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps);
+  return {c.serve_member_share * capacity, c.serve_stranger_share * capacity, c.serve_burst, c.max_peers};
+}
+
 }  // namespace
 
 NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micros now)
@@ -46,6 +51,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
       split(c.repair_share),
+      serve_budget(serve_budget_settings(c)),
       coded(c.coding_memory),
       coded_streams(c.coding_memory / 4),
       block_memory(0),
@@ -90,7 +96,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
 }
 
 void NodeImpl::update_rtt() {
-  timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt), peers.all().size());
+  timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt), peers.established_count());
   ntm.set_window(timing.ntm_window);
   block_memory.set_window(timing.ntm_window);
 }
@@ -269,6 +275,7 @@ void NodeImpl::housekeeping(Micros now) {
     events.push_back(Event{Event::Kind::PeerSilent, gone, {}});
     interests.forget(gone);
     replication->on_peer_silent(gone);
+    serve_budget.forget(gone);
     update_rtt();
   }
   redundancy.expire(now, 2 * config.peer_silent_after);

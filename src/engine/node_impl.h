@@ -37,6 +37,7 @@
 #include "engine/reception_meter.h"
 #include "engine/redundancy_planner.h"
 #include "engine/request_server.h"
+#include "engine/serve_budget.h"
 #include "engine/subscriptions.h"
 #include "engine/timing.h"
 #include "engine/traffic_memory.h"
@@ -240,6 +241,7 @@ class NodeImpl {
   Pacer pacer;
   PrioritySplit split;
   RequestServer server;
+  ServeBudget serve_budget;
   Timing timing;
   CodedMessages coded;
   CodedStreams coded_streams;
@@ -326,6 +328,14 @@ class NodeImpl {
   coding::BlockDecoder* open_decoder(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block);
   // node_serving.cpp: a coded request for `m`'s blocks.
   void on_block_request(const MessageId& id, const wire::MessageWants& m, Micros now);
+  // Trims `r` to what its requester's serving budget covers (node_request_budget.cpp).
+  void budget_request(wire::MissingFragmentRequest& r, Micros now);
+  // Cuts a plain item to the held fragments `allowed` covers; returns their cost.
+  std::uint64_t trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m, std::uint64_t allowed);
+  // The part of a deficit of symbols `allowed` covers (spent from it).
+  std::uint32_t trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed);
+  // Hands the datagram just decoded into `decoded` to its kind's handler.
+  void dispatch_datagram(std::size_t size, Micros now);
  private:
   // node_replication.cpp
   void send_summary(Micros now);

@@ -47,15 +47,9 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
                     ArrivedFrom{d.hops(), transmitter_of(d), d.repair(), false, d.block_symbols()}, now);
 }
 
-void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::size_t size, Micros now) {
-  n.stats.received[static_cast<std::size_t>(TrafficKind::Request)].add(size);
-  if (r.requester() == n.config.node_id) {
-    ++n.stats.own_datagrams_ignored;
-    return;
-  }
-  ++n.stats.mfrs_received;
-  if (n.peers.heard(r.requester(), now)) n.on_peer_appeared(r.requester(), now);
-  // The answer to this request will reach us too if we miss the same things.
+// Another member's request: what it asks for that we miss too will be
+// answered to everyone, so ours waits; a relay fetches what it lacks of it.
+void follow_overheard_request(NodeImpl& n, const wire::MissingFragmentRequest& r, Micros now) {
   BlockNeedsFn needs;
   if (n.config.coding)
     needs = [&n, now](const MessageId& id, const MessageState& st, const MissingRanges& missing) {
@@ -82,9 +76,24 @@ void handle_request(NodeImpl& n, const wire::MissingFragmentRequest& r, std::siz
         if (i / 8 >= need.held().size() || (static_cast<std::uint8_t>(need.held()[i / 8]) >> (i % 8) & 1) == 0)
           fetch(need.first_seq() + i);
   }
+}
+
+void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t size, Micros now) {
+  n.stats.received[static_cast<std::size_t>(TrafficKind::Request)].add(size);
+  if (r.requester() == n.config.node_id) {
+    ++n.stats.own_datagrams_ignored;
+    return;
+  }
+  ++n.stats.mfrs_received;
+  // A requester is a neighbour, but not an established one (peers.h) until
+  // its beacons are heard: invented requester ids set no timers or budgets,
+  // raise no events, and do not make the members hold back or fetch.
+  n.peers.heard(r.requester(), now);
+  if (n.peers.established(r.requester())) follow_overheard_request(n, r, now);
 
   if (!n.config.serve_requests) return;
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
+  n.budget_request(r, now);
   for (const auto& w : r.wants())
     for (const auto& need : w.windows()) n.on_window_request(StreamId{w.group(), w.publisher()}, need, now);
   struct Answer {
@@ -139,8 +148,12 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     ++n.stats.own_datagrams_ignored;
     return;
   }
-  if (n.peers.heard(b.node(), now)) n.on_peer_appeared(b.node(), now);
+  // A neighbour appears (an event, timers rescaled, backoffs reset) once its
+  // beacons establish it: a one-off beacon from an invented id does nothing.
+  n.peers.heard(b.node(), now);
+  const bool was_established = n.peers.established(b.node());
   n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
+  if (!was_established && n.peers.established(b.node())) n.on_peer_appeared(b.node(), now);
   if (n.forwarding->interest_radius() > 0) {
     std::vector<AdvertisedInterest> entries;
     entries.reserve(static_cast<std::size_t>(b.interests_size()));
@@ -175,7 +188,7 @@ void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micro
     return;
   }
   ++n.stats.summaries_received;
-  if (n.peers.heard(s.node(), now)) n.on_peer_appeared(s.node(), now);
+  n.peers.heard(s.node(), now);
   n.on_summary(s, now);
 }
 
@@ -230,7 +243,6 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
 }
 
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
-  meter.add(now, bytes.size());
   if (auto err = wire::decode(bytes, limits, decoded)) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;
@@ -238,25 +250,41 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
   const bool first_pass = (decoded.kind == wire::Kind::Data && !decoded.data.repair() && decoded.data.hops() == 0) ||
                           (decoded.kind == wire::Kind::Coded && !decoded.coded.repair() && decoded.coded.hops() == 0) ||
                           (decoded.kind == wire::Kind::Window && !decoded.window.repair() && decoded.window.hops() == 0);
+  const std::uint64_t integrity_before = stats.integrity_total();
+  const std::uint64_t duplicates_before = stats.duplicate_fragments;
+  dispatch_datagram(bytes.size(), now);
+  // The meters measure the members' traffic: what the MFR gate and the
+  // channel share yield to. Garbage, data that failed its checks, and a
+  // first pass heard twice (a publisher sends each fragment once: a second
+  // copy is a replay) are not counted, or anyone could silence the members
+  // by transmitting junk (channel_share.h).
+  if (stats.integrity_total() != integrity_before) return;
+  const bool replayed_first_pass = first_pass && decoded.kind == wire::Kind::Data &&
+                                   stats.duplicate_fragments != duplicates_before;
+  if (replayed_first_pass) return;
+  meter.add(now, bytes.size());
   if (first_pass) first_pass_meter.add(now, bytes.size() + config.per_datagram_overhead);
+}
+
+void NodeImpl::dispatch_datagram(std::size_t size, Micros now) {
   switch (decoded.kind) {
     case wire::Kind::Data:
-      handle_data(*this, decoded.data, bytes.size(), now);
+      handle_data(*this, decoded.data, size, now);
       break;
     case wire::Kind::Request:
-      handle_request(*this, decoded.request, bytes.size(), now);
+      handle_request(*this, decoded.request, size, now);
       break;
     case wire::Kind::Beacon:
-      handle_beacon(*this, decoded.beacon, bytes.size(), now);
+      handle_beacon(*this, decoded.beacon, size, now);
       break;
     case wire::Kind::Summary:
-      handle_summary(*this, decoded.summary, bytes.size(), now);
+      handle_summary(*this, decoded.summary, size, now);
       break;
     case wire::Kind::Coded:
-      on_coded_symbol(decoded.coded, bytes.size(), now);
+      on_coded_symbol(decoded.coded, size, now);
       break;
     case wire::Kind::Window:
-      on_window_symbol(decoded.window, bytes.size(), now);
+      on_window_symbol(decoded.window, size, now);
       break;
   }
 }

@@ -134,6 +134,7 @@ std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_byte
       RequestState& r = it->state->request;
       r.next_eligible = now + drain + (timing.request_backoff << std::min(r.level, config.max_backoff_exponent));
       r.level = std::min(r.level + 1, config.max_backoff_exponent);
+      r.deferred = false;
     }
     out.push_back(std::move(w));
   }

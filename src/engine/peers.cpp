@@ -10,11 +10,26 @@ bool PeerTable::heard(NodeId id, Micros now) {
     return false;
   }
   if (peers_.size() >= max_peers_) {
+    // Full: the longest-silent neighbour not yet established makes room (a
+    // flood of invented ids cannot lock real neighbours out).
+    auto victim = peers_.end();
+    for (auto it = peers_.begin(); it != peers_.end(); ++it)
+      if (!it->second.established() && (victim == peers_.end() || it->second.last_heard < victim->second.last_heard))
+        victim = it;
+    if (victim == peers_.end()) {
+      ++refused_;
+      return false;
+    }
+    peers_.erase(victim);
     ++refused_;
-    return false;
   }
   peers_.emplace(id, Peer{}).first->second.last_heard = now;
   return true;
+}
+
+std::size_t PeerTable::established_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(peers_.begin(), peers_.end(), [](const auto& p) { return p.second.established(); }));
 }
 
 void PeerTable::on_beacon(NodeId id, std::uint64_t peer_sent_us, std::uint32_t beacon_seq, Micros now) {

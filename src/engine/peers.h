@@ -21,6 +21,7 @@ struct Peer {
   std::uint32_t first_beacon_seq = 0;
   std::uint32_t last_beacon_seq = 0;
   std::uint64_t beacons_heard = 0;
+  bool established() const { return beacons_heard >= 2; }
 
   // Fraction of this peer's beacons that did not reach us (0 before two).
   double estimated_loss() const {
@@ -40,6 +41,15 @@ class PeerTable {
   // beyond max_peers is not added (false; counted in refused()).
   bool heard(NodeId id, Micros now);
   std::uint64_t refused() const { return refused_; }
+  // An established neighbour: one whose beacons we have heard more than once
+  // (not just an id some datagram named, nor a one-off phantom beacon). Only
+  // these scale the serving timers, rank responders and get a member's
+  // serving budget, so invented ids cannot slow or steer the members.
+  bool established(NodeId id) const {
+    const auto it = peers_.find(id);
+    return it != peers_.end() && it->second.established();
+  }
+  std::size_t established_count() const;
   void on_beacon(NodeId id, std::uint64_t peer_sent_us, std::uint32_t beacon_seq, Micros now);
   void on_rtt_sample(NodeId id, Micros sample);
   // Removes peers not heard within `silent_after`; returns them.

@@ -33,6 +33,7 @@ void back_off(RequestState& r, const RequestRoundParams& p, Micros now, Micros d
   r.next_eligible = now + drain + (p.backoff_base << std::min(r.level, p.max_backoff_exponent));
   r.level = std::min(r.level + 1, p.max_backoff_exponent);
   r.cursor = 0;
+  r.deferred = false;
 }
 
 // The entry for `id` in `req`: a new message under the current publisher's
@@ -179,6 +180,16 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
   return round;
 }
 
+namespace {
+
+void defer_once(RequestState& r, Micros until) {
+  if (r.deferred) return;
+  r.next_eligible = std::max(r.next_eligible, until);
+  r.deferred = true;
+}
+
+}  // namespace
+
 void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragmentRequest& request,
                               Micros now, Micros defer, Micros tail_timeout,
                               const std::function<bool(const std::string&)>& deferrable,
@@ -191,8 +202,7 @@ void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragme
       if (!block_needs) break;
       for (std::uint64_t seq = need.first_seq(); seq < need.first_seq() + need.count(); ++seq) {
         MessageState* st = tracker.find(MessageId{w.group(), w.publisher(), seq});
-        if (st != nullptr && !st->complete && !st->meta)
-          st->request.next_eligible = std::max(st->request.next_eligible, now + defer);
+        if (st != nullptr && !st->complete && !st->meta) defer_once(st->request, now + defer);
       }
     }
     for (const auto& m : w.messages()) {
@@ -216,7 +226,7 @@ void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragme
           return asked.contains(r.first, r.second);
         });
       }
-      if (covered) st->request.next_eligible = std::max(st->request.next_eligible, now + defer);
+      if (covered) defer_once(st->request, now + defer);
     }
   }
 }

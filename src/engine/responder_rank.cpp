@@ -18,7 +18,7 @@ std::size_t responder_rank(const MessageId& message, NodeId self, NodeId request
   const std::uint64_t mine = responder_key(message, self);
   std::size_t rank = 0;
   for (const auto& [id, peer] : peers) {
-    if (id == self || id == requester) continue;
+    if (id == self || id == requester || !peer.established()) continue;
     const std::uint64_t theirs = responder_key(message, id);
     if (theirs < mine || (theirs == mine && id < self)) ++rank;
   }

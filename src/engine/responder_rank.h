@@ -23,7 +23,9 @@ namespace dissem::engine {
 // The rank key of `node` for `message`: lower answers earlier.
 std::uint64_t responder_key(const MessageId& message, NodeId node);
 
-// `self`'s rank (0 = first) among itself and `peers`, the requester left out.
+// `self`'s rank (0 = first) among itself and the established `peers`, the
+// requester left out (ids heard once could be invented, and would only
+// delay the answer).
 std::size_t responder_rank(const MessageId& message, NodeId self, NodeId requester,
                            const std::map<NodeId, Peer>& peers);
 

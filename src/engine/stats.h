@@ -85,6 +85,10 @@ struct Stats {
   std::uint64_t mfrs_received = 0;
   std::uint64_t repairs_queued = 0;       // fragments we decided to send as repairs
   std::uint64_t repairs_suppressed_ntm = 0;  // not sent: the NTM saw them recently
+  // Request items the serving budget cut (engine/serve_budget.h), and the
+  // repair bytes they asked for beyond it.
+  std::uint64_t requests_trimmed = 0;
+  std::uint64_t request_bytes_trimmed = 0;
   std::uint64_t queue_drops = 0;          // datagrams dropped: send queue full
 
   std::uint64_t messages_evicted = 0;

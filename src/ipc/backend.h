@@ -30,6 +30,10 @@ struct StatsSnapshot {
   engine::Stats engine;
   std::uint64_t cache_bytes = 0;
   std::uint64_t cache_messages = 0;
+  // The daemon process's resident memory now and at its peak (0 where the
+  // host cannot tell): what bounded state under hostile traffic is measured by.
+  std::uint64_t rss_bytes = 0;
+  std::uint64_t peak_rss_bytes = 0;
 };
 
 class Backend {

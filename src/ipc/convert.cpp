@@ -69,6 +69,8 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_hearsay_displaced(s.hearsay_displaced);
   out.set_hearsay_refused(s.hearsay_refused);
   out.set_peers_refused(s.peers_refused);
+  out.set_requests_trimmed(s.requests_trimmed);
+  out.set_request_bytes_trimmed(s.request_bytes_trimmed);
   out.set_forwards_queued(s.forwards_queued);
   out.set_forwards_suppressed_ntm(s.forwards_suppressed_ntm);
   out.set_summaries_sent(s.summaries_sent);
@@ -87,6 +89,8 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.mutable_coding()->set_recoded(s.coded_recoded);
   out.mutable_coding()->set_parity_sent(s.parity_sent);
   out.set_cache_bytes(in.cache_bytes);
+  out.set_rss_bytes(in.rss_bytes);
+  out.set_peak_rss_bytes(in.peak_rss_bytes);
   out.set_cache_messages(in.cache_messages);
 }
 
@@ -123,6 +127,8 @@ StatsSnapshot from_proto(const Stats& in) {
   s.hearsay_displaced = in.hearsay_displaced();
   s.hearsay_refused = in.hearsay_refused();
   s.peers_refused = in.peers_refused();
+  s.requests_trimmed = in.requests_trimmed();
+  s.request_bytes_trimmed = in.request_bytes_trimmed();
   s.forwards_queued = in.forwards_queued();
   s.forwards_suppressed_ntm = in.forwards_suppressed_ntm();
   s.summaries_sent = in.summaries_sent();
@@ -141,6 +147,8 @@ StatsSnapshot from_proto(const Stats& in) {
   s.coded_recoded = in.coding().recoded();
   s.parity_sent = in.coding().parity_sent();
   out.cache_bytes = in.cache_bytes();
+  out.rss_bytes = in.rss_bytes();
+  out.peak_rss_bytes = in.peak_rss_bytes();
   out.cache_messages = in.cache_messages();
   return out;
 }

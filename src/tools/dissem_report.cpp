@@ -36,7 +36,8 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   }
   j += fmt::format(R"(}},"mfrs":{{"sent":{},"items_sent":{},"rounds_gated":{},"received":{}}})", s.mfrs_sent,
                    s.mfr_items_sent, s.mfr_rounds_gated, s.mfrs_received);
-  j += fmt::format(R"(,"repairs":{{"queued":{},"suppressed_ntm":{}}})", s.repairs_queued, s.repairs_suppressed_ntm);
+  j += fmt::format(R"(,"repairs":{{"queued":{},"suppressed_ntm":{},"requests_trimmed":{},"request_bytes_trimmed":{}}})",
+                   s.repairs_queued, s.repairs_suppressed_ntm, s.requests_trimmed, s.request_bytes_trimmed);
   j += fmt::format(R"(,"forwards":{{"queued":{},"suppressed_ntm":{}}})", s.forwards_queued, s.forwards_suppressed_ntm);
   j += fmt::format(
       R"(,"replication":{{"summaries_sent":{},"summaries_received":{},"pushes_queued":{},"pushes_sent":{},"pushes_suppressed_ntm":{}}})",
@@ -56,6 +57,7 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
                      s.integrity[i]);
   j += fmt::format(R"("total":{}}})", s.integrity_total());
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
+  j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(
       R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{}}})",
       s.messages_published, s.messages_completed, s.deliveries, s.duplicate_fragments, s.messages_evicted,
@@ -79,7 +81,9 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   }
   t += fmt::format("MFRs:     sent {} ({} message entries, {} rounds gated by incoming traffic), received {}\n",
                    s.mfrs_sent, s.mfr_items_sent, s.mfr_rounds_gated, s.mfrs_received);
-  t += fmt::format("repairs:  queued {}, suppressed by NTM {}\n", s.repairs_queued, s.repairs_suppressed_ntm);
+  t += fmt::format("repairs:  queued {}, suppressed by NTM {}; requests trimmed by the budget {} ({})\n",
+                   s.repairs_queued, s.repairs_suppressed_ntm, s.requests_trimmed,
+                   human_bytes(static_cast<double>(s.request_bytes_trimmed)));
   t += fmt::format("forwards: queued {}, suppressed by NTM {}\n", s.forwards_queued, s.forwards_suppressed_ntm);
   t += fmt::format("replication: summaries sent {}, received {}; pushes queued {}, sent {}, suppressed by NTM {}\n",
                    s.summaries_sent, s.summaries_received, s.pushes_queued, s.pushes_sent, s.pushes_suppressed_ntm);
@@ -106,6 +110,8 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   }
   if (!reasons.empty()) t += fmt::format(" ({})", reasons);
   t += '\n';
+  t += fmt::format("memory:   {} resident, {} at peak\n", human_bytes(static_cast<double>(snap.rss_bytes)),
+                   human_bytes(static_cast<double>(snap.peak_rss_bytes)));
   t += fmt::format("cache:    {} in {} messages\n", human_bytes(static_cast<double>(snap.cache_bytes)),
                    snap.cache_messages);
   t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}\n",

@@ -40,6 +40,10 @@ TEST(PeerTable, NewPeersBeyondTheCapAreNotTracked) {
   PeerTable t(2);
   EXPECT_TRUE(t.heard(1, 0));
   EXPECT_TRUE(t.heard(2, 0));
+  for (NodeId id : {1u, 2u}) {  // both established: two beacons each
+    t.on_beacon(id, 1, 1, 0);
+    t.on_beacon(id, 2, 2, 0);
+  }
   EXPECT_FALSE(t.heard(3, 0)) << "over the cap";
   t.on_beacon(3, 1, 1, 0);  // a beacon of a peer not admitted changes nothing
   EXPECT_EQ(t.all().size(), 2u);
@@ -48,4 +52,25 @@ TEST(PeerTable, NewPeersBeyondTheCapAreNotTracked) {
   EXPECT_EQ(t.all().at(1).last_heard, 10);
   t.expire(5 * kSeconds, kSeconds);  // both fall silent
   EXPECT_TRUE(t.heard(3, 5 * kSeconds)) << "room again once others went silent";
+}
+
+TEST(PeerTable, InventedIdsMakeRoomForRealNeighboursAndCountForNothing) {
+  PeerTable t(3);
+  t.heard(1, 0);
+  t.on_beacon(1, 1, 1, 0);
+  t.on_beacon(1, 2, 2, 0);
+  EXPECT_TRUE(t.established(1));
+  // A flood of one-off ids (a request or a phantom beacon each) fills the table...
+  for (NodeId id = 100; id < 200; ++id) {
+    t.heard(id, id);
+    t.on_beacon(id, 1, 1, id);
+  }
+  EXPECT_EQ(t.all().size(), 3u) << "the cap holds";
+  EXPECT_TRUE(t.all().contains(1)) << "an established neighbour is never displaced by invented ids";
+  EXPECT_EQ(t.established_count(), 1u) << "one-off ids do not count";
+  // ... and a real newcomer still gets in, displacing the longest-silent one-off.
+  EXPECT_TRUE(t.heard(7, 1000));
+  EXPECT_TRUE(t.all().contains(7));
+  EXPECT_FALSE(t.all().contains(198));
+  EXPECT_TRUE(t.all().contains(199));
 }

@@ -12,7 +12,7 @@ namespace {
 
 std::map<NodeId, Peer> peers_of(const std::vector<NodeId>& ids) {
   std::map<NodeId, Peer> m;
-  for (NodeId id : ids) m[id] = Peer{};
+  for (NodeId id : ids) m[id].beacons_heard = 2;  // established
   return m;
 }
 

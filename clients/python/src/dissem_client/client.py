@@ -181,7 +181,11 @@ class Stats:
     hearsay_displaced: int = 0  # ... displaced by data when the tracker was full
     hearsay_refused: int = 0  # ... refused: tracker full, or too many streams
     peers_refused: int = 0  # new neighbours not tracked: engine.max_peers reached
+    requests_trimmed: int = 0  # request items the serving budget cut
+    request_bytes_trimmed: int = 0  # ... and the repair bytes they asked for
     cache_bytes: int = 0
+    rss_bytes: int = 0  # the daemon's resident memory
+    peak_rss_bytes: int = 0  # ... at its peak
     cache_messages: int = 0
     forwards_queued: int = 0
     forwards_suppressed_ntm: int = 0
