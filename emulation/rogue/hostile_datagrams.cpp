@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/datagram_auth.h"
 #include "wire/codec.h"
 
 namespace dissem::rogue {
@@ -46,9 +47,23 @@ Datagram request_flood(std::mt19937_64& rng, const Target& target, NodeId reques
   return wire::encode(r);
 }
 
+namespace {
+
+// A data fragment heard, read as an outsider can: as it is, or, in a network
+// with a network key, without the authentication trailer it cannot forge
+// but can strip (engine/datagram_auth.h: the last 32 bytes).
+bool decode_data(const Datagram& heard, wire::Decoded& d) {
+  constexpr std::size_t kTrailer = engine::kAuthTrailerBytes;
+  if (!wire::decode(heard, wire::Limits{}, d) && d.kind == wire::Kind::Data) return true;
+  return heard.size() > kTrailer && !wire::decode(std::span(heard).first(heard.size() - kTrailer), wire::Limits{}, d) &&
+         d.kind == wire::Kind::Data;
+}
+
+}  // namespace
+
 Datagram corrupted_copy(std::mt19937_64& rng, const Datagram& real, bool other_digest) {
   wire::Decoded d;
-  if (wire::decode(real, wire::Limits{}, d) || d.kind != wire::Kind::Data) return {};
+  if (!decode_data(real, d)) return {};
   auto& f = d.data;
   std::string* payload = f.mutable_payload();
   (*payload)[rng() % payload->size()] ^= static_cast<char>(1 + rng() % 255);
@@ -58,7 +73,7 @@ Datagram corrupted_copy(std::mt19937_64& rng, const Datagram& real, bool other_d
 
 std::optional<Target> learn(const Datagram& received) {
   wire::Decoded d;
-  if (wire::decode(received, wire::Limits{}, d) || d.kind != wire::Kind::Data) return std::nullopt;
+  if (!decode_data(received, d)) return std::nullopt;
   return Target{d.data.group(), d.data.publisher(), d.data.seq()};
 }
 

@@ -19,7 +19,7 @@ require_root("end-to-end emulation tests")
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / build_dir()
 EMU = BUILD / "emulation/emu/dissem-emu"
-BIN_DIRS = [BUILD / "src", BUILD / "emulation/baselines/norm"]
+BIN_DIRS = [BUILD / "src", BUILD / "emulation/baselines/norm", BUILD / "emulation/rogue"]
 
 
 def run_campaign(scenario: str, out: Path, *extra: str, timeout: float = 600) -> list[dict]:
@@ -82,3 +82,48 @@ def test_tactical_quick_profile_runs_every_system(tmp_path):
             # The ground nodes repair each other, coded or not: every subscriber
             # gets everything even though the sender neither hears nor serves requests.
             assert all(n["result"]["messages_completed"] == n["result"]["expected"] for n in subs)
+
+
+# Documented in docs/threat-model.md: a member daemon's resident memory under
+# hostile traffic at the defaults.
+MEMORY_CAP_BYTES = 256 << 20
+
+
+def test_hostile_air_quick_profile_every_attack_with_and_without_keys(tmp_path):
+    results = run_campaign("hostile-air.toml", tmp_path, "--profile", "quick", "--jobs", "2")
+    assert {r["system"] for r in results} == {"attacked", "authenticated", "undisturbed"}
+    finish = {}
+    repairs = {}
+    for r in results:
+        assert r["status"] == "ok", (r["cell_id"], r["system"], r.get("reason"))
+        members = [n for n in r["nodes"] if "member" in n["roles"]]
+        rogue = [n for n in r["emulator"]["stats"]["nodes"] if n.get("id") in
+                 [x.get("id") for x in r["nodes"] if "attacker" in x["roles"]]]
+        attacked = sum(int(n.get("frames_sent", 0)) for n in rogue)
+        assert (attacked > 1000) == (r["system"] != "undisturbed"), (r["cell_id"], r["system"], attacked)
+        for node in r["nodes"]:
+            if "subscriber" in node["roles"]:
+                res = node["result"]
+                # The transfer completes, and no forged byte reaches an application.
+                assert res["messages_completed"] == res["expected"] == 20, (r["cell_id"], r["system"], res)
+                assert res["content_errors"] == 0, (r["cell_id"], r["system"], res)
+        for node in members:
+            collected = node["collected"]
+            assert collected["process"]["peak_rss_bytes"] < MEMORY_CAP_BYTES, (r["system"], node["name"])
+            if r["system"] == "authenticated":
+                # Nothing of the rogue's got past the trailer check.
+                assert collected["malformed"]["total"] == 0, (r["cell_id"], node["name"])
+                assert collected["integrity"]["unauthenticated"] > 0, (r["cell_id"], node["name"])
+        key = (r["cell"]["attack"], r["system"])
+        finish[key] = max(float(n["result"]["last_completion_s"]) for n in r["nodes"] if "subscriber" in n["roles"])
+        repairs[key] = sum(n["collected"]["traffic"]["repair"]["sent"]["bytes"] for n in members)
+    for attack in ("every", "request-flood"):
+        for system in ("attacked", "authenticated"):
+            # Within 1.25x of the undisturbed transfer (plus a second of slack
+            # for one seed's jitter on a ~12 s transfer).
+            assert finish[(attack, system)] <= 1.25 * finish[(attack, "undisturbed")] + 1.0, (attack, system, finish)
+    # The request flood (from ids the members do not know) buys at most the
+    # strangers' budget at each of the four members: 0.1 of 1 Mbit/s over the
+    # transfer plus the 4 s burst.
+    budget = 4 * 0.1 * 1048576 / 8 * (finish[("request-flood", "attacked")] + 4)
+    assert repairs[("request-flood", "attacked")] - repairs[("request-flood", "undisturbed")] <= budget, repairs

@@ -25,7 +25,7 @@
 
 namespace dissem::cache::schema {
 
-inline constexpr int kVersion = 3;
+inline constexpr int kVersion = 4;
 
 // Message rowids above this would overflow the fragment key.
 inline constexpr long long kMaxMessageRowid = (1LL << 31) - 1;
@@ -49,6 +49,8 @@ CREATE TABLE messages (
   first_seen_us  INTEGER NOT NULL,     -- Micros when the first fragment arrived
   last_used_us   INTEGER NOT NULL,     -- Micros of the last delivery or repair served (LRU)
   digest         INTEGER NOT NULL DEFAULT 0,  -- verification data (wire/message_digest.h) as int64; 0 = not known yet
+  signature      BLOB    NOT NULL DEFAULT x'',  -- keyed groups: the publisher's manifest signature (64 B); empty in open groups
+  key_epoch      INTEGER NOT NULL DEFAULT 0,    -- ... and the epoch of the group key that made it
   UNIQUE (group_name, publisher, seq)
 );
 
@@ -66,8 +68,11 @@ CREATE TABLE node_state (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 2 to 3: messages gain their digest.
+// Version 2 to 3: messages gain their digest; 3 to 4: their signature.
 inline constexpr const char* kUpgradeFrom2 =
     "ALTER TABLE messages ADD COLUMN digest INTEGER NOT NULL DEFAULT 0";
+inline constexpr const char* kUpgradeFrom3 =
+    "ALTER TABLE messages ADD COLUMN signature BLOB NOT NULL DEFAULT x'';"
+    "ALTER TABLE messages ADD COLUMN key_epoch INTEGER NOT NULL DEFAULT 0";
 
 }  // namespace dissem::cache::schema

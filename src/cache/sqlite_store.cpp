@@ -69,8 +69,9 @@ struct Statements {
         commit(db, "COMMIT"),
         insert_message(db,
                        "INSERT INTO messages (group_name, publisher, seq, total_length, priority, expiry_s,"
-                       " history_window, tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10, ?11)"),
+                       " history_window, tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest,"
+                       " signature, key_epoch)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10, ?11, ?12, ?13)"),
         update_message(db,
                        "UPDATE messages SET complete = ?2, own = ?3, stored_bytes = ?4, last_used_us = ?5, digest = ?6"
                        " WHERE id = ?1"),
@@ -423,6 +424,8 @@ class SqliteStore final : public Store {
     s.bind(9, std::int64_t{own});
     s.bind(10, now);
     s.bind(11, to_sql(meta.digest));
+    s.bind_blob(12, std::span(reinterpret_cast<const std::uint8_t*>(meta.signature.data()), meta.signature.size()));
+    s.bind(13, std::int64_t{meta.key_epoch});
     s.run();
     const std::int64_t rowid = sqlite3_last_insert_rowid(db_->get());
     if (rowid > schema::kMaxMessageRowid)
@@ -498,7 +501,8 @@ class SqliteStore final : public Store {
     {
       sql::Statement s(*db_,
                        "SELECT id, group_name, publisher, seq, total_length, priority, expiry_s, history_window,"
-                       " tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest FROM messages");
+                       " tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest, signature, key_epoch"
+                       " FROM messages");
       while (s.step()) {
         MessageMeta meta;
         meta.id.group = s.column_text(1);
@@ -510,6 +514,9 @@ class SqliteStore final : public Store {
         meta.history_window = static_cast<std::uint32_t>(s.column_int64(7));
         meta.tag = s.column_text(8);
         meta.digest = static_cast<std::uint64_t>(s.column_int64(14));
+        const auto signature = s.column_blob(15);
+        meta.signature.assign(signature.begin(), signature.end());
+        meta.key_epoch = static_cast<std::uint32_t>(s.column_int64(16));
         Entry& e = index[meta.id];
         e.rowid = s.column_int64(0);
         e.meta = std::move(meta);
@@ -619,10 +626,12 @@ void configure(sql::Database& db, bool in_memory, const StoreOptions& options) {
     throw db.error("schema version " + std::to_string(version) + " is newer than this build supports (" +
                    std::to_string(schema::kVersion) + ")");
   if (version == schema::kVersion) return;
-  if (version == 2) {
+  if (version == 2 || version == 3) {
     // Version 2 had no digests: the column starts empty, and the engine
     // computes the digests of complete messages when it restores them.
-    install_schema(db, schema::kUpgradeFrom2);
+    // Versions before 4 had no signatures: their messages are open-group ones.
+    install_schema(db, version == 2 ? (std::string(schema::kUpgradeFrom2) + ";" + schema::kUpgradeFrom3).c_str()
+                                    : schema::kUpgradeFrom3);
     return;
   }
   if (version != 0)

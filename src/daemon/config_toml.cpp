@@ -70,12 +70,12 @@ std::string value_text(const std::string& key, ValueType type, const toml::node&
       for (const toml::node& e : *a) {
         auto item = e.value_exact<std::string>();
         if (!item) wrong_type(key, "an array of strings", e);
-        // The text form separates items with commas.
+        // The text form separates items with commas; "" is the empty list.
         if (item->find(',') != std::string::npos) throw ConfigError(key + ": '" + *item + "' contains a comma");
+        if (item->empty()) throw ConfigError(key + ": an item is empty");
         joined += (joined.empty() ? "" : ",") + *item;
       }
-      if (a->empty()) throw ConfigError(key + ": must list at least one item");
-      return joined;
+      return joined;  // the key decides whether an empty list will do
     }
     case ValueType::EngineScalar:
       if (auto v = n.value_exact<std::int64_t>()) return std::to_string(*v);
@@ -185,6 +185,7 @@ std::string value_toml(const KeyValue& kv) {
     case ValueType::Boolean: return kv.text;
     case ValueType::String: return quoted(kv.text);
     case ValueType::StringList: {
+      if (kv.text.empty()) return "[]";
       std::string out = "[";
       std::size_t start = 0;
       while (start <= kv.text.size()) {

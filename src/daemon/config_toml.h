@@ -1,7 +1,7 @@
 // The TOML form of DaemonConfig: tables [node] [net] [cache] [ipc] [log]
-// [engine], keys as in daemon_keys.h. Reading applies every key of the
-// document through set_value; printing writes every key, so the printed text
-// parses back to the same configuration.
+// [security] [engine] [controllers], keys as in daemon_keys.h. Reading
+// applies every key of the document through set_value; printing writes every
+// key, so the printed text parses back to the same configuration.
 #pragma once
 
 #include <string>

@@ -81,6 +81,12 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   const auto& c = engine_config.controllers;
   log(LogLevel::Info, "controllers: forwarding {}, replication {}, deletion {}{}{}", c.forwarding, c.replication,
       c.deletion, c.plugin_path.empty() ? "" : ", plugin ", c.plugin_path);
+  const auto& keys = engine_config.security;
+  if (keys.empty()) {
+    log(LogLevel::Info, "open network: no keys configured ([security])");
+  } else {
+    log(LogLevel::Info, "keys: {} network epoch(s), {} keyed group(s)", keys.network.size(), keys.groups.size());
+  }
 }
 
 Daemon::~Daemon() { stop(); }

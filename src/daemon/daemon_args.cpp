@@ -28,8 +28,8 @@ DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnv
   CLI::App app{"dissemd: peer-to-peer reliable dissemination over local broadcast/multicast UDP", "dissemd"};
   app.footer(
       "Precedence, later winning: defaults, --config, each --set in order, then the direct flags.\n"
-      "Keys: node.*, net.*, cache.*, ipc.*, log.*, engine.*, controllers.* (see docs/dissemd.example.toml; "
-      "--print-config lists them all).");
+      "Keys: node.*, net.*, cache.*, ipc.*, log.*, security.*, engine.*, controllers.*\n"
+      "(see docs/dissemd.example.toml; --print-config lists them all).");
 
   std::string config_file;
   std::vector<std::string> assignments;

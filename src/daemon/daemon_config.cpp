@@ -1,11 +1,13 @@
 #include "daemon/daemon_config.h"
 
+#include "daemon/key_files.h"
 #include "ipc/socket_file.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 namespace dissem::daemon {
 
@@ -30,6 +32,7 @@ engine::EngineConfig daemon_engine_defaults() {
 
 bool operator==(const DaemonConfig& a, const DaemonConfig& b) {
   return a.node == b.node && a.net == b.net && a.cache == b.cache && a.ipc == b.ipc && a.log == b.log &&
+         a.security == b.security &&
          engine::describe_config(a.engine) == engine::describe_config(b.engine) &&
          a.engine.controllers == b.engine.controllers;
 }
@@ -52,11 +55,21 @@ DaemonConfig default_config(const RuntimeEnvironment& env) {
   return config;
 }
 
-std::uint32_t payload_for_mtu(std::uint32_t mtu) {
+std::uint32_t payload_for_mtu(std::uint32_t mtu, bool keyed) {
   constexpr std::uint32_t kMin = 64;
   constexpr std::uint32_t kMax = 65000;
-  if (mtu < kDatagramReserve + kMin) return kMin;
-  return std::min(mtu - kDatagramReserve, kMax);
+  const std::uint32_t reserve = kDatagramReserve + (keyed ? kSecurityReserve : 0);
+  if (mtu < reserve + kMin) return kMin;
+  return std::min(mtu - reserve, kMax);
+}
+
+engine::SecurityConfig load_security(const SecuritySection& section) {
+  engine::SecurityConfig out;
+  if (!section.network_key_file.empty())
+    out.network = read_network_keys(section.network_key_file, "security.network_key_file");
+  for (const auto& g : section.group_keys)
+    out.groups.emplace(g.group, read_group_keys(g.group, g.prefix, "security.group_keys"));
+  return out;
 }
 
 engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed,
@@ -65,7 +78,12 @@ engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_i
   engine::EngineConfig e = config.engine;
   e.node_id = node_id;
   if (e.seed == 0) e.seed = fresh_seed;
-  if (e.payload_size == 0) e.payload_size = payload_for_mtu(smallest_mtu);
+  if (!config.security.empty()) {
+    engine::SecurityConfig loaded = load_security(config.security);
+    e.security.network = std::move(loaded.network);
+    e.security.groups = std::move(loaded.groups);
+  }
+  if (e.payload_size == 0) e.payload_size = payload_for_mtu(smallest_mtu, !e.security.empty());
   return e;
 }
 

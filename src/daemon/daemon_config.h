@@ -67,6 +67,23 @@ struct LogSection {
   bool operator==(const LogSection&) const = default;
 };
 
+// One keyed group: its key files are PREFIX.verify, PREFIX.sign, PREFIX.seal.
+struct GroupKeyFiles {
+  std::string group;
+  std::string prefix;
+  bool operator==(const GroupKeyFiles&) const = default;
+};
+
+// Where the keys are (daemon/key_files.h); never the keys themselves. They
+// are read at start-up, by engine_config_for. Nothing configured: an open
+// network.
+struct SecuritySection {
+  std::string network_key_file;             // "" = datagrams not authenticated
+  std::vector<GroupKeyFiles> group_keys;    // "GROUP=PREFIX" in the text form
+  bool empty() const { return network_key_file.empty() && group_keys.empty(); }
+  bool operator==(const SecuritySection&) const = default;
+};
+
 // EngineConfig's defaults with seed 0 (see DaemonConfig::engine).
 engine::EngineConfig daemon_engine_defaults();
 
@@ -76,6 +93,7 @@ struct DaemonConfig {
   CacheSection cache;
   IpcSection ipc;
   LogSection log;
+  SecuritySection security;
   // Engine tunables, keys as in engine/config_keys.h. Two differ from a bare
   // EngineConfig: node_id is not used (node.node_id is the one source), and
   // seed defaults to 0, meaning "fresh from the OS at each start": daemons
@@ -108,13 +126,23 @@ DaemonConfig default_config(const RuntimeEnvironment& env);
 // MTU gives the paper's 1400-byte fragments; loopback's 65536 gives 65000
 // (the engine's ceiling). Longer group names make the kernel fragment at IP.
 constexpr std::uint32_t kDatagramReserve = 100;
+// With keys, datagrams carry up to this much more: a 32-byte authentication
+// trailer and a signature field of about 74 bytes.
+constexpr std::uint32_t kSecurityReserve = 112;
 
-// The fragment payload for a node whose smallest interface MTU is `mtu`.
-std::uint32_t payload_for_mtu(std::uint32_t mtu);
+// The fragment payload for a node whose smallest interface MTU is `mtu`;
+// `keyed`: any key is configured, so kSecurityReserve more is kept free.
+std::uint32_t payload_for_mtu(std::uint32_t mtu, bool keyed = false);
+
+// The keys the section names, read from their files. Throws ConfigError
+// naming the key (security.network_key_file, security.group_keys), the file
+// and the line.
+engine::SecurityConfig load_security(const SecuritySection& section);
 
 // The EngineConfig to construct the Node with: `node_id` (configured or
-// generated) filled in, a seed of 0 replaced by `fresh_seed`, and a
-// payload_size of 0 replaced by payload_for_mtu(smallest_mtu).
+// generated) filled in, a seed of 0 replaced by `fresh_seed`, the keys of
+// config.security loaded (load_security), and a payload_size of 0 replaced
+// by payload_for_mtu(smallest_mtu, keyed).
 engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_id, std::uint64_t fresh_seed,
                                        std::uint32_t smallest_mtu = 1500);
 

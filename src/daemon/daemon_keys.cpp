@@ -11,6 +11,8 @@
 #include <limits>
 #include <set>
 
+#include "daemon/key_files.h"
+
 namespace dissem::daemon {
 namespace {
 
@@ -62,6 +64,7 @@ std::string group_value(const std::string& key, const std::string& text) {
 // no '/' or whitespace. ':' stays allowed: getifaddrs names IPv4 aliases
 // "eth0:1".
 std::vector<std::string> interfaces_value(const std::string& key, const std::string& text) {
+  if (text.empty()) fail(key, "must list at least one item");
   std::vector<std::string> out;
   std::size_t start = 0;
   while (true) {
@@ -82,6 +85,36 @@ std::vector<std::string> interfaces_value(const std::string& key, const std::str
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ",") + i;
+  return out;
+}
+
+// "GROUP=PREFIX,GROUP=PREFIX"; "" is none. Prefixes are checked when the
+// files are read, at start-up.
+std::vector<GroupKeyFiles> group_keys_value(const std::string& key, const std::string& text) {
+  std::vector<GroupKeyFiles> out;
+  std::size_t start = 0;
+  while (!text.empty()) {
+    const auto comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) fail(key, "'" + item + "' is not of the form GROUP=PREFIX");
+    GroupKeyFiles g{item.substr(0, eq), item.substr(eq + 1)};
+    if (g.group.empty()) fail(key, "'" + item + "' names no group before '='");
+    if (const auto problem = group_name_problem(g.group); !problem.empty()) fail(key, problem);
+    if (g.prefix.empty()) fail(key, "'" + item + "' names no key file prefix after '='");
+    if (g.prefix.find('\0') != std::string::npos) fail(key, "'" + g.group + "': the prefix contains a NUL byte");
+    for (const auto& other : out)
+      if (other.group == g.group) fail(key, "group '" + g.group + "' is listed twice");
+    out.push_back(std::move(g));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string group_keys_text(const std::vector<GroupKeyFiles>& items) {
+  std::string out;
+  for (const auto& g : items) out += (out.empty() ? "" : ",") + g.group + "=" + g.prefix;
   return out;
 }
 
@@ -172,6 +205,16 @@ const std::vector<Key>& daemon_keys() {
          else fail(k, "'" + v + "' is not error, warn, info or debug");
        },
        [](const C& c) { return S(to_string(c.log.level)); }},
+
+      {"security.network_key_file", ValueType::String,
+       [](C& c, const S& k, const S& v) {
+         if (v.find('\0') != std::string::npos) fail(k, "contains a NUL byte");
+         c.security.network_key_file = v;
+       },
+       [](const C& c) { return c.security.network_key_file; }},
+      {"security.group_keys", ValueType::StringList,
+       [](C& c, const S& k, const S& v) { c.security.group_keys = group_keys_value(k, v); },
+       [](const C& c) { return group_keys_text(c.security.group_keys); }},
   };
   return keys;
 }
@@ -240,7 +283,8 @@ void set_engine_value(DaemonConfig& config, const std::string& name, const std::
 }  // namespace
 
 const std::vector<std::string_view>& section_names() {
-  static const std::vector<std::string_view> names = {"node", "net", "cache", "ipc", "log", "engine", "controllers"};
+  static const std::vector<std::string_view> names = {"node", "net",      "cache",  "ipc",
+                                                       "log",  "security", "engine", "controllers"};
   return names;
 }
 

@@ -8,6 +8,9 @@
 // controllers/controller_settings.h's ("controllers.forwarding.name", with
 // "controllers.forwarding" accepted for it); decision points are sub-tables
 // in the file.
+//
+// The [security] keys name key files (daemon/key_files.h), never keys: key
+// material is not in the configuration, nor in what --print-config prints.
 #pragma once
 
 #include <optional>
@@ -43,8 +46,8 @@ void apply_assignment(DaemonConfig& config, const std::string& assignment);
 // The type `key` expects; nullopt for an unknown key.
 std::optional<ValueType> value_type(const std::string& key);
 
-// Every key with its current value: node, net, cache, ipc, log, engine,
-// then controllers.
+// Every key with its current value: node, net, cache, ipc, log, security,
+// engine, then controllers.
 std::vector<KeyValue> describe(const DaemonConfig& config);
 
 }  // namespace dissem::daemon

@@ -10,6 +10,8 @@ find_path(DISSEM_CLI11_INCLUDE CLI/CLI.hpp REQUIRED)
 set(DAEMON_CONFIG_SRCS
     ${CMAKE_CURRENT_LIST_DIR}/daemon_config.cpp
     ${CMAKE_CURRENT_LIST_DIR}/daemon_keys.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/key_files.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/key_files_write.cpp
     ${CMAKE_CURRENT_LIST_DIR}/config_toml.cpp
     ${CMAKE_CURRENT_LIST_DIR}/daemon_args.cpp)
 add_library(dissem_daemon_config STATIC ${DAEMON_CONFIG_SRCS})

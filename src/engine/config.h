@@ -6,6 +6,7 @@
 #include <string>
 
 #include "controllers/controller_settings.h"
+#include "engine/security_config.h"
 #include "engine/types.h"
 
 namespace dissem::engine {
@@ -110,6 +111,11 @@ struct EngineConfig {
   // Forwarding, replication and deletion (controllers/controller_settings.h).
   // Named by their own key table ([controllers] in dissemd), not config_keys.
   controllers::ControllerSettings controllers;
+
+  // --- keys (authenticated groups) ------------------------------------------
+  // Filled by the host from key files (dissemd: [security]); empty = open.
+  // Not in config_keys: key material is never text in a configuration.
+  SecurityConfig security;
 };
 
 }  // namespace dissem::engine

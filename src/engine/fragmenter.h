@@ -34,6 +34,10 @@ void fill_message_fields(Datagram& out, const MessageMeta& meta, bool repair) {
   out.set_repair(repair);
   if (!meta.tag.empty()) out.set_tag(meta.tag);
   out.set_digest(meta.digest);
+  if (!meta.signature.empty()) {
+    out.set_signature(meta.signature);
+    out.set_key_epoch(meta.key_epoch);
+  }
 }
 
 // The message a self-describing datagram names: a DataFragment or a
@@ -48,6 +52,8 @@ MessageMeta meta_of(const Datagram& d) {
   m.history_window = d.history_window();
   m.tag = d.tag();
   m.digest = d.digest();
+  m.signature = d.signature();
+  m.key_epoch = d.key_epoch();
   return m;
 }
 

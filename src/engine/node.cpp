@@ -52,6 +52,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
       split(c.repair_share),
       serve_budget(serve_budget_settings(c)),
+      replay(c.max_peers, c.security.replay_window_us),
       coded(c.coding_memory),
       coded_streams(c.coding_memory / 4),
       block_memory(0),
@@ -198,9 +199,18 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
   meta.history_window = r.history_window;
   meta.tag = r.tag;
   meta.digest = wire::message_digest(r.payload);
+  // Keyed groups: the payload sealed (if the group has a seal key), the
+  // manifest signed. What goes on the air and into the cache is `body`.
+  std::vector<std::uint8_t> sealed;
+  const std::vector<std::uint8_t>* body = &r.payload;
+  if (config.security.group(r.group) != nullptr) {
+    sealed = r.payload;
+    sign_and_seal(meta, sealed, now);
+    body = &sealed;
+  }
 
   for (const auto& [off, len] : fragment_layout(meta.total_length, config.payload_size)) {
-    store->put_fragment(meta, off, std::span(r.payload).subspan(off, len), now, true);
+    store->put_fragment(meta, off, std::span(*body).subspan(off, len), now, true);
   }
   store->set_state(seq_state_key(r.group), std::to_string(seq));
   store->mark_complete(meta.id);
@@ -209,9 +219,9 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
   tracker.restore(meta, true, {}, now);
   note_expiry(meta.expiry_s);
   PublicationCursor cursor{meta.id, 0, nullptr};
-  if (publish_queue_bytes + r.payload.size() <= config.reassembly_memory) {
-    cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(r.payload);
-    publish_queue_bytes += r.payload.size();
+  if (publish_queue_bytes + body->size() <= config.reassembly_memory) {
+    cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(*body);
+    publish_queue_bytes += body->size();
   }
   publish_queue.push_back(std::move(cursor));
   ++stats.messages_published;

@@ -38,6 +38,7 @@
 #include "engine/redundancy_planner.h"
 #include "engine/request_server.h"
 #include "engine/serve_budget.h"
+#include "engine/datagram_auth.h"
 #include "engine/subscriptions.h"
 #include "engine/timing.h"
 #include "engine/traffic_memory.h"
@@ -242,6 +243,10 @@ class NodeImpl {
   PrioritySplit split;
   RequestServer server;
   ServeBudget serve_budget;
+  // Authenticated groups (node_security.cpp).
+  ReplayGuard replay;
+  std::uint64_t auth_counter = 0;  // the counter of our last sealed datagram
+  NodeId sealer = 0;               // who sealed the datagram being handled (0: open network)
   Timing timing;
   CodedMessages coded;
   CodedStreams coded_streams;
@@ -334,6 +339,23 @@ class NodeImpl {
   std::uint64_t trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m, std::uint64_t allowed);
   // The part of a deficit of symbols `allowed` covers (spent from it).
   std::uint32_t trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed);
+  // --- authenticated groups (node_security.cpp) ---
+  // Appends the network-key trailer (nothing in an open network).
+  void seal_outgoing(std::vector<std::uint8_t>& datagram, Micros now);
+  // The frame of a datagram whose trailer verifies and is not a replay (the
+  // whole datagram in an open network); nothing, counted, otherwise.
+  std::optional<std::span<const std::uint8_t>> open_incoming(std::span<const std::uint8_t> datagram);
+  // A control datagram naming `claimed` as its sender was sealed by it.
+  bool sealed_by(NodeId claimed);
+  // Data of a keyed group carries a valid signature of its manifest (checked
+  // once per message); always true in open groups. Counted when false.
+  bool authentic(const MessageMeta& meta);
+  // Publication in a keyed group: seals the payload (if the group has a seal
+  // key) and signs the manifest; throws PublishError without a signing key.
+  void sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& payload, Micros now);
+  // What an application is given of a stored message: opened if its group is
+  // sealed (nothing, counted, if it does not open).
+  std::optional<std::vector<std::uint8_t>> readable(const MessageId& id, std::vector<std::uint8_t> stored);
   // Hands the datagram just decoded into `decoded` to its kind's handler.
   void dispatch_datagram(std::size_t size, Micros now);
  private:

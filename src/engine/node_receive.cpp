@@ -84,6 +84,7 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
     ++n.stats.own_datagrams_ignored;
     return;
   }
+  if (!n.sealed_by(r.requester())) return;
   ++n.stats.mfrs_received;
   // A requester is a neighbour, but not an established one (peers.h) until
   // its beacons are heard: invented requester ids set no timers or budgets,
@@ -148,6 +149,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     ++n.stats.own_datagrams_ignored;
     return;
   }
+  if (!n.sealed_by(b.node())) return;
   // A neighbour appears (an event, timers rescaled, backoffs reset) once its
   // beacons establish it: a one-off beacon from an invented id does nothing.
   n.peers.heard(b.node(), now);
@@ -187,6 +189,7 @@ void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micro
     ++n.stats.own_datagrams_ignored;
     return;
   }
+  if (!n.sealed_by(s.node())) return;
   ++n.stats.summaries_received;
   n.peers.heard(s.node(), now);
   n.on_summary(s, now);
@@ -198,6 +201,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
                                           std::span<const std::uint8_t> payload, bool subscribed,
                                           const ArrivedFrom& from, Micros now) {
   if (refuse_own_id(meta, now)) return FragmentOutcome::Duplicate;
+  if (!authentic(meta)) return FragmentOutcome::DigestConflict;
   const auto length = static_cast<std::uint32_t>(payload.size());
   const auto outcome = tracker.on_fragment(meta, offset, length, now, payload.data(), subscribed);
   switch (outcome) {
@@ -243,7 +247,9 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
 }
 
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
-  if (auto err = wire::decode(bytes, limits, decoded)) {
+  const auto frame = open_incoming(bytes);
+  if (!frame) return;
+  if (auto err = wire::decode(*frame, limits, decoded)) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;
   }

@@ -12,6 +12,7 @@ namespace {
 
 std::optional<OutgoingDatagram> finish(NodeImpl& n, std::vector<std::uint8_t> bytes, TrafficKind kind,
                                        Micros now) {
+  n.seal_outgoing(bytes, now);
   n.pacer.on_sent(bytes.size(), now);
   n.stats.sent[static_cast<std::size_t>(kind)].add(bytes.size());
   return OutgoingDatagram{std::move(bytes), kind};

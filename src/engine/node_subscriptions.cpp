@@ -99,6 +99,7 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros 
     if (cached_id == nullptr || *cached_id != o.message) {
       auto buffer = tracker.take_buffer(o.message);
       cached = buffer.empty() ? store->read_message(o.message) : std::optional(std::move(buffer));
+      if (cached) cached = readable(o.message, std::move(*cached));  // sealed groups: opened
       cached_id = &o.message;
     }
     const MessageState* st = tracker.find(o.message);
@@ -106,11 +107,13 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros 
     store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
     // Orders for one message are adjacent: the last one takes the buffer.
     const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;
+    MessageMeta meta = *st->meta;
+    meta.total_length = static_cast<std::uint32_t>(cached->size());  // what the application gets
     if (last_use) {
-      deliveries.push_back(Delivery{o.subscription, *st->meta, std::move(*cached)});
+      deliveries.push_back(Delivery{o.subscription, std::move(meta), std::move(*cached)});
       cached_id = nullptr;
     } else {
-      deliveries.push_back(Delivery{o.subscription, *st->meta, *cached});
+      deliveries.push_back(Delivery{o.subscription, std::move(meta), *cached});
     }
     ++stats.deliveries;
   }

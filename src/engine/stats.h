@@ -49,12 +49,20 @@ enum class IntegrityEvent : std::uint8_t {
   VerifyFailed,        // a whole message did not match its digest: its data dropped, fetched again
   ConflictReset,       // an unverified partial message contradicted more than supported: dropped, fetched again
   OwnId,               // data under this node's id that it never published
+  // Authenticated groups (engine/security_config.h):
+  Unauthenticated,     // a datagram without a valid network-key tag (no tag, bad tag, unknown epoch)
+  Replayed,            // a sealed datagram whose counter was already heard from its sender
+  SenderMismatch,      // a sealed control datagram naming another node than its sealer
+  Unsigned,            // data of a keyed group without a signature, or under an unknown key epoch
+  BadSignature,        // data of a keyed group whose manifest signature does not verify
+  Undecryptable,       // a sealed payload this node holds the group's key for did not open
 };
-constexpr std::size_t kIntegrityEvents = 5;
+constexpr std::size_t kIntegrityEvents = 11;
 
 constexpr std::string_view integrity_event_name(IntegrityEvent e) {
   constexpr std::string_view names[] = {"length_conflict", "digest_conflict", "verify_failed", "conflict_reset",
-                                        "own_id"};
+                                        "own_id",          "unauthenticated", "replayed",      "sender_mismatch",
+                                        "unsigned",        "bad_signature",   "undecryptable"};
   return names[static_cast<std::size_t>(e)];
 }
 

@@ -53,6 +53,11 @@ struct MessageMeta {
   // and coded symbol. 0 = unknown: only messages cached before digests
   // existed, until their digest is computed or learnt.
   std::uint64_t digest = 0;
+  // Keyed groups: the publisher's signature over the manifest (64 bytes,
+  // engine/message_signature.h) and its group key's epoch; empty in open
+  // groups. Kept with the message so any holder can serve it signed.
+  std::string signature;
+  std::uint32_t key_epoch = 0;
 
   bool expired_at(Micros now) const { return expiry_s != 0 && to_unix_seconds(now) >= expiry_s; }
 };

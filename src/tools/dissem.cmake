@@ -9,8 +9,10 @@ add_library(dissem_cli_support STATIC ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cp
 target_link_libraries(dissem_cli_support PUBLIC dissem_client fmt::fmt)
 target_compile_options(dissem_cli_support PRIVATE ${DISSEM_WARNINGS})
 
-add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp)
-target_link_libraries(dissem PRIVATE dissem_cli_support)
+add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp
+                      ${CMAKE_CURRENT_LIST_DIR}/dissem_keygen.cpp)
+# dissem_daemon_config: `dissem keygen` writes key files with daemon/key_files.h.
+target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config)
 target_compile_options(dissem PRIVATE ${DISSEM_WARNINGS})
 
 # The CLI integration tests (tests/integration/dissem_cli_test.cpp) run this

@@ -5,6 +5,7 @@
 //   dissem subscribe news --count 1 --out inbox/
 //   dissem stats --json
 //   dissem peers
+//   dissem keygen group news --epoch 1 --out keys/news     key files for dissemd
 //
 // Exit codes: 0 ok, 1 dissemd refused the request, 2 bad usage, 3 cannot
 // connect to dissemd, 4 subscribe timed out before --count messages,
@@ -20,6 +21,7 @@
 #include "ipc/socket_file.h"
 #include "tools/dissem_commands.h"
 #include "tools/dissem_common.h"
+#include "tools/dissem_keygen.h"
 
 namespace {
 
@@ -81,6 +83,9 @@ int main(int argc, char** argv) {
   CLI::App* peers = app.add_subcommand("peers", "nodes heard recently: last heard, loss, round-trip time");
   peers->add_flag("--json", peers_json, "machine-readable output");
 
+  KeygenOptions keygen_options;
+  CLI::App* keygen = add_keygen_command(app, keygen_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
     if (*subscribe) run_subscribe(socket, sub);
     if (*stats) run_stats(socket, stats_json);
     if (*peers) run_peers(socket, peers_json);
+    if (*keygen) run_keygen(*keygen, keygen_options);
     return kExitOk;
   } catch (const Failure& e) {
     error_line(e.what());

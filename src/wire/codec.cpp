@@ -30,6 +30,7 @@ std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limit
   if (end > d.total_length()) return DecodeError::BadRange;
   if (d.block_symbols() > kMaxBlockSymbols) return DecodeError::BadRange;
   if (d.digest() == 0) return DecodeError::BadDigest;
+  if (!d.signature().empty() && d.signature().size() != kSignatureBytes) return DecodeError::BadDigest;
   return std::nullopt;
 }
 
@@ -51,6 +52,7 @@ std::optional<DecodeError> check_coded(const CodedSymbol& c, const Limits& limit
   const std::uint64_t in_block = std::min(k, fragments - std::uint64_t{c.block()} * k);
   if (!c.coefficients().empty() && c.coefficients().size() != in_block) return DecodeError::BadRange;
   if (c.digest() == 0) return DecodeError::BadDigest;
+  if (!c.signature().empty() && c.signature().size() != kSignatureBytes) return DecodeError::BadDigest;
   return std::nullopt;
 }
 

@@ -27,6 +27,8 @@ constexpr std::uint32_t kDefaultBlockSymbols = 64;
 constexpr std::uint32_t kMaxBlockSymbols = 255;
 // Most messages one window symbol combines (and one window request spans).
 constexpr std::uint32_t kMaxWindowMessages = 64;
+// A manifest signature (Ed25519), when a fragment or symbol carries one.
+constexpr std::size_t kSignatureBytes = 64;
 
 struct Limits {
   std::uint32_t max_message_size = 64u << 20;

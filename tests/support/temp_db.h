@@ -33,14 +33,25 @@ class TempDb {
   std::string path_;
 };
 
-// Turns a cache file into what schema version 2 wrote: no digest column.
-inline void downgrade_to_schema_2(const std::string& path) {
+inline void run_sql(const std::string& path, const char* sql) {
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-  const int rc = sqlite3_exec(raw, "ALTER TABLE messages DROP COLUMN digest; PRAGMA user_version = 2", nullptr,
-                              nullptr, nullptr);
+  const int rc = sqlite3_exec(raw, sql, nullptr, nullptr, nullptr);
   sqlite3_close(raw);
   ASSERT_EQ(rc, SQLITE_OK);
+}
+
+// Turns a cache file into what schema version 3 wrote: no signature columns.
+inline void downgrade_to_schema_3(const std::string& path) {
+  run_sql(path,
+          "ALTER TABLE messages DROP COLUMN signature; ALTER TABLE messages DROP COLUMN key_epoch;"
+          " PRAGMA user_version = 3");
+}
+
+// ... and what schema version 2 wrote: no digest column either.
+inline void downgrade_to_schema_2(const std::string& path) {
+  downgrade_to_schema_3(path);
+  run_sql(path, "ALTER TABLE messages DROP COLUMN digest; PRAGMA user_version = 2");
 }
 
 }  // namespace dissem::test

@@ -476,6 +476,36 @@ TEST(CacheStore, DigestsPersistAndAVersion2CacheIsUpgraded) {
   EXPECT_EQ(find(s->load_index(), m.meta.id)->meta.digest, 0xccccu);
 }
 
+TEST(CacheStore, SignaturesPersistAndAVersion3CacheIsUpgraded) {
+  TempDb db;
+  const Message m(1, 3000);
+  {
+    auto s = Store::open(db.path());
+    MessageMeta signed_meta = m.meta;
+    signed_meta.digest = 0xaaaa;
+    signed_meta.signature = std::string("\0\x01\xff", 3) + std::string(61, 's');  // any 64 bytes, NULs too
+    signed_meta.key_epoch = 7;
+    ASSERT_TRUE(s->put_fragment(signed_meta, 0, m.part(0, 1000), kT0));
+    s->flush();
+  }
+  {
+    auto s = Store::open(db.path());
+    const auto index = s->load_index();
+    const auto* rec = find(index, m.meta.id);
+    ASSERT_NE(rec, nullptr);
+    EXPECT_EQ(rec->meta.signature, std::string("\0\x01\xff", 3) + std::string(61, 's'));
+    EXPECT_EQ(rec->meta.key_epoch, 7u);
+  }
+  dissem::test::downgrade_to_schema_3(db.path());  // the same file as version 3 wrote it
+  auto s = Store::open(db.path());
+  const auto index = s->load_index();
+  const auto* rec = find(index, m.meta.id);
+  ASSERT_NE(rec, nullptr);
+  EXPECT_TRUE(rec->meta.signature.empty()) << "upgraded: an open-group message";
+  EXPECT_EQ(rec->meta.digest, 0xaaaau) << "the digest kept";
+  EXPECT_EQ(s->read_fragments(m.meta.id, 0, 3000).size(), 1u) << "data kept";
+}
+
 TEST(CacheStore, RefusesAForeignDatabase) {
   TempDb db;
   {

@@ -387,6 +387,15 @@ TEST(EngineConfigFor, SizesFragmentsToTheSmallestMtuUnlessConfigured) {
   EXPECT_EQ(engine_config_for(c, 42, 1, 65536).payload_size, 900u);
 }
 
+TEST(EngineConfigFor, PayloadForMtuKeepsRoomForKeys) {
+  EXPECT_EQ(payload_for_mtu(1500), 1400u);
+  EXPECT_EQ(payload_for_mtu(1500, false), 1400u);
+  EXPECT_EQ(payload_for_mtu(1500, true), 1500u - kDatagramReserve - kSecurityReserve);
+  EXPECT_EQ(payload_for_mtu(1500, true), 1288u);
+  EXPECT_EQ(payload_for_mtu(65536, true), 65000u);
+  EXPECT_EQ(payload_for_mtu(200, true), 64u);
+}
+
 TEST(EngineConfigKeys, PayloadSizeIsZeroOrAtLeast64) {
   DaemonConfig c = default_config(user_env());
   EXPECT_NO_THROW(engine::set_config_value(c.engine, "payload_size", "0"));

@@ -1,0 +1,54 @@
+// Keys a node holds (authenticated groups; docs/threat-model.md). Empty, the
+// default, means an open network: integrity without keys only.
+//
+// - Network keys (32-byte secrets shared by every member) authenticate every
+//   datagram with a keyed BLAKE2b tag and a replay counter
+//   (engine/datagram_auth.h). With any network key configured, a node sends
+//   every datagram sealed with the newest epoch's key and refuses datagrams
+//   that are not sealed with one of its keys.
+// - Group keys: an Ed25519 public key per epoch verifies a group's messages
+//   (every node that caches, relays or receives the group holds it); the
+//   secret signing key lets this node publish in the group; an optional
+//   32-byte XChaCha20-Poly1305 key seals the group's payloads
+//   (engine/message_signature.h, engine/payload_seal.h).
+//
+// Keys carry an epoch. The newest epoch configured is used to send, sign and
+// seal; every epoch configured is accepted, so old and new keys overlap
+// while a rotation reaches every node. The engine never reads key files: the
+// host (dissemd, daemon/key_files.h) loads them and fills this in.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace dissem::engine {
+
+using SymmetricKey = std::array<std::uint8_t, 32>;
+using VerifyKey = std::array<std::uint8_t, 32>;   // Ed25519 public key
+using SigningKey = std::array<std::uint8_t, 64>;  // Ed25519 secret key (seed and public key)
+
+struct GroupKeys {
+  std::map<std::uint32_t, VerifyKey> verify;  // by epoch; required for a keyed group
+  std::map<std::uint32_t, SigningKey> sign;   // by epoch; publishing needs one
+  std::map<std::uint32_t, SymmetricKey> seal; // by epoch; empty = payloads in clear
+};
+
+struct SecurityConfig {
+  std::map<std::uint32_t, SymmetricKey> network;  // by epoch; empty = datagrams not authenticated
+  std::map<std::string, GroupKeys> groups;        // keyed groups, by name; others are open
+  // How far (microseconds of the sender's counter) a sealed datagram may
+  // arrive behind the newest one heard from its sender and still be taken
+  // (reordering); older ones are replays.
+  std::uint64_t replay_window_us = 2'000'000;
+
+  bool empty() const { return network.empty() && groups.empty(); }
+  const GroupKeys* group(const std::string& name) const {
+    const auto it = groups.find(name);
+    return it == groups.end() ? nullptr : &it->second;
+  }
+};
+
+}  // namespace dissem::engine
