@@ -69,6 +69,7 @@ engine::SecurityConfig load_security(const SecuritySection& section) {
     out.network = read_network_keys(section.network_key_file, "security.network_key_file");
   for (const auto& g : section.group_keys)
     out.groups.emplace(g.group, read_group_keys(g.group, g.prefix, "security.group_keys"));
+  out.send_from = section.send_from;
   return out;
 }
 

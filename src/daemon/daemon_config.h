@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,10 @@ struct GroupKeyFiles {
 struct SecuritySection {
   std::string network_key_file;             // "" = datagrams not authenticated
   std::vector<GroupKeyFiles> group_keys;    // "GROUP=PREFIX" in the text form
+  // When each new epoch's keys start being used to send, sign and seal (Unix
+  // seconds; "EPOCH=SECONDS" in the text form). Until then they are only
+  // accepted: a rotation installs them everywhere first, then all switch.
+  std::map<std::uint32_t, std::uint64_t> send_from;
   bool empty() const { return network_key_file.empty() && group_keys.empty(); }
   bool operator==(const SecuritySection&) const = default;
 };

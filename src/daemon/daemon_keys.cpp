@@ -118,6 +118,35 @@ std::string group_keys_text(const std::vector<GroupKeyFiles>& items) {
   return out;
 }
 
+// "EPOCH=SECONDS,..." (send_from); "" is none.
+std::map<std::uint32_t, std::uint64_t> send_from_value(const std::string& key, const std::string& text) {
+  std::map<std::uint32_t, std::uint64_t> out;
+  std::size_t start = 0;
+  while (!text.empty()) {
+    const auto comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto eq = item.find('=');
+    std::uint32_t epoch = 0;
+    std::uint64_t seconds = 0;
+    const char* end = item.data() + item.size();
+    const bool ok = eq != std::string::npos &&
+                    std::from_chars(item.data(), item.data() + eq, epoch).ptr == item.data() + eq && epoch != 0 &&
+                    eq + 1 < item.size() && std::from_chars(item.data() + eq + 1, end, seconds).ptr == end;
+    if (!ok) fail(key, "'" + item + "' is not of the form EPOCH=UNIX_SECONDS (epoch 1 or more)");
+    if (!out.emplace(epoch, seconds).second) fail(key, "epoch " + std::to_string(epoch) + " is listed twice");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string send_from_text(const std::map<std::uint32_t, std::uint64_t>& items) {
+  std::string out;
+  for (const auto& [epoch, seconds] : items)
+    out += (out.empty() ? "" : ",") + std::to_string(epoch) + "=" + std::to_string(seconds);
+  return out;
+}
+
 // Permission bits are octal by convention, so the value is a string of octal
 // digits ("0660"): a TOML integer 660 would silently mean something else.
 std::uint32_t mode_value(const std::string& key, const std::string& text) {
@@ -215,6 +244,9 @@ const std::vector<Key>& daemon_keys() {
       {"security.group_keys", ValueType::StringList,
        [](C& c, const S& k, const S& v) { c.security.group_keys = group_keys_value(k, v); },
        [](const C& c) { return group_keys_text(c.security.group_keys); }},
+      {"security.send_from", ValueType::StringList,
+       [](C& c, const S& k, const S& v) { c.security.send_from = send_from_value(k, v); },
+       [](const C& c) { return send_from_text(c.security.send_from); }},
   };
   return keys;
 }

@@ -24,7 +24,7 @@ bool same_manifest(const MessageMeta& a, const MessageMeta& b) {
 
 void NodeImpl::seal_outgoing(std::vector<std::uint8_t>& datagram, Micros now) {
   if (config.security.network.empty()) return;
-  const auto& [epoch, key] = *config.security.network.rbegin();
+  const auto& [epoch, key] = config.security.sending(config.security.network, to_unix_seconds(now));
   // Strictly increasing, and at least the clock: it keeps increasing across
   // restarts, so receivers never take a new datagram for a replay.
   auth_counter = std::max(auth_counter + 1, static_cast<std::uint64_t>(std::max<Micros>(now, 0)));
@@ -75,7 +75,7 @@ void NodeImpl::sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& paylo
   if (keys->sign.empty())
     throw PublishError("group '" + meta.id.group + "' is keyed and this node holds no signing key for it");
   if (!keys->seal.empty()) {
-    const auto& [epoch, key] = *keys->seal.rbegin();
+    const auto& [epoch, key] = config.security.sending(keys->seal, to_unix_seconds(now));
     // Unique without trusting the generator: (publisher, seq) never repeats
     // while the cache lives, the clock differs after a restart that lost it,
     // and the random part covers the rest.
@@ -87,7 +87,7 @@ void NodeImpl::sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& paylo
   }
   meta.total_length = static_cast<std::uint32_t>(payload.size());
   meta.digest = wire::message_digest(payload);
-  const auto& [epoch, key] = *keys->sign.rbegin();
+  const auto& [epoch, key] = config.security.sending(keys->sign, to_unix_seconds(now));
   meta.key_epoch = epoch;
   meta.signature = sign_manifest(meta, key);
 }

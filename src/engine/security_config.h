@@ -12,9 +12,11 @@
 //   32-byte XChaCha20-Poly1305 key seals the group's payloads
 //   (engine/message_signature.h, engine/payload_seal.h).
 //
-// Keys carry an epoch. The newest epoch configured is used to send, sign and
-// seal; every epoch configured is accepted, so old and new keys overlap
-// while a rotation reaches every node. The engine never reads key files: the
+// Keys carry an epoch. Every epoch configured is accepted; the newest one
+// that is due (send_from) is used to send, sign and seal. A rotation adds the
+// new epoch's keys to every node with a send_from time in the future: until
+// then the nodes only accept it, at that time they all switch, and the old
+// keys overlap until they are removed. The engine never reads key files: the
 // host (dissemd, daemon/key_files.h) loads them and fills this in.
 #pragma once
 
@@ -43,6 +45,21 @@ struct SecurityConfig {
   // arrive behind the newest one heard from its sender and still be taken
   // (reordering); older ones are replays.
   std::uint64_t replay_window_us = 2'000'000;
+  // Unix seconds from which an epoch's keys (of every kind) are used to send,
+  // sign and seal; epochs not listed are due at once.
+  std::map<std::uint32_t, std::uint64_t> send_from;
+
+  // Of `keys` (by epoch), the one to send with at `unix_s`: the newest due
+  // epoch, or, if none is due yet, the oldest.
+  template <class Key>
+  const std::pair<const std::uint32_t, Key>& sending(const std::map<std::uint32_t, Key>& keys,
+                                                     std::uint64_t unix_s) const {
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+      const auto from = send_from.find(it->first);
+      if (from == send_from.end() || from->second <= unix_s) return *it;
+    }
+    return *keys.begin();
+  }
 
   bool empty() const { return network.empty() && groups.empty(); }
   const GroupKeys* group(const std::string& name) const {

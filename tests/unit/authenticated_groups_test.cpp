@@ -277,3 +277,31 @@ TEST(AuthenticatedGroups, OldAndNewKeyEpochsOverlapDuringARotation) {
   EXPECT_TRUE(deliveries(stale).empty()) << "a node that never got the new key cannot";
   EXPECT_GT(integrity(stale, IntegrityEvent::Unauthenticated), 0u);
 }
+
+TEST(AuthenticatedGroups, ANewEpochIsOnlyAcceptedUntilItsTimeComesThenEveryoneSwitches) {
+  // The rotation without an outage: epoch 2 reaches the publisher first, due
+  // an hour from now; until then it keeps sending, signing and sealing with
+  // epoch 1, which a node not yet updated still takes.
+  KeyedNet k;
+  const GroupKeyPair next;
+  const SymmetricKey next_net = random_key(), next_seal = random_key();
+  SecurityConfig rotated = k.member(true);
+  rotated.network[2] = next_net;
+  rotated.groups["ops"].verify[2] = next.pk;
+  rotated.groups["ops"].sign[2] = next.sk;
+  rotated.groups["ops"].seal[2] = next_seal;
+  const std::uint64_t switch_s = to_unix_seconds(kT0) + 3600;
+  rotated.send_from[2] = switch_s;
+  Node pub(KeyedNet::config(1, rotated), cache::Store::open(":memory:"), kT0);
+  Node stale(KeyedNet::config(3, k.member(false)), cache::Store::open(":memory:"), kT0);  // epoch 1 only
+  stale.subscribe("ops", {}, kT0);
+  pub.publish(request("ops", bytes_of(500, 2)), kT0);
+  relay(pub, {&stale}, kT0);
+  ASSERT_EQ(deliveries(stale).size(), 1u) << "before its time the new epoch is not used";
+  // After the switch time: epoch 2 on the air; the stale node cannot follow.
+  const Micros later = static_cast<Micros>(switch_s + 1) * kSeconds;
+  pub.publish(request("ops", bytes_of(500, 3)), later);
+  relay(pub, {&stale}, later);
+  EXPECT_TRUE(deliveries(stale).empty());
+  EXPECT_GT(integrity(stale, IntegrityEvent::Unauthenticated), 0u);
+}

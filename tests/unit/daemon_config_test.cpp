@@ -14,6 +14,7 @@
 #include "daemon/config_toml.h"
 #include "daemon/daemon_args.h"
 #include "daemon/daemon_config.h"
+#include "support/daemon_args_support.h"
 #include "daemon/daemon_keys.h"
 #include "engine/config_keys.h"
 
@@ -22,51 +23,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-RuntimeEnvironment user_env() { return {false, "/run/user/1000", 1000}; }
+using testing::error_of;
+using testing::parse;
+using testing::user_env;
 
-DaemonArgs parse(std::initializer_list<std::string> args, const RuntimeEnvironment& env = user_env()) {
-  std::vector<std::string> owned{"dissemd"};
-  owned.insert(owned.end(), args.begin(), args.end());
-  std::vector<const char*> argv;
-  for (const auto& a : owned) argv.push_back(a.c_str());
-  return parse_daemon_args(static_cast<int>(argv.size()), argv.data(), env);
-}
+class ConfigFiles : public testing::ConfigDirTest {};
 
-// The ConfigError message parsing `args` gives ("" if none).
-std::string error_of(std::initializer_list<std::string> args) {
-  try {
-    parse(args);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-class ConfigFiles : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string templ = (fs::temp_directory_path() / "dissemd-config-test-XXXXXX").string();
-    ASSERT_NE(mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path) << text;
-    return path;
-  }
-
-  std::string file_error(const std::string& text) {
-    const auto path = write("bad.toml", text);
-    return error_of({"--config", path});
-  }
-
-  fs::path dir_;
-};
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "'" << (needle) << "' not in: " << (haystack)
 
 TEST(DaemonConfigDefaults, WorkWithoutAFile) {
   const auto args = parse({});

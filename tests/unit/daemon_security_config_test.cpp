@@ -18,6 +18,7 @@
 #include "daemon/config_toml.h"
 #include "daemon/daemon_args.h"
 #include "daemon/daemon_config.h"
+#include "support/daemon_args_support.h"
 #include "daemon/key_files.h"
 
 namespace dissem::daemon {
@@ -25,48 +26,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-RuntimeEnvironment user_env() { return {false, "/run/user/1000", 1000}; }
+using testing::error_of;
+using testing::parse;
+using testing::user_env;
 
-DaemonArgs parse(std::initializer_list<std::string> args) {
-  std::vector<std::string> owned{"dissemd"};
-  owned.insert(owned.end(), args.begin(), args.end());
-  std::vector<const char*> argv;
-  for (const auto& a : owned) argv.push_back(a.c_str());
-  return parse_daemon_args(static_cast<int>(argv.size()), argv.data(), user_env());
-}
+class SecurityConfigFiles : public testing::ConfigDirTest {};
 
-// The ConfigError message parsing `args` gives ("" if none).
-std::string error_of(std::initializer_list<std::string> args) {
-  try {
-    parse(args);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-class SecurityConfigFiles : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string templ = (fs::temp_directory_path() / "dissemd-security-test-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path) << text;
-    return path;
-  }
-
-  std::string file_error(const std::string& text) { return error_of({"--config", write("bad.toml", text)}); }
-
-  fs::path dir_;
-};
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "'" << (needle) << "' not in: " << (haystack)
 
 }  // namespace
 
@@ -170,6 +135,26 @@ TEST_F(SecurityConfigFiles, EngineConfigForLoadsKeysAndKeepsRoomForThem) {
   } catch (const ConfigError& err) {
     EXPECT_CONTAINS(err.what(), "security.group_keys: " + (dir_ / "absent.verify").string() + ": cannot open");
   }
+}
+
+}  // namespace dissem::daemon
+
+namespace dissem::daemon {
+
+TEST(SecuritySendFrom, EpochSwitchTimesReadPrintAndReachTheEngine) {
+  using testing::error_of;
+  using testing::parse;
+  const auto c = parse({"--set", "security.send_from=2=1767225600,3=1798761600"}).config;
+  EXPECT_EQ(c.security.send_from, (std::map<std::uint32_t, std::uint64_t>{{2, 1767225600}, {3, 1798761600}}));
+  EXPECT_NE(to_toml(c).find("send_from = [\"2=1767225600\", \"3=1798761600\"]"), std::string::npos) << to_toml(c);
+  EXPECT_EQ(load_security(c.security).send_from, c.security.send_from);
+  EXPECT_EQ(error_of({"--set", "security.send_from=2"}),
+            "security.send_from: '2' is not of the form EPOCH=UNIX_SECONDS (epoch 1 or more)");
+  EXPECT_EQ(error_of({"--set", "security.send_from=0=5"}),
+            "security.send_from: '0=5' is not of the form EPOCH=UNIX_SECONDS (epoch 1 or more)");
+  EXPECT_EQ(error_of({"--set", "security.send_from=2=x"}),
+            "security.send_from: '2=x' is not of the form EPOCH=UNIX_SECONDS (epoch 1 or more)");
+  EXPECT_EQ(error_of({"--set", "security.send_from=2=5,2=6"}), "security.send_from: epoch 2 is listed twice");
 }
 
 }  // namespace dissem::daemon
