@@ -142,8 +142,10 @@ std::map<std::uint32_t, std::uint64_t> send_from_value(const std::string& key, c
 
 std::string send_from_text(const std::map<std::uint32_t, std::uint64_t>& items) {
   std::string out;
-  for (const auto& [epoch, seconds] : items)
-    out += (out.empty() ? "" : ",") + std::to_string(epoch) + "=" + std::to_string(seconds);
+  for (const auto& [epoch, seconds] : items) {
+    if (!out.empty()) out += ',';
+    out.append(std::to_string(epoch)).append(1, '=').append(std::to_string(seconds));
+  }
   return out;
 }
 
