@@ -107,9 +107,30 @@ void apply_section(DaemonConfig& config, const std::string& section, const toml:
   }
 }
 
+// The code point of the UTF-8 sequence at s[i] and its length, or 0 length
+// if the bytes there are not one.
+std::pair<char32_t, std::size_t> utf8_at(const std::string& s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  const std::size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return {0, 0};
+  char32_t cp = c & (0x7f >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xc0) != 0x80) return {0, 0};
+    cp = cp << 6 | (b(i + k) & 0x3f);
+  }
+  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+  if (overlong || cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000)) return {0, 0};
+  return {cp, n};
+}
+
+// A TOML basic string. Everything outside printable ASCII is escaped, so the
+// printed file never holds a raw character the input guard refuses
+// (engine/toml_input_guard.h): a value given as an escape prints back as one.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
-  for (const char ch : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
     const auto c = static_cast<unsigned char>(ch);
     switch (ch) {
       case '"': out += "\\\""; break;
@@ -119,17 +140,25 @@ std::string quoted(const std::string& s) {
       case '\n': out += "\\n"; break;
       case '\f': out += "\\f"; break;
       case '\r': out += "\\r"; break;
-      default:
+      default: {
+        char buf[12];
         if (c < 0x20 || c == 0x7f) {
-          char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04X", c);
           out += buf;
-        } else {
+        } else if (c < 0x80) {
           out += ch;
+        } else if (const auto [cp, len] = utf8_at(s, i); len != 0) {
+          std::snprintf(buf, sizeof buf, cp > 0xffff ? "\\U%08X" : "\\u%04X", static_cast<unsigned>(cp));
+          out += buf;
+          i += len - 1;
+        } else {
+          out += ch;  // not UTF-8: TOML cannot hold it, and the reader says so
         }
+      }
     }
   }
-  return out + "\"";
+  out += '"';
+  return out;
 }
 
 // Scans a TOML decimal number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?

@@ -415,3 +415,20 @@ TEST(EngineConfigKeys, RejectsNanAndPrintsValuesThatReadBackExactly) {
   EXPECT_EQ(back.repair_share, c.repair_share);
   EXPECT_EQ(back.peer_silent_after, c.peer_silent_after);
 }
+
+namespace dissem::daemon {
+
+TEST(ConfigPrinting, CharactersGivenAsEscapesPrintAsEscapesAndReadBack) {
+  // Found by the configuration fuzzer: U+FB44 given as an escape was
+  // accepted, printed raw, and the printed file was then refused (toml++
+  // 3.3.0 mishandles that character raw; engine/toml_input_guard.h).
+  DaemonConfig c;
+  apply_toml(c, "[controllers]\nplugin.params = \"a\\uFB44b \\u00e9 \\U0001F600 \\u0001\"\n", "in.toml");
+  const std::string printed = to_toml(c);
+  EXPECT_NE(printed.find(R"(a\uFB44b \u00E9 \U0001F600 \u0001)"), std::string::npos) << printed;
+  DaemonConfig again;
+  ASSERT_NO_THROW(apply_toml(again, printed, "printed.toml"));
+  EXPECT_EQ(to_toml(again), printed);
+}
+
+}  // namespace dissem::daemon

@@ -283,3 +283,35 @@ TEST(NodeHistory, AStreamHeardOfBeforeSubscribingHasItsHistoryFetched) {
   rx.subscribe("g", o, kT0 + 1);
   EXPECT_EQ(rx.incomplete_wanted(), 10u) << "messages 21..30 are missing and will be requested";
 }
+
+TEST(NodeHistory, ASubscriptionMadeLongAfterTheStreamWasHeardGetsItsHistory) {
+  // Issue 13's report: 5 of 5 delivered when subscribing at 0 s, 0 of 5 at
+  // 10 s. Node 1 hears the stream from the start without subscribing (and
+  // caches it opportunistically); node 2 hears only the publisher's beacons
+  // (its data link is lost); both subscribe at 10 s with history 5.
+  for (const bool data_heard : {true, false}) {
+    Net net(3, 1.0);
+    if (!data_heard) {
+      // Node 2 hears nothing from 0.5 s to 9 s: it learns of the stream only
+      // from beacons afterwards, and must fetch the history.
+      net.sim.at(0, [](sim::Simulation& s) { s.set_link(0, 2, sim::LinkParams{1.0, 0, 0, false}); });
+      net.sim.at(0, [](sim::Simulation& s) { s.set_link(1, 2, sim::LinkParams{1.0, 0, 0, false}); });
+      net.sim.at(9 * kSeconds, [](sim::Simulation& s) { s.set_link(0, 2, sim::LinkParams{1.0, 2 * kMillis, 0, true}); });
+      net.sim.at(9 * kSeconds, [](sim::Simulation& s) { s.set_link(1, 2, sim::LinkParams{1.0, 2 * kMillis, 0, true}); });
+    }
+    for (int i = 0; i < 5; ++i)
+      net.sim.at(100 * kMillis * i, [i](sim::Simulation& s) { s.publish(0, request("g", bytes_of(3000, static_cast<std::uint8_t>(i)))); });
+    net.sim.at(10 * kSeconds, [](sim::Simulation& s) {
+      SubscriptionOptions o;
+      o.history = 5;
+      s.subscribe(1, "g", o);
+      s.subscribe(2, "g", o);
+    });
+    net.sim.run_until(20 * kSeconds);
+    for (std::size_t node : {1u, 2u}) {
+      auto got = seqs(net.sim.deliveries(node));
+      std::sort(got.begin(), got.end());
+      EXPECT_EQ(got, (std::vector<std::uint64_t>{1, 2, 3, 4, 5})) << "node " << node << (data_heard ? "" : ", data lost");
+    }
+  }
+}
