@@ -12,21 +12,16 @@
 #include "client/client.h"
 #include "daemon/key_files.h"
 #include "support/daemon_process.h"
-#include "support/run_capture.h"
+#include "support/rogue_run.h"
 
 using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
+using dissem::testing::pattern;
 using dissem::daemon::KeyKind;
 
 namespace {
 
 constexpr dissem::NodeId kPublisher = 0x0000A11C;
-
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
-  std::vector<std::uint8_t> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint8_t>((i * 131 + seed * 7) ^ (i >> 7));
-  return v;
-}
 
 std::uint64_t event(const dissem::ipc::StatsSnapshot& s, dissem::engine::IntegrityEvent e) {
   return s.engine.integrity[static_cast<std::size_t>(e)];
@@ -69,13 +64,7 @@ TEST_F(AuthenticatedAir, MembersExchangeASealedGroupWhileEveryAttackOfTheRogueIs
   const auto d = cs.next_delivery(10s);
   ASSERT_TRUE(d);
   EXPECT_TRUE(d->payload == first) << "opened with the group's seal key";
-  std::string rogue_output;
-  int rogue_exit = -1;
-  std::thread rogue([&] {
-    const std::string command = std::string(DISSEM_ROGUE_PATH) + " --interface lo --port " + std::to_string(port_) +
-                                " --attack every --rate 2000 --duration-s 4 --seed 11";
-    rogue_output = dissem::testing::run_capture(command, &rogue_exit);
-  });
+  dissem::testing::RogueRun rogue(port_, "--attack every --rate 2000 --duration-s 4 --seed 11");
   std::vector<std::vector<std::uint8_t>> sent;
   for (int m = 0; m < 12; ++m) {
     sent.push_back(pattern(6000, static_cast<std::uint32_t>(700 + m)));
@@ -83,7 +72,7 @@ TEST_F(AuthenticatedAir, MembersExchangeASealedGroupWhileEveryAttackOfTheRogueIs
     std::this_thread::sleep_for(200ms);
   }
   rogue.join();
-  ASSERT_EQ(rogue_exit, 0) << rogue_output;
+  ASSERT_EQ(rogue.exit_code(), 0) << rogue.output();
   std::size_t intact = 0;
   for (std::size_t i = 0; i < sent.size(); ++i) {
     auto got = cs.next_delivery(20s);

@@ -22,13 +22,14 @@
 #include "client/client.h"
 #include "engine/fragmenter.h"
 #include "support/daemon_process.h"
-#include "support/run_capture.h"
+#include "support/rogue_run.h"
 #include "wire/codec.h"
 #include "wire/message_digest.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
+using dissem::testing::pattern;
 
 namespace {
 
@@ -59,14 +60,6 @@ class Forger {
   sockaddr_in to_{};
 };
 
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
-  std::vector<std::uint8_t> v(n);
-  for (auto& b : v) {
-    seed = seed * 1103515245u + 12345u;
-    b = static_cast<std::uint8_t>(seed >> 16);
-  }
-  return v;
-}
 
 // The fragment at `offset` of a message as its publisher would send it.
 std::vector<std::uint8_t> fragment(const std::vector<std::uint8_t>& payload, std::uint64_t seq, std::uint32_t offset,
@@ -175,14 +168,9 @@ TEST_F(HostileAir, UnderEveryAttackOfTheRogueToolARealStreamArrivesIntact) {
   cs.subscribe("g");
   cp.publish("g", pattern(3000, 999));  // something for the rogue to learn the stream from
   ASSERT_TRUE(cs.next_delivery(10s));
-  std::string rogue_output;
-  int rogue_exit = -1;
-  std::thread rogue([&] {
-    const std::string command = std::string(DISSEM_ROGUE_PATH) + " --interface lo --port " + std::to_string(port_) +
-                                " --attack malformed --attack beacon-flood --attack request-flood --attack corrupt"
-                                " --attack replay --rate 2000 --duration-s 6 --seed 7";
-    rogue_output = dissem::testing::run_capture(command, &rogue_exit);
-  });
+  dissem::testing::RogueRun rogue(port_,
+                                  "--attack malformed --attack beacon-flood --attack request-flood --attack corrupt"
+                                  " --attack replay --rate 2000 --duration-s 6 --seed 7");
   std::vector<std::vector<std::uint8_t>> sent;
   for (int m = 0; m < 20; ++m) {
     sent.push_back(pattern(6000, static_cast<std::uint32_t>(500 + m)));
@@ -190,9 +178,9 @@ TEST_F(HostileAir, UnderEveryAttackOfTheRogueToolARealStreamArrivesIntact) {
     std::this_thread::sleep_for(200ms);
   }
   rogue.join();
-  ASSERT_EQ(rogue_exit, 0) << rogue_output;
-  EXPECT_NE(rogue_output.find("\"request-flood\":"), std::string::npos) << rogue_output;
-  EXPECT_NE(rogue_output.find("\"corrupt\":"), std::string::npos) << rogue_output;
+  ASSERT_EQ(rogue.exit_code(), 0) << rogue.output();
+  EXPECT_NE(rogue.output().find("\"request-flood\":"), std::string::npos) << rogue.output();
+  EXPECT_NE(rogue.output().find("\"corrupt\":"), std::string::npos) << rogue.output();
   // Payloads compared as strings: GCC 12 at -O3 misreads std::less on byte
   // vectors as an unbounded memcmp (-Wstringop-overread).
   const auto as_text = [](const std::vector<std::uint8_t>& v) { return std::string(v.begin(), v.end()); };
@@ -206,7 +194,7 @@ TEST_F(HostileAir, UnderEveryAttackOfTheRogueToolARealStreamArrivesIntact) {
   const auto s = cs.stats().engine;
   EXPECT_GT(s.malformed_total(), 0u);
   EXPECT_GT(s.integrity_total(), 0u) << "the corrupted copies were caught";
-  std::printf("rogue: %s", rogue_output.c_str());
+  std::printf("rogue: %s", rogue.output().c_str());
   // Garbage is counted, not logged: the daemon's log did not fill up.
   std::ifstream log(dir_ / "sub.log");
   const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
