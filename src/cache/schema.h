@@ -25,7 +25,7 @@
 
 namespace dissem::cache::schema {
 
-inline constexpr int kVersion = 4;
+inline constexpr int kVersion = 5;
 
 // Message rowids above this would overflow the fragment key.
 inline constexpr long long kMaxMessageRowid = (1LL << 31) - 1;
@@ -51,6 +51,7 @@ CREATE TABLE messages (
   digest         INTEGER NOT NULL DEFAULT 0,  -- verification data (wire/message_digest.h) as int64; 0 = not known yet
   signature      BLOB    NOT NULL DEFAULT x'',  -- keyed groups: the publisher's manifest signature (64 B); empty in open groups
   key_epoch      INTEGER NOT NULL DEFAULT 0,    -- ... and the epoch of the group key that made it
+  chain          BLOB    NOT NULL DEFAULT x'',  -- ... and the signed link to the publisher's previous message (16 B, or empty)
   UNIQUE (group_name, publisher, seq)
 );
 
@@ -68,11 +69,13 @@ CREATE TABLE node_state (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 2 to 3: messages gain their digest; 3 to 4: their signature.
+// Version 2 to 3: messages gain their digest; 3 to 4: their signature; 4 to
+// 5: their manifest chain link.
 inline constexpr const char* kUpgradeFrom2 =
     "ALTER TABLE messages ADD COLUMN digest INTEGER NOT NULL DEFAULT 0";
 inline constexpr const char* kUpgradeFrom3 =
     "ALTER TABLE messages ADD COLUMN signature BLOB NOT NULL DEFAULT x'';"
     "ALTER TABLE messages ADD COLUMN key_epoch INTEGER NOT NULL DEFAULT 0";
+inline constexpr const char* kUpgradeFrom4 = "ALTER TABLE messages ADD COLUMN chain BLOB NOT NULL DEFAULT x''";
 
 }  // namespace dissem::cache::schema

@@ -70,8 +70,8 @@ struct Statements {
         insert_message(db,
                        "INSERT INTO messages (group_name, publisher, seq, total_length, priority, expiry_s,"
                        " history_window, tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest,"
-                       " signature, key_epoch)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10, ?11, ?12, ?13)"),
+                       " signature, key_epoch, chain)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10, ?11, ?12, ?13, ?14)"),
         update_message(db,
                        "UPDATE messages SET complete = ?2, own = ?3, stored_bytes = ?4, last_used_us = ?5, digest = ?6"
                        " WHERE id = ?1"),
@@ -426,6 +426,7 @@ class SqliteStore final : public Store {
     s.bind(11, to_sql(meta.digest));
     s.bind_blob(12, std::span(reinterpret_cast<const std::uint8_t*>(meta.signature.data()), meta.signature.size()));
     s.bind(13, std::int64_t{meta.key_epoch});
+    s.bind_blob(14, std::span(reinterpret_cast<const std::uint8_t*>(meta.chain.data()), meta.chain.size()));
     s.run();
     const std::int64_t rowid = sqlite3_last_insert_rowid(db_->get());
     if (rowid > schema::kMaxMessageRowid)
@@ -501,8 +502,8 @@ class SqliteStore final : public Store {
     {
       sql::Statement s(*db_,
                        "SELECT id, group_name, publisher, seq, total_length, priority, expiry_s, history_window,"
-                       " tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest, signature, key_epoch"
-                       " FROM messages");
+                       " tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest, signature, key_epoch,"
+                       " chain FROM messages");
       while (s.step()) {
         MessageMeta meta;
         meta.id.group = s.column_text(1);
@@ -517,6 +518,8 @@ class SqliteStore final : public Store {
         const auto signature = s.column_blob(15);
         meta.signature.assign(signature.begin(), signature.end());
         meta.key_epoch = static_cast<std::uint32_t>(s.column_int64(16));
+        const auto chain = s.column_blob(17);
+        meta.chain.assign(chain.begin(), chain.end());
         Entry& e = index[meta.id];
         e.rowid = s.column_int64(0);
         e.meta = std::move(meta);
@@ -626,12 +629,17 @@ void configure(sql::Database& db, bool in_memory, const StoreOptions& options) {
     throw db.error("schema version " + std::to_string(version) + " is newer than this build supports (" +
                    std::to_string(schema::kVersion) + ")");
   if (version == schema::kVersion) return;
-  if (version == 2 || version == 3) {
+  if (version >= 2 && version <= 4) {
     // Version 2 had no digests: the column starts empty, and the engine
     // computes the digests of complete messages when it restores them.
-    // Versions before 4 had no signatures: their messages are open-group ones.
-    install_schema(db, version == 2 ? (std::string(schema::kUpgradeFrom2) + ";" + schema::kUpgradeFrom3).c_str()
-                                    : schema::kUpgradeFrom3);
+    // Versions before 4 had no signatures: their messages are open-group
+    // ones. Version 4's signed manifests had no chain link (an empty link
+    // keeps the manifest layout they were signed under).
+    std::string upgrade;
+    if (version == 2) upgrade += std::string(schema::kUpgradeFrom2) + ";";
+    if (version <= 3) upgrade += std::string(schema::kUpgradeFrom3) + ";";
+    upgrade += schema::kUpgradeFrom4;
+    install_schema(db, upgrade.c_str());
     return;
   }
   if (version != 0)

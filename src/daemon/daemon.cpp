@@ -94,7 +94,8 @@ Daemon::~Daemon() { stop(); }
 void Daemon::start() {
   for (std::size_t i = 0; i < transports_.size(); ++i) {
     transports_[i]->start(
-        [this, i](std::span<const std::uint8_t> bytes, const net::Endpoint& from) { on_datagram(i, bytes, from); });
+        [this, i](std::span<const std::uint8_t> bytes, const net::Endpoint& from) { on_datagram(i, bytes, from); },
+        [this] { on_burst_end(); });
   }
   pump();
 }
@@ -111,7 +112,15 @@ void Daemon::stop() {
 
 void Daemon::on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from) {
   if (stopped_ || transports_[transport]->is_own(from)) return;  // our own broadcast looped back
-  node_->on_datagram(bytes, unix_now());
+  if (burst_size_ == burst_.size()) burst_.emplace_back();
+  burst_[burst_size_++].assign(bytes.begin(), bytes.end());
+}
+
+void Daemon::on_burst_end() {
+  if (stopped_ || burst_size_ == 0) return;
+  std::vector<std::span<const std::uint8_t>> batch(burst_.begin(), burst_.begin() + static_cast<std::ptrdiff_t>(burst_size_));
+  burst_size_ = 0;
+  node_->on_datagrams(batch, unix_now());
   pump_later();
 }
 

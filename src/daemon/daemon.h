@@ -50,7 +50,10 @@ class Daemon final : public ipc::Backend {
   void client_closed(ipc::ClientId client) override;
 
  private:
+  // Datagrams are collected per burst (the socket's contents at one
+  // wake-up) and handed to the engine together at its end.
   void on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from);
+  void on_burst_end();
   // Runs the engine's timer if due, sends what the pacer allows, routes
   // deliveries and events to IPC clients, and re-arms the timer.
   void pump();
@@ -64,6 +67,8 @@ class Daemon final : public ipc::Backend {
   std::unique_ptr<ipc::IpcServer> ipc_;
   boost::asio::steady_timer timer_;
   std::unordered_map<engine::SubscriptionId, ipc::ClientId> owner_;
+  std::vector<std::vector<std::uint8_t>> burst_;  // reused buffers; the first burst_size_ hold the burst
+  std::size_t burst_size_ = 0;
   bool pump_posted_ = false;
   Micros armed_for_ = 0;  // engine deadline the pending timer wait is for; 0 = none
   bool stopped_ = false;

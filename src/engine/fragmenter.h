@@ -37,6 +37,7 @@ void fill_message_fields(Datagram& out, const MessageMeta& meta, bool repair) {
   if (!meta.signature.empty()) {
     out.set_signature(meta.signature);
     out.set_key_epoch(meta.key_epoch);
+    if (!meta.chain.empty()) out.set_chain(meta.chain);
   }
 }
 
@@ -54,6 +55,7 @@ MessageMeta meta_of(const Datagram& d) {
   m.digest = d.digest();
   m.signature = d.signature();
   m.key_epoch = d.key_epoch();
+  m.chain = d.chain();
   return m;
 }
 

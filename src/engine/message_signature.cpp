@@ -35,12 +35,15 @@ class Writer {
 };
 
 constexpr std::string_view kLabel = "dissem-manifest-1";
+constexpr std::string_view kChainedLabel = "dissem-manifest-2";
 
 }  // namespace
 
 std::vector<std::uint8_t> manifest_bytes(const MessageMeta& meta) {
-  Writer w(kLabel.size() + 4 + meta.id.group.size() + 4 + 8 + 4 * 4 + 4 + meta.tag.size() + 8 + 4);
-  w.raw(kLabel);
+  const bool chained = !meta.chain.empty();
+  Writer w(kLabel.size() + 4 + meta.id.group.size() + 4 + 8 + 4 * 4 + 4 + meta.tag.size() + 8 + 4 +
+           (chained ? 4 + meta.chain.size() : 0));
+  w.raw(chained ? kChainedLabel : kLabel);
   w.bytes(meta.id.group);
   w.u32(meta.id.publisher);
   w.u64(meta.id.seq);
@@ -51,6 +54,7 @@ std::vector<std::uint8_t> manifest_bytes(const MessageMeta& meta) {
   w.bytes(meta.tag);
   w.u64(meta.digest);
   w.u32(meta.key_epoch);
+  if (chained) w.bytes(meta.chain);
   return w.take();
 }
 

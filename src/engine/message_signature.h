@@ -13,7 +13,9 @@
 // Layout (integers little-endian): "dissem-manifest-1", u32 group length,
 // group bytes, u32 publisher, u64 seq, u32 total_length, u32 priority,
 // u32 expiry_s, u32 history_window, u32 tag length, tag bytes, u64 digest,
-// u32 key_epoch.
+// u32 key_epoch. A manifest that links to its predecessor
+// (engine/manifest_chain.h) is labelled "dissem-manifest-2" and ends with
+// u32 16 and the 16 link bytes.
 #pragma once
 
 #include <cstdint>

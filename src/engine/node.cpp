@@ -318,6 +318,9 @@ Node::Node(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micr
 Node::~Node() = default;
 
 void Node::on_datagram(std::span<const std::uint8_t> bytes, Micros now) { impl_->on_datagram(bytes, now); }
+void Node::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
+  impl_->on_datagrams(batch, now);
+}
 void Node::on_timer(Micros now) { impl_->on_timer(now); }
 MessageId Node::publish(const PublishRequest& request, Micros now) { return impl_->publish(request, now); }
 SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {

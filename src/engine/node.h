@@ -4,6 +4,7 @@
 // and clocks and drives a Node like this:
 //
 //   node.on_datagram(bytes, now)            for every datagram received
+//                                           (or on_datagrams for a burst)
 //   node.publish(...), node.subscribe(...)  for API calls
 //   if (now >= node.next_deadline()) node.on_timer(now)
 //   while (auto d = node.poll_datagram(now)) broadcast(d->bytes)
@@ -97,6 +98,12 @@ class Node {
 
   // --- inputs --------------------------------------------------------------
   void on_datagram(std::span<const std::uint8_t> bytes, Micros now);
+  // Datagrams read together (a host draining its socket): the same as
+  // on_datagram for each in order, except that the signatures of keyed
+  // groups are checked newest first, so one check vouches for the messages
+  // before it (engine/manifest_chain.h). The cheaper per datagram the
+  // longer the burst: the receive path speeds up as load grows.
+  void on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now);
   void on_timer(Micros now);
 
   // Fragments, stores durably and queues the message. Returns its id once the

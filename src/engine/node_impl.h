@@ -29,6 +29,7 @@
 #include "engine/coded_messages.h"
 #include "engine/coded_streams.h"
 #include "engine/interests.h"
+#include "engine/manifest_chain.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
 #include "engine/peers.h"
@@ -157,6 +158,10 @@ class NodeImpl {
 
   // node_receive.cpp
   void on_datagram(std::span<const std::uint8_t> bytes, Micros now);
+  // A burst of datagrams read together: handled in order, as one by one,
+  // with the signatures of keyed groups checked newest first (the chain
+  // vouches for the rest of the burst).
+  void on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now);
   // A fragment this node may not hold yet (received, or recovered by
   // decoding): tracked, cached, offered to the forwarding controller.
   FragmentOutcome accept_fragment(const MessageMeta& meta, std::uint32_t offset, std::span<const std::uint8_t> payload,
@@ -247,6 +252,24 @@ class NodeImpl {
   ReplayGuard replay;
   std::uint64_t auth_counter = 0;  // the counter of our last sealed datagram
   NodeId sealer = 0;               // who sealed the datagram being handled (0: open network)
+  // Manifests known authentic (engine/manifest_chain.h), and per keyed
+  // group our last signed message (seq, link): the next one links to it.
+  ManifestChain chain{kChainMemory};
+  std::unordered_map<std::string, std::pair<std::uint64_t, ChainLink>> publish_links;
+  // Manifests whose signature failed during the batch being handled: each
+  // is checked (and counted) once however many of its datagrams the batch has.
+  std::vector<std::pair<MessageId, ChainLink>> batch_forged;
+  std::vector<MessageId> batch_checked;  // ... and those whose signature was checked ahead of it
+  static constexpr std::size_t kChainMemory = 8192;
+  static constexpr std::size_t kMaxBatchForged = 64;
+  // One datagram of a batch (on_datagrams), opened and decoded.
+  struct BatchItem {
+    wire::Decoded decoded;
+    NodeId sealer = 0;
+    std::size_t size = 0;
+    bool usable = false;
+  };
+  std::vector<BatchItem> batch_items;  // reused across batches
   Timing timing;
   CodedMessages coded;
   CodedStreams coded_streams;
@@ -356,8 +379,17 @@ class NodeImpl {
   // What an application is given of a stored message: opened if its group is
   // sealed (nothing, counted, if it does not open).
   std::optional<std::vector<std::uint8_t>> readable(const MessageId& id, std::vector<std::uint8_t> stored);
-  // Hands the datagram just decoded into `decoded` to its kind's handler.
-  void dispatch_datagram(std::size_t size, Micros now);
+  // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
+  // handler, then the traffic meters.
+  void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);
+  void dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now);
+  // The manifest is authentic: vouched for by the chain, or its signature
+  // verifies under `key`. Failures are not counted here (the caller does),
+  // only remembered for the batch; `ahead`: the check before a batch.
+  bool check_signature(const MessageMeta& meta, const VerifyKey& key, bool ahead);
+  // Before a batch is handled: checks the signatures its data will need,
+  // newest message of each stream first, so the chain vouches for the rest.
+  void authenticate_ahead(std::span<BatchItem> items, Micros now);
  private:
   // node_replication.cpp
   void send_summary(Micros now);

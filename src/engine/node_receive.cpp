@@ -253,44 +253,79 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;
   }
-  const bool first_pass = (decoded.kind == wire::Kind::Data && !decoded.data.repair() && decoded.data.hops() == 0) ||
-                          (decoded.kind == wire::Kind::Coded && !decoded.coded.repair() && decoded.coded.hops() == 0) ||
-                          (decoded.kind == wire::Kind::Window && !decoded.window.repair() && decoded.window.hops() == 0);
+  handle_decoded(decoded, bytes.size(), now);
+  batch_forged.clear();
+}
+
+void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
+  if (batch.size() <= 1 || config.security.groups.empty()) {
+    for (const auto& bytes : batch) on_datagram(bytes, now);
+    return;
+  }
+  if (batch_items.size() < batch.size()) batch_items.resize(batch.size());
+  const std::span items(batch_items.data(), batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    BatchItem& item = items[i];
+    item.usable = false;
+    const auto frame = open_incoming(batch[i]);
+    if (!frame) continue;
+    if (auto err = wire::decode(*frame, limits, item.decoded)) {
+      ++stats.malformed[static_cast<std::size_t>(*err)];
+      continue;
+    }
+    item.sealer = sealer;
+    item.size = batch[i].size();
+    item.usable = true;
+  }
+  authenticate_ahead(items, now);
+  for (BatchItem& item : items) {
+    if (!item.usable) continue;
+    sealer = item.sealer;
+    handle_decoded(item.decoded, item.size, now);
+  }
+  batch_forged.clear();
+  batch_checked.clear();
+}
+
+void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
+  const bool first_pass = (d.kind == wire::Kind::Data && !d.data.repair() && d.data.hops() == 0) ||
+                          (d.kind == wire::Kind::Coded && !d.coded.repair() && d.coded.hops() == 0) ||
+                          (d.kind == wire::Kind::Window && !d.window.repair() && d.window.hops() == 0);
   const std::uint64_t integrity_before = stats.integrity_total();
   const std::uint64_t duplicates_before = stats.duplicate_fragments;
-  dispatch_datagram(bytes.size(), now);
+  dispatch_datagram(d, size, now);
   // The meters measure the members' traffic: what the MFR gate and the
   // channel share yield to. Garbage, data that failed its checks, and a
   // first pass heard twice (a publisher sends each fragment once: a second
   // copy is a replay) are not counted, or anyone could silence the members
   // by transmitting junk (channel_share.h).
   if (stats.integrity_total() != integrity_before) return;
-  const bool replayed_first_pass = first_pass && decoded.kind == wire::Kind::Data &&
+  const bool replayed_first_pass = first_pass && d.kind == wire::Kind::Data &&
                                    stats.duplicate_fragments != duplicates_before;
   if (replayed_first_pass) return;
-  meter.add(now, bytes.size());
-  if (first_pass) first_pass_meter.add(now, bytes.size() + config.per_datagram_overhead);
+  meter.add(now, size);
+  if (first_pass) first_pass_meter.add(now, size + config.per_datagram_overhead);
 }
 
-void NodeImpl::dispatch_datagram(std::size_t size, Micros now) {
-  switch (decoded.kind) {
+void NodeImpl::dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now) {
+  switch (d.kind) {
     case wire::Kind::Data:
-      handle_data(*this, decoded.data, size, now);
+      handle_data(*this, d.data, size, now);
       break;
     case wire::Kind::Request:
-      handle_request(*this, decoded.request, size, now);
+      handle_request(*this, d.request, size, now);
       break;
     case wire::Kind::Beacon:
-      handle_beacon(*this, decoded.beacon, size, now);
+      handle_beacon(*this, d.beacon, size, now);
       break;
     case wire::Kind::Summary:
-      handle_summary(*this, decoded.summary, size, now);
+      handle_summary(*this, d.summary, size, now);
       break;
     case wire::Kind::Coded:
-      on_coded_symbol(decoded.coded, size, now);
+      on_coded_symbol(d.coded, size, now);
       break;
     case wire::Kind::Window:
-      on_window_symbol(decoded.window, size, now);
+      on_window_symbol(d.window, size, now);
       break;
   }
 }

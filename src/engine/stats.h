@@ -81,6 +81,10 @@ struct Stats {
   std::array<std::uint64_t, kDecodeErrors> malformed{};
   std::uint64_t own_datagrams_ignored = 0;  // our own broadcasts looped back
   std::array<std::uint64_t, kIntegrityEvents> integrity{};
+  // Keyed groups: manifests checked on their Ed25519 signature, and those
+  // vouched for by an authentic successor instead (engine/manifest_chain.h).
+  std::uint64_t signatures_checked = 0;
+  std::uint64_t signatures_vouched = 0;
 
   std::uint64_t messages_published = 0;
   std::uint64_t messages_completed = 0;   // reassembled (any group held)

@@ -58,6 +58,10 @@ struct MessageMeta {
   // groups. Kept with the message so any holder can serve it signed.
   std::string signature;
   std::uint32_t key_epoch = 0;
+  // Keyed groups: the link to the publisher's previous message of the
+  // stream (16 bytes, engine/manifest_chain.h), signed with the manifest;
+  // empty when the publisher had none (its first message after a restart).
+  std::string chain;
 
   bool expired_at(Micros now) const { return expiry_s != 0 && to_unix_seconds(now) >= expiry_s; }
 };

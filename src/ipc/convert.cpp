@@ -69,6 +69,8 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_hearsay_displaced(s.hearsay_displaced);
   out.set_hearsay_refused(s.hearsay_refused);
   out.set_peers_refused(s.peers_refused);
+  out.set_signatures_checked(s.signatures_checked);
+  out.set_signatures_vouched(s.signatures_vouched);
   out.set_requests_trimmed(s.requests_trimmed);
   out.set_request_bytes_trimmed(s.request_bytes_trimmed);
   out.set_forwards_queued(s.forwards_queued);
@@ -127,6 +129,8 @@ StatsSnapshot from_proto(const Stats& in) {
   s.hearsay_displaced = in.hearsay_displaced();
   s.hearsay_refused = in.hearsay_refused();
   s.peers_refused = in.peers_refused();
+  s.signatures_checked = in.signatures_checked();
+  s.signatures_vouched = in.signatures_vouched();
   s.requests_trimmed = in.requests_trimmed();
   s.request_bytes_trimmed = in.request_bytes_trimmed();
   s.forwards_queued = in.forwards_queued();

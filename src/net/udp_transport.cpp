@@ -27,6 +27,7 @@ struct UdpTransport::State {
   std::vector<std::uint8_t> buffer;
   Endpoint from;
   DatagramHandler handler;
+  BurstEndHandler burst_end;
   TransportCounters counters;
   bool stopped = false;
 };
@@ -167,10 +168,33 @@ UdpTransport::~UdpTransport() {
   state_->sender.close(ignored);
 }
 
-void UdpTransport::start(DatagramHandler on_datagram) {
+void UdpTransport::start(DatagramHandler on_datagram, BurstEndHandler on_burst_end) {
   if (state_->handler) throw std::logic_error("UdpTransport::start called twice");
   state_->handler = std::move(on_datagram);
+  state_->burst_end = std::move(on_burst_end);
+  error_code ec;
+  state_->receiver.non_blocking(true, ec);  // the burst's further reads must not block
+  if (ec) throw std::runtime_error("UDP receiver on " + config_.interface + ": non-blocking mode: " + ec.message());
   receive_next(state_);
+}
+
+// After a wake-up's first datagram: the rest the socket holds, without
+// waiting, then the burst's end. False once the transport is stopped.
+bool UdpTransport::drain(State& s) {
+  for (int i = 1; i < kMaxBurst && !s.stopped; ++i) {
+    error_code ec;
+    const std::size_t n = s.receiver.receive_from(asio::buffer(s.buffer), s.from, 0, ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) break;
+    if (ec) {
+      ++s.counters.receive_errors;
+      break;
+    }
+    ++s.counters.datagrams_received;
+    s.counters.bytes_received += n;
+    s.handler(std::span<const std::uint8_t>(s.buffer.data(), n), s.from);
+  }
+  if (!s.stopped && s.burst_end) s.burst_end();
+  return !s.stopped;
 }
 
 void UdpTransport::receive_next(std::shared_ptr<State> state) {
@@ -185,6 +209,7 @@ void UdpTransport::receive_next(std::shared_ptr<State> state) {
           ++state->counters.datagrams_received;
           state->counters.bytes_received += n;
           state->handler(std::span<const std::uint8_t>(state->buffer.data(), n), state->from);
+          if (!state->stopped) drain(*state);
         }
         // The handler may have destroyed the transport.
         if (!state->stopped) receive_next(std::move(state));

@@ -34,6 +34,9 @@ namespace dissem::net {
 
 using Endpoint = boost::asio::ip::udp::endpoint;
 using DatagramHandler = std::function<void(std::span<const std::uint8_t> datagram, const Endpoint& from)>;
+// Runs after the datagrams the socket held at one wake-up have been handed
+// to the DatagramHandler (at most UdpTransport::kMaxBurst of them).
+using BurstEndHandler = std::function<void()>;
 
 enum class Mode { Broadcast, Multicast };
 
@@ -77,8 +80,14 @@ class UdpTransport {
   UdpTransport& operator=(const UdpTransport&) = delete;
 
   // Starts the receive loop; `on_datagram` runs on the io_context for every
-  // datagram, our own included (see is_own). Call once.
-  void start(DatagramHandler on_datagram);
+  // datagram, our own included (see is_own). Each wake-up reads what the
+  // socket holds, up to kMaxBurst datagrams, then runs `on_burst_end` (if
+  // given): a host can hand the burst to the engine at once. Call once.
+  void start(DatagramHandler on_datagram, BurstEndHandler on_burst_end = {});
+
+  // Datagrams read per wake-up at most, so sending and IPC are not kept
+  // waiting behind a long receive.
+  static constexpr int kMaxBurst = 64;
 
   // Hands one datagram to the kernel for the group (or broadcast address).
   // Returns false, and counts why, if it was dropped.
@@ -100,6 +109,7 @@ class UdpTransport {
  private:
   struct State;
   static void receive_next(std::shared_ptr<State> state);
+  static bool drain(State& state);
 
   TransportConfig config_;
   InterfaceInfo interface_;

@@ -56,6 +56,7 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
     j += fmt::format(R"("{}":{},)", engine::integrity_event_name(static_cast<engine::IntegrityEvent>(i)),
                      s.integrity[i]);
   j += fmt::format(R"("total":{}}})", s.integrity_total());
+  j += fmt::format(R"(,"signatures":{{"checked":{},"vouched":{}}})", s.signatures_checked, s.signatures_vouched);
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(
@@ -110,6 +111,9 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   }
   if (!reasons.empty()) t += fmt::format(" ({})", reasons);
   t += '\n';
+  if (s.signatures_checked + s.signatures_vouched > 0)
+    t += fmt::format("signed:   {} manifests checked, {} vouched for by the chain\n", s.signatures_checked,
+                     s.signatures_vouched);
   t += fmt::format("memory:   {} resident, {} at peak\n", human_bytes(static_cast<double>(snap.rss_bytes)),
                    human_bytes(static_cast<double>(snap.peak_rss_bytes)));
   t += fmt::format("cache:    {} in {} messages\n", human_bytes(static_cast<double>(snap.cache_bytes)),

@@ -31,6 +31,8 @@ std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limit
   if (d.block_symbols() > kMaxBlockSymbols) return DecodeError::BadRange;
   if (d.digest() == 0) return DecodeError::BadDigest;
   if (!d.signature().empty() && d.signature().size() != kSignatureBytes) return DecodeError::BadDigest;
+  if (!d.chain().empty() && (d.chain().size() != kChainLinkBytes || d.signature().empty()))
+    return DecodeError::BadDigest;
   return std::nullopt;
 }
 
@@ -53,6 +55,8 @@ std::optional<DecodeError> check_coded(const CodedSymbol& c, const Limits& limit
   if (!c.coefficients().empty() && c.coefficients().size() != in_block) return DecodeError::BadRange;
   if (c.digest() == 0) return DecodeError::BadDigest;
   if (!c.signature().empty() && c.signature().size() != kSignatureBytes) return DecodeError::BadDigest;
+  if (!c.chain().empty() && (c.chain().size() != kChainLinkBytes || c.signature().empty()))
+    return DecodeError::BadDigest;
   return std::nullopt;
 }
 

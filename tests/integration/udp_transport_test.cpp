@@ -6,6 +6,7 @@
 // unique to this test run and anything else is ignored.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -277,6 +279,37 @@ TEST(UdpTransport, ConstructionErrorsNameInterfaceAddressAndPort) {
 
   c = loopback_config(Mode::Multicast, 0);
   expect_error(c, {"'lo'", "port 0"});
+}
+
+TEST(UdpTransport, AWakeUpReadsWhatTheSocketHoldsAsOneBoundedBurst) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  UdpTransport a(io, loopback_config(Mode::Multicast, port));
+  UdpTransport b(io, loopback_config(Mode::Multicast, port));
+  std::vector<std::size_t> bursts;
+  std::size_t in_burst = 0;
+  b.start(
+      [&](std::span<const std::uint8_t> d, const Endpoint&) {
+        if (std::string(d.begin(), d.end()).rfind(token, 0) == 0) ++in_burst;
+      },
+      [&] {
+        if (in_burst > 0) bursts.push_back(in_burst);
+        in_burst = 0;
+      });
+  constexpr int kCount = 100;
+  send_numbered(a, token, "burst", kCount);  // all queued at b before its first wake-up
+  std::this_thread::sleep_for(20ms);
+  std::size_t total = 0;
+  ASSERT_TRUE(run_until(io, [&] {
+    total = 0;
+    for (auto n : bursts) total += n;
+    return total >= kCount;
+  })) << total << " of " << kCount;
+  EXPECT_EQ(total, static_cast<std::size_t>(kCount));
+  EXPECT_EQ(in_burst, 0u) << "every datagram's burst ended";
+  EXPECT_LE(*std::max_element(bursts.begin(), bursts.end()), static_cast<std::size_t>(UdpTransport::kMaxBurst));
+  EXPECT_LT(bursts.size(), static_cast<std::size_t>(kCount) / 10) << "read in bursts, not one wake-up each";
 }
 
 TEST(UdpTransport, DestroyedWhileReceivePendingIsSafe) {

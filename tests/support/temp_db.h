@@ -41,8 +41,14 @@ inline void run_sql(const std::string& path, const char* sql) {
   ASSERT_EQ(rc, SQLITE_OK);
 }
 
-// Turns a cache file into what schema version 3 wrote: no signature columns.
+// Turns a cache file into what schema version 4 wrote: no chain column.
+inline void downgrade_to_schema_4(const std::string& path) {
+  run_sql(path, "ALTER TABLE messages DROP COLUMN chain; PRAGMA user_version = 4");
+}
+
+// ... and what schema version 3 wrote: no signature columns either.
 inline void downgrade_to_schema_3(const std::string& path) {
+  downgrade_to_schema_4(path);
   run_sql(path,
           "ALTER TABLE messages DROP COLUMN signature; ALTER TABLE messages DROP COLUMN key_epoch;"
           " PRAGMA user_version = 3");

@@ -100,7 +100,7 @@ TEST(MessageSignature, EveryManifestFieldIsSigned) {
       [](MessageMeta& x) { x.priority = 4; },       [](MessageMeta& x) { x.expiry_s = 1; },
       [](MessageMeta& x) { x.history_window = 1; }, [](MessageMeta& x) { x.tag = "positions"; },
       [](MessageMeta& x) { x.digest = 0x1235; },    [](MessageMeta& x) { x.key_epoch = 2; },
-      [](MessageMeta& x) { x.signature[10] ^= 1; }};
+      [](MessageMeta& x) { x.signature[10] ^= 1; }, [](MessageMeta& x) { x.chain = std::string(16, 'l'); }};
   for (std::size_t i = 0; i < changes.size(); ++i) {
     MessageMeta t = m;
     changes[i](t);

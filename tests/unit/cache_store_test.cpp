@@ -506,6 +506,38 @@ TEST(CacheStore, SignaturesPersistAndAVersion3CacheIsUpgraded) {
   EXPECT_EQ(s->read_fragments(m.meta.id, 0, 3000).size(), 1u) << "data kept";
 }
 
+TEST(CacheStore, ChainLinksPersistAndAVersion4CacheIsUpgraded) {
+  TempDb db;
+  const Message m(1, 3000);
+  const std::string signature = std::string("\0\x02", 2) + std::string(62, 'g');
+  {
+    auto s = Store::open(db.path());
+    MessageMeta chained = m.meta;
+    chained.digest = 0xaaaa;
+    chained.signature = signature;
+    chained.key_epoch = 3;
+    chained.chain = std::string("\0\xfe", 2) + std::string(14, 'c');  // any 16 bytes, NULs too
+    ASSERT_TRUE(s->put_fragment(chained, 0, m.part(0, 1000), kT0));
+    s->flush();
+  }
+  {
+    auto s = Store::open(db.path());
+    const auto index = s->load_index();
+    const auto* rec = find(index, m.meta.id);
+    ASSERT_NE(rec, nullptr);
+    EXPECT_EQ(rec->meta.chain, std::string("\0\xfe", 2) + std::string(14, 'c'));
+  }
+  dissem::test::downgrade_to_schema_4(db.path());  // the same file as version 4 wrote it
+  auto s = Store::open(db.path());
+  const auto index = s->load_index();
+  const auto* rec = find(index, m.meta.id);
+  ASSERT_NE(rec, nullptr);
+  EXPECT_TRUE(rec->meta.chain.empty()) << "upgraded: signed without a link, as version 4 signed";
+  EXPECT_EQ(rec->meta.signature, signature) << "the signature kept";
+  EXPECT_EQ(rec->meta.key_epoch, 3u);
+  EXPECT_EQ(s->read_fragments(m.meta.id, 0, 3000).size(), 1u) << "data kept";
+}
+
 TEST(CacheStore, RefusesAForeignDatabase) {
   TempDb db;
   {

@@ -260,3 +260,30 @@ TEST(WireCodec, EveryFragmentAndSymbolCarriesTheDigest) {
   c.set_digest(7);
   EXPECT_EQ(decode(wire::encode(c)), std::nullopt);
 }
+
+TEST(WireCodec, SignaturesAndChainLinksHaveTheirSizesAndALinkNeedsASignature) {
+  wire::DataFragment d = sample_fragment();
+  wire::CodedSymbol c;
+  c.set_group("g");
+  c.set_publisher(5);
+  c.set_seq(1);
+  c.set_total_length(2800);
+  c.set_payload(std::string(1400, '\0'));
+  c.set_digest(7);
+  auto check = [&](const std::string& signature, const std::string& chain) {
+    d.set_signature(signature);
+    d.set_chain(chain);
+    c.set_signature(signature);
+    c.set_chain(chain);
+    const auto a = decode(wire::encode(d));
+    const auto b = decode(wire::encode(c));
+    EXPECT_EQ(a, b) << "fragments and symbols agree";
+    return a;
+  };
+  EXPECT_EQ(check(std::string(64, 's'), std::string(16, 'l')), std::nullopt);
+  EXPECT_EQ(check(std::string(64, 's'), ""), std::nullopt) << "a publisher's first message after a restart";
+  EXPECT_EQ(check(std::string(64, 's'), std::string(15, 'l')), DecodeError::BadDigest);
+  EXPECT_EQ(check(std::string(64, 's'), std::string(17, 'l')), DecodeError::BadDigest);
+  EXPECT_EQ(check("", std::string(16, 'l')), DecodeError::BadDigest) << "a link outside a signed manifest";
+  EXPECT_EQ(check(std::string(63, 's'), ""), DecodeError::BadDigest);
+}

@@ -183,6 +183,8 @@ class Stats:
     peers_refused: int = 0  # new neighbours not tracked: engine.max_peers reached
     requests_trimmed: int = 0  # request items the serving budget cut
     request_bytes_trimmed: int = 0  # ... and the repair bytes they asked for
+    signatures_checked: int = 0  # keyed groups: manifests checked on their signature
+    signatures_vouched: int = 0  # ... and vouched for by an authentic successor's chain link
     cache_bytes: int = 0
     rss_bytes: int = 0  # the daemon's resident memory
     peak_rss_bytes: int = 0  # ... at its peak
