@@ -35,11 +35,11 @@ void NodeImpl::on_block_request(const MessageId& id, const wire::MessageWants& m
     Micros delay = rng.uniform_int(0, timing.serve_delay_max);
     if (!holds_block(id, layout, need.block())) {
       // A partial holder helps only with what the requester lacks: a source
-      // not in its bitmap, or coded symbols (recoded, they carry everything
-      // held). It answers after the whole-block holders had their chance.
+      // not in its bitmap, or coded symbols outside the span of the sources
+      // it holds (recoded, they carry everything held). It answers after the
+      // whole-block holders had their chance.
       const coding::BlockDecoder* decoder = coded.decoder(id, need.block());
-      const std::uint32_t requester_rank = layout.symbols_in(need.block()) - std::min(need.deficit(), layout.symbols_in(need.block()));
-      bool useful = decoder != nullptr && decoder->rank() > requester_rank && config.coding;
+      bool useful = decoder != nullptr && config.coding && decoder->innovative_for(ask.held) > 0;
       for (std::uint32_t i = 0; !useful && i < layout.symbols_in(need.block()); ++i) {
         const std::uint32_t off = layout.source_offset(need.block(), i);
         useful = !bit_set(ask.held, i) && st->have.contains(off, off + layout.source_length(need.block(), i));
@@ -63,21 +63,14 @@ void NodeImpl::serve_block(const ServeTask& task, const MessageState& st, std::u
   std::uint32_t remaining = config.use_traffic_memory ? ask.deficit - heard : ask.deficit;
   std::vector<std::uint8_t> skip;
   if (!holds_block(task.message, layout, block)) {
-    // A partial holder can give at most what it holds outside the
-    // requesters' sources: its other sources, and its coded symbols.
+    // A partial holder can give at most what it holds outside the span of
+    // the requesters' sources: its other sources, and coded symbols that
+    // reach beyond them. (Ranks alone cannot tell: two holders of equal
+    // rank, one with a parity symbol, can complete each other.)
     if (!coded.learn(task.message, layout)) return;
     const coding::BlockDecoder* decoder = open_decoder(task.message, layout, block);
     if (decoder == nullptr) return;
-    // Sources outside the bitmaps are sure to help; beyond them, only a
-    // higher rank than the requester's can (equal ranks after an exchange
-    // of recoded symbols are, most likely, the same span).
-    std::uint32_t outside = 0;
-    for (std::uint32_t i = 0; i < layout.symbols_in(block); ++i)
-      if (decoder->has_source(i) && !bit_set(ask.held, i)) ++outside;
-    const auto rank = static_cast<std::uint32_t>(decoder->rank());
-    const std::uint32_t requester_rank = layout.symbols_in(block) - std::min(ask.deficit, layout.symbols_in(block));
-    const std::uint32_t useful = std::max(outside, rank > requester_rank ? rank - requester_rank : 0);
-    remaining = std::min(remaining, useful);
+    remaining = std::min(remaining, static_cast<std::uint32_t>(decoder->innovative_for(ask.held)));
     skip = ask.held;
   }
   if (remaining == 0) return;

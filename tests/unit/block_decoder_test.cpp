@@ -181,6 +181,37 @@ TEST(Coding, RecodedSymbolsFromPartialHoldersDecode) {
   EXPECT_FALSE(BlockDecoder(k, size).recode(1, coefs, data)) << "nothing held";
 }
 
+TEST(Coding, WhatAPartialHolderCanGiveAPeerIsTheRankBeyondThePeersSources) {
+  Random rng(5);
+  const std::size_t k = 6, size = 50;
+  const auto rows = random_block(k, size, rng);
+  // The tactical case: every node lost source 2; A also lost source 5 but
+  // holds a parity symbol. A and B have the same rank, yet A completes B.
+  BlockDecoder a(k, size), b(k, size);
+  for (const std::size_t i : {0, 1, 3, 4}) a.add_source(i, rows[i]);
+  const auto [pc, pd] = coded(rows, 9);
+  a.add_coded(pc, pd);
+  for (const std::size_t i : {0, 1, 3, 4, 5}) b.add_source(i, rows[i]);
+  ASSERT_EQ(a.rank(), b.rank());
+  const std::vector<std::uint8_t> b_sources{0b111011};
+  const std::vector<std::uint8_t> a_sources{0b011011};
+  EXPECT_EQ(a.innovative_for(b_sources), 1u) << "the parity symbol reaches source 2, which B lacks";
+  EXPECT_EQ(b.innovative_for(a_sources), 1u) << "source 5";
+  std::vector<std::uint8_t> coefs(k), data(size);
+  ASSERT_TRUE(a.recode(3, coefs, data, b_sources));
+  EXPECT_TRUE(b.add_coded(coefs, data)) << "and the recoded symbol is innovative at B";
+  expect_decoded(b, rows);
+  // Nothing beyond a peer's sources: a holder of a subset of them, or of
+  // symbols within their span, has nothing to give.
+  BlockDecoder c(k, size);
+  c.add_source(0, rows[0]);
+  EXPECT_EQ(c.innovative_for(b_sources), 0u);
+  EXPECT_EQ(c.innovative_for({}), 1u) << "a peer with nothing";
+  EXPECT_EQ(BlockDecoder(k, size).innovative_for({}), 0u);
+  const std::vector<std::uint8_t> everything{0xff};
+  EXPECT_EQ(a.innovative_for(everything), 0u);
+}
+
 TEST(Coding, LargestBlockWorks) {
   Random rng(2);
   const std::size_t k = 255;

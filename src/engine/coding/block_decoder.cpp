@@ -92,6 +92,19 @@ bool BlockDecoder::add_source(std::size_t i, std::span<const std::uint8_t> data)
   return true;
 }
 
+std::size_t BlockDecoder::innovative_for(std::span<const std::uint8_t> peer_sources) const {
+  // The peer's span, built with the same elimination (no payloads needed),
+  // then every symbol held here offered to it.
+  BlockDecoder peer(k_, 1);
+  for (std::size_t i = 0; i < k_; ++i)
+    if (i / 8 < peer_sources.size() && (peer_sources[i / 8] >> (i % 8) & 1) != 0) peer.add_source(i, {});
+  const std::uint8_t none[1] = {0};
+  std::size_t n = 0;
+  for (const Held& h : held_)
+    if (peer.insert(h.coefs, none)) ++n;
+  return n;
+}
+
 bool BlockDecoder::add_coded(std::span<const std::uint8_t> coefs, std::span<const std::uint8_t> data) {
   if (coefs.size() != k_ || data.size() != symbol_size_)
     throw std::invalid_argument("BlockDecoder::add_coded: coefficients must be k bytes, data symbol_size");

@@ -47,6 +47,14 @@ class BlockDecoder {
   // symbol_size bytes of source i; has_source(i) required.
   std::span<const std::uint8_t> source(std::size_t i) const;
 
+  // How many independent symbols this node could give a peer that holds
+  // exactly the sources whose bits are set in `peer_sources` (bit i =
+  // source i, LSB first): the rank of what it holds once those sources are
+  // accounted for. Exact when the peer holds no coded symbols; an upper
+  // bound otherwise. Two partial holders of equal rank can each complete the
+  // other (sources plus different coded symbols): ranks alone cannot tell.
+  std::size_t innovative_for(std::span<const std::uint8_t> peer_sources) const;
+
   // A fresh random combination of everything held (weights drawn from
   // `seed`, each non-zero): writes its k coefficients over the source symbols
   // and its symbol_size payload bytes. Held sources whose bit is set in
