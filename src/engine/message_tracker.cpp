@@ -125,7 +125,7 @@ MessageState* MessageTracker::admit(const MessageMeta& meta, Micros now, Fragmen
   }
   if (!st->meta) {
     // The message's first data: what the stream's data has shown grows.
-    st->meta = meta;
+    st->meta = std::make_unique<MessageMeta>(meta);
     StreamState& s = *stream_for(stream_of(meta.id), true);
     s.data_newest = std::max(s.data_newest, meta.id.seq);
   }
@@ -293,7 +293,7 @@ void MessageTracker::restore(const MessageMeta& meta, bool complete,
                              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fragments,
                              Micros first_seen) {
   auto& st = messages_[meta.id];
-  st.meta = meta;
+  st.meta = std::make_unique<MessageMeta>(meta);
   st.first_seen = first_seen;
   auto& s = streams_[stream_of(meta.id)];
   s.newest = std::max(s.newest, meta.id.seq);

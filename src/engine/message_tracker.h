@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -31,7 +32,10 @@ struct RequestState {
 };
 
 struct MessageState {
-  std::optional<MessageMeta> meta;  // unknown until one fragment arrived
+  // Unknown until one fragment arrived. Held apart: most tracked messages
+  // under a hearsay flood never get one, and each then costs a pointer, not
+  // a whole MessageMeta (bench_hearsay_flood).
+  std::unique_ptr<MessageMeta> meta;
   ByteRanges have;                  // bytes held (cleared once complete)
   bool complete = false;
   Micros first_seen = 0;
