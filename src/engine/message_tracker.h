@@ -11,7 +11,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <optional>
 #include <unordered_map>
 #include <vector>
 

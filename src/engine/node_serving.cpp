@@ -35,8 +35,8 @@ void NodeImpl::on_block_request(const MessageId& id, const wire::MessageWants& m
     Micros delay = rng.uniform_int(0, timing.serve_delay_max);
     if (!holds_block(id, layout, need.block())) {
       // A partial holder helps only with what the requester lacks: a source
-      // not in its bitmap, or coded symbols outside the span of the sources
-      // it holds (recoded, they carry everything held). It answers after the
+      // not in its bitmap, or coded symbols reaching beyond the sources in
+      // it (recoded, they carry everything held). It answers after the
       // whole-block holders had their chance.
       const coding::BlockDecoder* decoder = coded.decoder(id, need.block());
       bool useful = decoder != nullptr && config.coding && decoder->innovative_for(ask.held) > 0;
