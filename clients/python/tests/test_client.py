@@ -1,23 +1,16 @@
 """Tests of the Python dissemd client.
 
-The first part needs no daemon: framing, and the client against a scripted
-fake server on a Unix socket (deterministic interleaving of pushes and
-responses). The second part starts two real dissemd processes on loopback
-multicast (binary from $DISSEMD, else build/o3/src/dissemd or
-build/debug/src/dissemd under the repository root).
+The first part needs no daemon: framing, and the blocking client against a
+scripted fake server on a Unix socket (deterministic interleaving of pushes
+and responses). The second part runs against the two real dissemd processes
+of conftest.py (support.py says where the binary comes from).
 """
 
 import filecmp
-import os
-import random
 import shutil
-import signal
 import socket
 import subprocess
-import tempfile
-import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -30,11 +23,20 @@ from dissem_client import (
     MessageId,
     RequestError,
     Stats,
+    SubscriptionClosed,
 )
 from dissem_client import framing
 from dissem_client import ipc_pb2 as pb
-
-REPO_ROOT = Path(__file__).resolve().parents[3]
+from support import (
+    REPO_ROOT,
+    FakeDaemon,
+    delivery_msg,
+    event_msg,
+    pattern,
+    response_msg,
+    send,
+    wait_for,
+)
 
 
 # --- framing -------------------------------------------------------------------
@@ -82,57 +84,12 @@ def test_oversized_frame_header_is_refused_before_the_body():
 def test_generated_code_is_current(tmp_path):
     if shutil.which("protoc") is None:
         pytest.skip("protoc not installed")
-    subprocess.run(["bash", str(REPO_ROOT / "clients/python/generate.sh"), str(tmp_path)], check=True)
+    subprocess.run(["bash", str(REPO_ROOT / "clients/python/generate.sh"), str(tmp_path)], check=True, timeout=60)
     committed = REPO_ROOT / "clients/python/src/dissem_client/ipc_pb2.py"
     assert filecmp.cmp(tmp_path / "ipc_pb2.py", committed, shallow=False), "run clients/python/generate.sh"
 
 
 # --- against a scripted fake daemon ----------------------------------------------
-
-
-class FakeDaemon:
-    """Serves one connection on a Unix socket; `script(conn, read_request)` drives it."""
-
-    def __init__(self, directory, script):
-        self.path = os.path.join(directory, "fake.sock")
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(self.path)
-        self.listener.listen(1)
-        self.error = None
-        self.thread = threading.Thread(target=self._run, args=(script,), daemon=True)
-        self.thread.start()
-
-    def _run(self, script):
-        try:
-            conn, _ = self.listener.accept()
-            with conn:
-                reader = framing.FrameReader(conn)
-
-                def read_request():
-                    m = pb.ClientMessage()
-                    m.ParseFromString(reader.read(time.monotonic() + 10))
-                    return m
-
-                script(conn, read_request)
-        except Exception as e:  # surfaced by join()
-            self.error = e
-
-    def join(self):
-        self.thread.join(10)
-        self.listener.close()
-        if self.error is not None:
-            raise self.error
-
-
-def send(conn, server_message):
-    conn.sendall(framing.encode_frame(server_message.SerializeToString()))
-
-
-def delivery_msg(sub, seq, payload):
-    m = pb.ServerMessage()
-    d = m.delivery
-    d.subscription_id, d.group, d.publisher, d.seq, d.payload, d.tag = sub, "g", 7, seq, payload, "t"
-    return m
 
 
 def test_pushes_while_waiting_for_a_response_are_queued(tmp_path):
@@ -220,112 +177,105 @@ def test_connecting_to_nothing_names_the_socket(tmp_path):
         c.stats()
 
 
-# --- against real daemons ---------------------------------------------------------
+def test_iterators_route_per_subscription_and_end_on_timeout(tmp_path):
+    def script(conn, read_request):
+        for sub in (3, 4):
+            req = read_request()
+            assert req.WhichOneof("request") == "subscribe"
+            send(conn, response_msg(req.request_id, subscribe_ack=sub))
+        # Two subscriptions' deliveries and events, interleaved.
+        send(conn, delivery_msg(3, 1, b"a1"))
+        send(conn, delivery_msg(4, 1, b"b1"))
+        send(conn, event_msg(pb.Event.PEER_APPEARED, 9))
+        send(conn, delivery_msg(3, 2, b"a2"))
+        send(conn, delivery_msg(4, 2, b"b2"))
+        send(conn, event_msg(pb.Event.PEER_SILENT, 9))
+        send(conn, delivery_msg(3, 3, b"a3"))
+        req = read_request()
+        assert req.WhichOneof("request") == "unsubscribe" and req.unsubscribe.subscription_id == 3
+        send(conn, response_msg(req.request_id, ok=True))
+        assert read_request() is None  # the client closes
 
+    fake = FakeDaemon(tmp_path, script)
+    with Client(fake.path) as c:
+        assert (c.subscribe("g"), c.subscribe("h")) == (3, 4)
+        with pytest.raises(SubscriptionClosed):
+            c.deliveries(99)  # raised at once, not at the first next()
 
-def find_dissemd():
-    env = os.environ.get("DISSEMD")
-    if env:
-        if not os.access(env, os.X_OK):
-            pytest.fail(f"DISSEMD={env} is not an executable")
-        return env
-    for rel in ("build/o3/src/dissemd", "build/debug/src/dissemd"):
-        p = REPO_ROOT / rel
-        if os.access(p, os.X_OK):
-            return str(p)
-    pytest.skip(
-        "no dissemd binary: build it (build/o3 or build/debug) or set DISSEMD=/path/to/dissemd"
-    )
+        # Subscription 4 only: subscription 3's deliveries stay queued.
+        got = []
+        for d in c.deliveries(4, timeout=5.0):
+            got.append(d.payload)
+            if len(got) == 2:
+                break
+        assert got == [b"b1", b"b2"]
+        wait_for(lambda: c.next_delivery(0, subscription=4) is None and c.pending_deliveries == 3, 5, "a1..a3 read")
 
+        # The idle timeout ends the iteration, and waits about that long.
+        start = time.monotonic()
+        assert list(c.deliveries(4, timeout=0.3)) == []
+        assert 0.25 <= time.monotonic() - start < 3.0
 
-def pick_port():
-    """A random UDP port that nothing on this host has bound (daemons bind it
-    with SO_REUSEADDR, so a plain bind fails while one is there)."""
-    for _ in range(50):
-        port = random.randint(20000, 40000)
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            s.bind(("0.0.0.0", port))
-            return port
-        except OSError:
-            continue
-        finally:
-            s.close()
-    raise RuntimeError("no free UDP port found")
-
-
-class Daemon:
-    def __init__(self, binary, directory, name, port):
-        self.socket = os.path.join(directory, f"{name}.sock")
-        self.log_path = os.path.join(directory, f"{name}.log")
-        args = [
-            binary, "--interface", "lo", "--port", str(port),
-            "--cache", os.path.join(directory, f"{name}.db"), "--socket", self.socket,
-            "--log-level", "warn", "--set", "engine.link_capacity_bps=200000000",
+        # Events, oldest first; the iteration ends on the idle timeout.
+        assert [(e.kind, e.peer) for e in c.events(timeout=0.2)] == [
+            (EventKind.PEER_APPEARED, 9),
+            (EventKind.PEER_SILENT, 9),
         ]
-        self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
 
-    def wait_ready(self, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"dissemd exited with {self.proc.returncode}: {self.output()}")
-            try:
-                Client(self.socket, connect_timeout=1.0).close()
-                return
-            except DaemonConnectionError:
-                time.sleep(0.025)
-        raise RuntimeError(f"dissemd did not open {self.socket} within {timeout} s: {self.output()}")
-
-    def output(self):
-        self.log.flush()
-        with open(self.log_path, "rb") as f:
-            return f.read().decode(errors="replace")[-2000:]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        self.log.close()
+        # After unsubscribing, what was queued is still handed out; then the iteration ends.
+        c.unsubscribe(3)
+        start = time.monotonic()
+        assert [d.payload for d in c.deliveries(3)] == [b"a1", b"a2", b"a3"]  # no timeout: ends by itself
+        assert time.monotonic() - start < 1.0
+        with pytest.raises(SubscriptionClosed):
+            c.next_delivery(0, subscription=3)
+        with pytest.raises(SubscriptionClosed):
+            c.deliveries(3)
+    fake.join()
 
 
-@pytest.fixture(scope="module")
-def daemons(request):
-    binary = find_dissemd()
-    directory = tempfile.mkdtemp(prefix="dissem-pytest-")
-    started = []
+def test_any_subscription_iterator_hands_out_the_oldest_first(tmp_path):
+    def script(conn, read_request):
+        for sub in (3, 4):
+            req = read_request()
+            send(conn, response_msg(req.request_id, subscribe_ack=sub))
+        for sub, seq in ((4, 1), (3, 1), (4, 2), (3, 2)):
+            send(conn, delivery_msg(sub, seq, b"%d/%d" % (sub, seq)))
+        req = read_request()
+        send(conn, response_msg(req.request_id, stats=1))  # everything above is read by now
+        assert read_request() is None
 
-    def cleanup():
-        for d in started:
-            d.stop()
-        shutil.rmtree(directory, ignore_errors=True)
-
-    request.addfinalizer(cleanup)
-    port = pick_port()
-    for name in ("a", "b"):
-        started.append(Daemon(binary, directory, name, port))
-    for d in started:
-        d.wait_ready()
-    return started
-
-
-def pattern(n):
-    return random.Random(12345).randbytes(n)
+    fake = FakeDaemon(tmp_path, script)
+    with Client(fake.path) as c:
+        c.subscribe("g")
+        c.subscribe("h")
+        c.stats()
+        assert c.pending_deliveries == 4
+        assert c.next_delivery(0, subscription=3).payload == b"3/1"
+        assert [d.payload for d in c.deliveries(timeout=0)] == [b"4/1", b"4/2", b"3/2"]
+    fake.join()
 
 
-def wait_for(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+def test_iterator_raises_when_the_daemon_goes(tmp_path):
+    def script(conn, read_request):
+        req = read_request()
+        send(conn, response_msg(req.request_id, subscribe_ack=5))
+        send(conn, delivery_msg(5, 1, b"last"))
+        # then the daemon goes away
+
+    fake = FakeDaemon(tmp_path, script)
+    with Client(fake.path) as c:
+        sub = c.subscribe("g")
+        it = c.deliveries(sub, timeout=10.0)
+        assert next(it).payload == b"last"  # what arrived before is handed out first
+        with pytest.raises(DaemonConnectionError) as err:
+            next(it)
+        assert "closed the connection" in str(err.value)
+        assert not c.connected
+    fake.join()
+
+
+# --- against real daemons ---------------------------------------------------------
 
 
 def test_one_megabyte_arrives_byte_identical(daemons):
@@ -408,3 +358,26 @@ def test_peers_see_each_other(daemons):
         peers = wait_for(lambda: [p for p in ca.peers() if p.node_id == b_node], 15, f"node {b_node} in peers")
         p = peers[0]
         assert 0.0 <= p.estimated_loss <= 1.0 and p.last_heard_ms_ago >= 0 and p.srtt_ms >= 0.0
+
+
+def test_iterating_deliveries_from_another_daemon(daemons):
+    a, b = daemons
+    with Client(a.socket) as pub, Client(b.socket) as sub:
+        sub_id = sub.subscribe("pytest/iter")
+        other = sub.subscribe("pytest/iter-other")
+        sent = {pub.publish("pytest/iter", b"i%d" % i).seq: b"i%d" % i for i in range(8)}
+        pub.publish("pytest/iter-other", b"not this one")
+        got = {}
+        for d in sub.deliveries(sub_id, timeout=30.0):
+            assert d.subscription == sub_id and d.group == "pytest/iter"
+            got[d.seq] = d.payload
+            if len(got) == len(sent):
+                break
+        assert got == sent
+        # Nothing more comes: the iteration ends after its idle timeout.
+        start = time.monotonic()
+        assert list(sub.deliveries(sub_id, timeout=0.5)) == []
+        assert time.monotonic() - start < 5.0
+        # The other subscription's delivery was kept for it.
+        d = sub.next_delivery(30.0, subscription=other)
+        assert d is not None and d.payload == b"not this one"

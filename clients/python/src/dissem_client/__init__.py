@@ -4,21 +4,19 @@
     with Client("/run/dissem/dissemd.sock") as c:
         sub = c.subscribe("news")
         mid = c.publish("news", b"hello")
-        d = c.next_delivery(timeout=5.0)
+        for d in c.deliveries(sub, timeout=5.0):
+            ...
 """
 
-from .client import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_REQUEST_TIMEOUT,
-    Client,
-    DaemonConnectionError,
+from .client import Client
+from .errors import DaemonConnectionError, ErrorCode, RequestError, SubscriptionClosed
+from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
+from .values import (
     Delivery,
-    ErrorCode,
     Event,
     EventKind,
     MessageId,
     Peer,
-    RequestError,
     Stats,
     TrafficByKind,
     TrafficCounter,
@@ -39,6 +37,7 @@ __all__ = [
     "Peer",
     "RequestError",
     "Stats",
+    "SubscriptionClosed",
     "TrafficByKind",
     "TrafficCounter",
 ]

@@ -3,9 +3,11 @@
 Each frame is a 4-byte big-endian length N followed by N bytes of a
 serialised protobuf message. N may be 0.
 
-:class:`FrameReader` reads frames from a stream socket with a deadline. It
-keeps a partly received frame across calls, so a read that times out in the
-middle of a frame loses nothing: the next call carries on where it stopped.
+:class:`FrameDecoder` splits received bytes into frames without doing I/O
+(the asyncio client feeds it from its protocol). :class:`FrameReader` reads
+frames from a blocking stream socket with a deadline through one; it keeps a
+partly received frame across calls, so a read that times out in the middle
+of a frame loses nothing: the next call carries on where it stopped.
 """
 
 from __future__ import annotations
@@ -55,36 +57,50 @@ def _remaining(deadline: Optional[float]) -> Optional[float]:
     return max(0.0, deadline - time.monotonic())
 
 
-def write_frame(sock: socket.socket, body: bytes, deadline: Optional[float] = None) -> None:
-    """Writes one frame, all of it by `deadline` (a time.monotonic() value, or
-    None for no limit). Raises TimeoutError (the stream is then unusable: part
-    of the frame may have been sent) or OSError."""
+def send_all(sock: socket.socket, data: bytes, deadline: Optional[float] = None) -> None:
+    """Writes `data` (encoded frames), all of it by `deadline` (a
+    time.monotonic() value, or None for no limit). Raises TimeoutError (the
+    stream is then unusable: part of a frame may have been sent) or OSError."""
     remaining = _remaining(deadline)
     if remaining is not None and remaining <= 0:
         raise TimeoutError("deadline passed before the frame was written")
     sock.settimeout(remaining)
-    sock.sendall(encode_frame(body))
+    sock.sendall(data)
 
 
-class FrameReader:
-    """Incremental frame reader over a connected stream socket."""
+def write_frame(sock: socket.socket, body: bytes, deadline: Optional[float] = None) -> None:
+    """Writes one frame around `body`; as send_all()."""
+    send_all(sock, encode_frame(body), deadline)
 
-    def __init__(self, sock: socket.socket, max_frame_bytes: int = MAX_FRAME_BYTES) -> None:
-        self._sock = sock
+
+class FrameDecoder:
+    """Splits a byte stream into frame bodies, without doing any I/O: feed()
+    what arrives, take frames out with next_frame(). The blocking FrameReader
+    and the asyncio client both read through one."""
+
+    def __init__(self, max_frame_bytes: int = MAX_FRAME_BYTES) -> None:
         self._max = max_frame_bytes
         self._buf = bytearray()
-        self._closed = False
+
+    def feed(self, data: bytes) -> None:
+        self._buf += data
 
     def buffered(self) -> int:
         """Bytes received but not yet handed out as frames."""
         return len(self._buf)
 
-    def _take_frame(self) -> Optional[bytes]:
+    def _declared(self) -> int:
+        length: int = HEADER.unpack_from(self._buf, 0)[0]
+        return length
+
+    def next_frame(self) -> Optional[bytes]:
+        """The next complete frame's body, or None until more bytes arrive.
+        Raises FrameTooLarge as soon as a header declares too long a frame
+        (before its body is buffered)."""
         if len(self._buf) < HEADER_BYTES:
             return None
-        (length,) = HEADER.unpack_from(self._buf, 0)
+        length = self._declared()
         if length > self._max:
-            # Checked as soon as the header is in, before buffering the body.
             raise FrameTooLarge(length, self._max)
         end = HEADER_BYTES + length
         if len(self._buf) < end:
@@ -93,12 +109,26 @@ class FrameReader:
         del self._buf[:end]
         return body
 
-    def _wanted(self) -> int:
+    def wanted(self) -> int:
+        """A good size for the next read: the rest of the frame in progress,
+        within [64 KiB, 4 MiB]."""
         if len(self._buf) >= HEADER_BYTES:
-            (length,) = HEADER.unpack_from(self._buf, 0)
-            missing = HEADER_BYTES + length - len(self._buf)
+            missing = HEADER_BYTES + self._declared() - len(self._buf)
             return max(_MIN_RECV, min(missing, _MAX_RECV))
         return _MIN_RECV
+
+
+class FrameReader:
+    """Incremental frame reader over a connected stream socket."""
+
+    def __init__(self, sock: socket.socket, max_frame_bytes: int = MAX_FRAME_BYTES) -> None:
+        self._sock = sock
+        self._decoder = FrameDecoder(max_frame_bytes)
+        self._closed = False
+
+    def buffered(self) -> int:
+        """Bytes received but not yet handed out as frames."""
+        return self._decoder.buffered()
 
     def read(self, deadline: Optional[float] = None) -> Optional[bytes]:
         """The next frame body, or None if none is complete by `deadline`
@@ -107,16 +137,17 @@ class FrameReader:
 
         Raises StreamClosed at end of stream, FrameTooLarge, or OSError."""
         while True:
-            frame = self._take_frame()
+            frame = self._decoder.next_frame()
             if frame is not None:
                 return frame
             if self._closed:
-                raise StreamClosed("connection closed" + (" in the middle of a frame" if self._buf else ""))
+                partial = " in the middle of a frame" if self._decoder.buffered() else ""
+                raise StreamClosed("connection closed" + partial)
             remaining = _remaining(deadline)
             # 0 puts the socket in non-blocking mode: take only what is there.
             self._sock.settimeout(remaining)
             try:
-                chunk = self._sock.recv(self._wanted())
+                chunk = self._sock.recv(self._decoder.wanted())
             except (socket.timeout, BlockingIOError):
                 return None
             except InterruptedError:
@@ -124,4 +155,4 @@ class FrameReader:
             if not chunk:
                 self._closed = True
                 continue
-            self._buf += chunk
+            self._decoder.feed(chunk)

@@ -1,0 +1,381 @@
+"""The dissemd IPC API (proto/ipc.proto) without I/O, shared by both clients.
+
+Every request kind is one builder function below returning a :class:`Call`:
+the ClientMessage to send, the Response field that answers it, how to read
+that answer into a Python value, and what the answer changes in the
+connection's :class:`Inbox` (a subscription opening or closing). The
+blocking ``dissem_client.Client`` and the asyncio ``dissem_client.aio.Client``
+send a Call and read its answer with the same code, so a new request kind is
+a builder here plus a one-line method in each client::
+
+    def cancel(group: str, seq: int) -> Call[None]:
+        m = pb.ClientMessage()
+        m.cancel.group = group
+        m.cancel.seq = seq
+        return Call(m, "ok", _read_ok)
+
+    # client.py:      def cancel(self, group, seq): return self._call(protocol.cancel(group, seq))
+    # aio.py:   async def cancel(self, group, seq): return await self._call(protocol.cancel(group, seq))
+
+Pushed messages are decoded by :func:`decode` and kept by an :class:`Inbox`:
+deliveries per subscription, in arrival order, and events.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import itertools
+from typing import Callable, Deque, Dict, Generic, List, Optional, Set, Tuple, TypeVar, Union
+
+from google.protobuf.message import DecodeError
+
+from . import framing
+from . import ipc_pb2 as pb
+from .errors import ErrorCode, ProtocolError, RequestError
+from .values import (
+    Delivery,
+    Event,
+    EventKind,
+    MessageId,
+    Peer,
+    Stats,
+    TrafficByKind,
+    TrafficCounter,
+)
+
+DEFAULT_REQUEST_TIMEOUT = 60.0  # seconds; publishing a large message takes a while to make durable
+DEFAULT_CONNECT_TIMEOUT = 5.0
+
+T = TypeVar("T")
+
+
+# --- proto -> Python -----------------------------------------------------------
+
+
+def _traffic(m: pb.TrafficByKind) -> TrafficByKind:
+    def counter(c: pb.TrafficCounter) -> TrafficCounter:
+        return TrafficCounter(c.datagrams, c.bytes)
+
+    return TrafficByKind(
+        data=counter(m.data),
+        repair=counter(m.repair),
+        mfr=counter(m.mfr),
+        beacon=counter(m.beacon),
+        forward=counter(m.forward),
+        summary=counter(m.summary),
+    )
+
+
+_STATS_NESTED = ("sent", "received", "malformed", "integrity")
+
+
+def stats_from_proto(m: pb.Stats) -> Stats:
+    # Every other field of Stats is a uint64 of the same name in ipc.Stats.
+    scalars: Dict[str, int] = {
+        f.name: int(getattr(m, f.name)) for f in dataclasses.fields(Stats) if f.name not in _STATS_NESTED
+    }
+    return Stats(
+        sent=_traffic(m.sent),
+        received=_traffic(m.received),
+        malformed=dict(m.malformed),
+        integrity=dict(m.integrity),
+        **scalars,
+    )
+
+
+def delivery_from_proto(m: pb.Delivery) -> Delivery:
+    return Delivery(
+        subscription=m.subscription_id,
+        group=m.group,
+        publisher=m.publisher,
+        seq=m.seq,
+        priority=m.priority,
+        expiry_s=m.expiry_s,
+        tag=m.tag,
+        payload=bytes(m.payload),
+        history_window=m.history_window,
+    )
+
+
+def event_from_proto(m: pb.Event) -> Optional[Event]:
+    try:
+        kind = EventKind(m.kind)
+    except ValueError:
+        return None  # a kind newer than this library (or unspecified): nothing to hand out
+    return Event(kind=kind, peer=m.peer, group=m.group, publisher=m.publisher, seq=m.seq)
+
+
+def peer_from_proto(m: pb.Peer) -> Peer:
+    return Peer(
+        node_id=m.node_id,
+        last_heard_ms_ago=m.last_heard_ms_ago,
+        estimated_loss=m.estimated_loss,
+        srtt_ms=m.srtt_ms,
+    )
+
+
+# --- pushed messages -------------------------------------------------------------
+
+
+class Inbox:
+    """Deliveries and events received and not yet handed out, and which
+    subscriptions are open on the connection.
+
+    Deliveries are queued per subscription; each remembers its arrival so
+    that taking "any delivery" hands out the oldest. The queues are unbounded
+    on this side: an application that never takes deliveries while subscribed
+    grows them (the daemon, in turn, closes a connection that stops reading).
+    """
+
+    def __init__(self) -> None:
+        self._deliveries: Dict[int, Deque[Tuple[int, Delivery]]] = {}
+        self._arrivals = itertools.count()
+        self._queued_deliveries = 0
+        self._events: Deque[Event] = collections.deque()
+        self._open: Set[int] = set()
+        self._dropped: Set[int] = set()
+
+    # -- subscriptions ---------------------------------------------------------------
+
+    def open(self, subscription: int) -> None:
+        self._open.add(subscription)
+        self._dropped.discard(subscription)
+
+    def close(self, subscription: int) -> None:
+        """Unsubscribed: nothing more comes for it; what is queued stays."""
+        self._open.discard(subscription)
+        self._dropped.discard(subscription)
+
+    def drop(self, subscription: int) -> None:
+        """Nobody will read this subscription (its subscribe call was
+        abandoned): discard what is queued for it and what still comes."""
+        self._open.discard(subscription)
+        self._dropped.add(subscription)
+        queue = self._deliveries.pop(subscription, None)
+        if queue is not None:
+            self._queued_deliveries -= len(queue)
+
+    def close_all(self) -> None:
+        """The connection is gone, and every subscription with it."""
+        self._open.clear()
+        self._dropped.clear()
+
+    def is_open(self, subscription: int) -> bool:
+        return subscription in self._open
+
+    def ended(self, subscription: int) -> bool:
+        """Not open, and nothing of it is queued: nothing more can be taken."""
+        return subscription not in self._open and subscription not in self._deliveries
+
+    # -- filing and taking ---------------------------------------------------------------
+
+    def push(self, item: Union[Delivery, Event]) -> bool:
+        """Files a pushed message; False if it was discarded."""
+        if isinstance(item, Event):
+            self._events.append(item)
+            return True
+        if item.subscription in self._dropped:
+            return False
+        self._deliveries.setdefault(item.subscription, collections.deque()).append((next(self._arrivals), item))
+        self._queued_deliveries += 1
+        return True
+
+    def pop_delivery(self, subscription: Optional[int] = None) -> Optional[Delivery]:
+        """The oldest queued delivery of `subscription` (None: of any), or None."""
+        if subscription is None:
+            if not self._deliveries:
+                return None
+            subscription = min(self._deliveries, key=lambda s: self._deliveries[s][0][0])
+        queue = self._deliveries.get(subscription)
+        if not queue:
+            return None
+        _, delivery = queue.popleft()
+        if not queue:
+            del self._deliveries[subscription]
+        self._queued_deliveries -= 1
+        return delivery
+
+    def pop_event(self) -> Optional[Event]:
+        return self._events.popleft() if self._events else None
+
+    def pending_deliveries(self, subscription: Optional[int] = None) -> int:
+        if subscription is None:
+            return self._queued_deliveries
+        queue = self._deliveries.get(subscription)
+        return len(queue) if queue is not None else 0
+
+    def pending_events(self) -> int:
+        return len(self._events)
+
+
+def decode(body: bytes) -> Union[pb.Response, Delivery, Event, None]:
+    """One ServerMessage: a Response to match with its request, or a pushed
+    Delivery or Event; None for a kind newer than this library. Raises
+    ProtocolError for a frame that does not parse and for the daemon's
+    "closing your connection" response (request_id 0 with an error)."""
+    m = pb.ServerMessage()
+    try:
+        m.ParseFromString(body)
+    except DecodeError as e:
+        raise ProtocolError("unparseable frame from dissemd") from e
+    kind = m.WhichOneof("kind")
+    if kind == "delivery":
+        return delivery_from_proto(m.delivery)
+    if kind == "event":
+        return event_from_proto(m.event)
+    if kind == "response":
+        r = m.response
+        if r.request_id == 0 and r.WhichOneof("result") == "error":
+            raise ProtocolError(f"dissemd closed the connection: {r.error.message}")
+        return r
+    return None
+
+
+# --- requests --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Call(Generic[T]):
+    """One request and how to read its answer.
+
+    message: the ClientMessage (its request_id is set by encode()).
+    expect:  the Response.result field that answers it.
+    read:    the answer as a Python value.
+    effect:  what the answer changes in the connection's Inbox (applied by
+             the client before anything read after the answer is filed).
+    orphan:  for a request whose caller stopped waiting (asyncio
+             cancellation) and whose answer came anyway: what to undo in the
+             Inbox, and a request to send so the daemon undoes it too.
+    """
+
+    message: pb.ClientMessage
+    expect: str
+    read: Callable[[pb.Response], T]
+    effect: Optional[Callable[[Inbox, T], None]] = None
+    orphan: Optional[Callable[[Inbox, T], Optional["Call[None]"]]] = None
+
+    @property
+    def kind(self) -> str:
+        return self.message.WhichOneof("request") or "an empty request"
+
+    def encode(self, request_id: int) -> bytes:
+        """The request as one frame. Raises RequestError(FRAME_TOO_LARGE) for
+        a request the daemon would refuse by closing the connection."""
+        self.message.request_id = request_id
+        body = self.message.SerializeToString()
+        if len(body) > framing.MAX_FRAME_BYTES:
+            raise RequestError(
+                ErrorCode.FRAME_TOO_LARGE,
+                f"request of {len(body)} bytes exceeds the {framing.MAX_FRAME_BYTES}-byte frame limit",
+            )
+        return framing.encode_frame(body)
+
+    def result(self, response: pb.Response) -> T:
+        """The answer's value. Raises RequestError if the daemon refused the
+        request, ProtocolError if it answered with something else."""
+        got = response.WhichOneof("result")
+        if got == "error":
+            raise RequestError(ErrorCode.from_wire(response.error.code), response.error.message)
+        if got != self.expect:
+            raise ProtocolError(f"dissemd answered {self.kind} with {got or 'an empty response'}")
+        return self.read(response)
+
+    def complete(self, response: pb.Response, inbox: Inbox) -> T:
+        """result(), with its effect applied to `inbox`."""
+        value = self.result(response)
+        if self.effect is not None:
+            self.effect(inbox, value)
+        return value
+
+    def abandon(self, response: pb.Response, inbox: Inbox) -> Optional["Call[None]"]:
+        """For an answer nobody waits for any more: undoes what it did, and
+        returns a request to send to the daemon for that, if one is needed.
+        Raises ProtocolError as result() does; a refusal needs no undoing."""
+        try:
+            value = self.result(response)
+        except RequestError:
+            return None
+        if self.orphan is None:
+            if self.effect is not None:
+                self.effect(inbox, value)  # e.g. an unsubscribe the daemon did anyway
+            return None
+        return self.orphan(inbox, value)
+
+
+def _read_ok(response: pb.Response) -> None:
+    return None
+
+
+def publish(
+    group: str,
+    payload: bytes,
+    priority: int = 0,
+    expiry_s: int = 0,
+    history_window: int = 0,
+    tag: str = "",
+) -> Call[MessageId]:
+    m = pb.ClientMessage()
+    p = m.publish
+    p.group = group
+    p.payload = bytes(payload)
+    p.priority = priority
+    p.expiry_s = expiry_s
+    p.history_window = history_window
+    p.tag = tag
+
+    def read(r: pb.Response) -> MessageId:
+        return MessageId(r.publish_ack.group, r.publish_ack.publisher, r.publish_ack.seq)
+
+    return Call(m, "publish_ack", read)
+
+
+def _abandoned_subscription(inbox: Inbox, subscription: int) -> Call[None]:
+    inbox.drop(subscription)
+    return unsubscribe(subscription)
+
+
+def subscribe(
+    group: str,
+    reliable: bool = True,
+    ordered: bool = False,
+    history: int = 0,
+    use_publisher_history: bool = False,
+) -> Call[int]:
+    m = pb.ClientMessage()
+    s = m.subscribe
+    s.group = group
+    s.reliable = reliable
+    s.ordered = ordered
+    s.history = history
+    s.use_publisher_history = use_publisher_history
+
+    def read(r: pb.Response) -> int:
+        return r.subscribe_ack.subscription_id
+
+    return Call(m, "subscribe_ack", read, effect=Inbox.open, orphan=_abandoned_subscription)
+
+
+def unsubscribe(subscription: int) -> Call[None]:
+    m = pb.ClientMessage()
+    m.unsubscribe.subscription_id = subscription
+    return Call(m, "ok", _read_ok, effect=lambda inbox, _: inbox.close(subscription))
+
+
+def request_history(group: str, count: int) -> Call[None]:
+    m = pb.ClientMessage()
+    m.request_history.group = group
+    m.request_history.count = count
+    return Call(m, "ok", _read_ok)
+
+
+def stats() -> Call[Stats]:
+    m = pb.ClientMessage()
+    m.get_stats.SetInParent()
+    return Call(m, "stats", lambda r: stats_from_proto(r.stats))
+
+
+def peers() -> Call[List[Peer]]:
+    m = pb.ClientMessage()
+    m.list_peers.SetInParent()
+    return Call(m, "peers", lambda r: [peer_from_proto(p) for p in r.peers.peers])

@@ -1,0 +1,126 @@
+"""The values both clients hand out: what proto/ipc.proto's responses and
+pushed messages carry, as frozen dataclasses and enums."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any, Dict
+
+
+@dataclasses.dataclass(frozen=True)
+class MessageId:
+    group: str
+    publisher: int
+    seq: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Delivery:
+    """A message released to one of this connection's subscriptions."""
+
+    subscription: int
+    group: str
+    publisher: int
+    seq: int
+    priority: int
+    expiry_s: int
+    tag: str
+    payload: bytes
+    history_window: int = 0
+
+    @property
+    def id(self) -> MessageId:
+        return MessageId(self.group, self.publisher, self.seq)
+
+
+class EventKind(enum.IntEnum):
+    """Mirrors ipc.Event.Kind (UNSPECIFIED is never handed out)."""
+
+    PEER_APPEARED = 1
+    PEER_SILENT = 2
+    MESSAGE_SKIPPED = 3  # ordered delivery gave up waiting for it
+    MESSAGE_EVICTED = 4  # removed from the cache
+    MESSAGE_REJECTED = 5  # its data failed the integrity check: dropped, fetched again
+    FORGED_OWN_DATA = 6  # data under this node's id that it never published
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    kind: EventKind
+    peer: int = 0  # PEER_APPEARED, PEER_SILENT
+    group: str = ""  # MESSAGE_SKIPPED, MESSAGE_EVICTED, MESSAGE_REJECTED, FORGED_OWN_DATA
+    publisher: int = 0
+    seq: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Peer:
+    node_id: int
+    last_heard_ms_ago: int
+    estimated_loss: float  # fraction in [0, 1]
+    srtt_ms: float  # smoothed round-trip time from beacon echoes
+
+
+@dataclasses.dataclass(frozen=True)
+class TrafficCounter:
+    datagrams: int = 0
+    bytes: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class TrafficByKind:
+    data: TrafficCounter = TrafficCounter()
+    repair: TrafficCounter = TrafficCounter()
+    mfr: TrafficCounter = TrafficCounter()
+    beacon: TrafficCounter = TrafficCounter()
+    forward: TrafficCounter = TrafficCounter()  # rebroadcast by a forwarding controller
+    summary: TrafficCounter = TrafficCounter()  # anti-entropy summaries
+
+
+@dataclasses.dataclass(frozen=True)
+class Stats:
+    """Mirrors ipc.Stats (engine statistics plus the cache's size)."""
+
+    sent: TrafficByKind = TrafficByKind()
+    received: TrafficByKind = TrafficByKind()
+    # Received datagrams dropped before protocol logic, keyed by reason.
+    malformed: Dict[str, int] = dataclasses.field(default_factory=dict)
+    # Data refused or dropped by the integrity checks, keyed by reason.
+    integrity: Dict[str, int] = dataclasses.field(default_factory=dict)
+    own_datagrams_ignored: int = 0
+    messages_published: int = 0
+    messages_completed: int = 0
+    deliveries: int = 0
+    duplicate_fragments: int = 0
+    mfrs_sent: int = 0
+    mfr_items_sent: int = 0
+    mfr_rounds_gated: int = 0
+    mfrs_received: int = 0
+    repairs_queued: int = 0
+    repairs_suppressed_ntm: int = 0
+    queue_drops: int = 0
+    messages_evicted: int = 0
+    messages_expired: int = 0
+    hearsay_expired: int = 0  # known only from beacons/summaries/requests, forgotten after their lifetime
+    hearsay_displaced: int = 0  # ... displaced by data when the tracker was full
+    hearsay_refused: int = 0  # ... refused: tracker full, or too many streams
+    peers_refused: int = 0  # new neighbours not tracked: engine.max_peers reached
+    requests_trimmed: int = 0  # request items the serving budget cut
+    request_bytes_trimmed: int = 0  # ... and the repair bytes they asked for
+    signatures_checked: int = 0  # keyed groups: manifests checked on their signature
+    signatures_vouched: int = 0  # ... and vouched for by an authentic successor's chain link
+    cache_bytes: int = 0
+    rss_bytes: int = 0  # the daemon's resident memory
+    peak_rss_bytes: int = 0  # ... at its peak
+    cache_messages: int = 0
+    forwards_queued: int = 0
+    forwards_suppressed_ntm: int = 0
+    summaries_sent: int = 0
+    summaries_received: int = 0
+    pushes_queued: int = 0
+    pushes_sent: int = 0
+    pushes_suppressed_ntm: int = 0
+
+    def as_dict(self) -> Dict[str, Any]:
+        return dataclasses.asdict(self)
