@@ -1,13 +1,23 @@
 """Python client for the local API of dissemd (proto/ipc.proto).
 
+Blocking::
+
     from dissem_client import Client
     with Client("/run/dissem/dissemd.sock") as c:
         sub = c.subscribe("news")
         mid = c.publish("news", b"hello")
         for d in c.deliveries(sub, timeout=5.0):
             ...
+
+asyncio (dissem_client.aio)::
+
+    async with await dissem_client.aio.connect("/run/dissem/dissemd.sock") as c:
+        sub = await c.subscribe("news")
+        async for d in c.deliveries(sub):
+            ...
 """
 
+from . import aio
 from .client import Client
 from .errors import DaemonConnectionError, ErrorCode, RequestError, SubscriptionClosed
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
@@ -40,4 +50,5 @@ __all__ = [
     "SubscriptionClosed",
     "TrafficByKind",
     "TrafficCounter",
+    "aio",
 ]
