@@ -25,6 +25,8 @@ if [[ $(id -u) -eq 0 || -n "${CI:-}" ]]; then export DISSEM_REQUIRE_ROOT_TESTS=1
 echo "== Python client against the (sanitised) daemon"
 bash scripts/python-setup.sh
 DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests
+echo "== Python client: mypy --strict (configuration in clients/python/pyproject.toml)"
+(cd clients/python && mypy)
 
 echo "== emulation: runner and report (no root), NORM baseline on loopback, then (root) dissem-emu through"
 echo "   real TAPs, 3 dissemd at 20 % loss end to end, and the paper experiments' quick profiles with NORM"

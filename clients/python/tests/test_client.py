@@ -3,7 +3,8 @@
 The first part needs no daemon: framing, and the blocking client against a
 scripted fake server on a Unix socket (deterministic interleaving of pushes
 and responses). The second part runs against the two real dissemd processes
-of conftest.py (support.py says where the binary comes from).
+of conftest.py (support.py says where the binary comes from). The asyncio
+client's tests are in test_aio.py.
 """
 
 import filecmp
@@ -85,8 +86,9 @@ def test_generated_code_is_current(tmp_path):
     if shutil.which("protoc") is None:
         pytest.skip("protoc not installed")
     subprocess.run(["bash", str(REPO_ROOT / "clients/python/generate.sh"), str(tmp_path)], check=True, timeout=60)
-    committed = REPO_ROOT / "clients/python/src/dissem_client/ipc_pb2.py"
-    assert filecmp.cmp(tmp_path / "ipc_pb2.py", committed, shallow=False), "run clients/python/generate.sh"
+    for name in ("ipc_pb2.py", "ipc_pb2.pyi"):
+        committed = REPO_ROOT / "clients/python/src/dissem_client" / name
+        assert filecmp.cmp(tmp_path / name, committed, shallow=False), f"{name} is stale: run clients/python/generate.sh"
 
 
 # --- against a scripted fake daemon ----------------------------------------------

@@ -1,0 +1,346 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ClientMessage(_message.Message):
+    __slots__ = ["get_stats", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
+    GET_STATS_FIELD_NUMBER: _ClassVar[int]
+    LIST_PEERS_FIELD_NUMBER: _ClassVar[int]
+    PUBLISH_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_HISTORY_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    get_stats: GetStats
+    list_peers: ListPeers
+    publish: Publish
+    request_history: RequestHistory
+    request_id: int
+    subscribe: Subscribe
+    unsubscribe: Unsubscribe
+    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ...) -> None: ...
+
+class CodingStats(_message.Message):
+    __slots__ = ["blocks_decoded", "dropped_memory", "fragments_decoded", "generated", "ignored", "innovative", "parity_sent", "received", "recoded", "redundant"]
+    BLOCKS_DECODED_FIELD_NUMBER: _ClassVar[int]
+    DROPPED_MEMORY_FIELD_NUMBER: _ClassVar[int]
+    FRAGMENTS_DECODED_FIELD_NUMBER: _ClassVar[int]
+    GENERATED_FIELD_NUMBER: _ClassVar[int]
+    IGNORED_FIELD_NUMBER: _ClassVar[int]
+    INNOVATIVE_FIELD_NUMBER: _ClassVar[int]
+    PARITY_SENT_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    RECODED_FIELD_NUMBER: _ClassVar[int]
+    REDUNDANT_FIELD_NUMBER: _ClassVar[int]
+    blocks_decoded: int
+    dropped_memory: int
+    fragments_decoded: int
+    generated: int
+    ignored: int
+    innovative: int
+    parity_sent: int
+    received: int
+    recoded: int
+    redundant: int
+    def __init__(self, received: _Optional[int] = ..., innovative: _Optional[int] = ..., redundant: _Optional[int] = ..., ignored: _Optional[int] = ..., dropped_memory: _Optional[int] = ..., blocks_decoded: _Optional[int] = ..., fragments_decoded: _Optional[int] = ..., generated: _Optional[int] = ..., recoded: _Optional[int] = ..., parity_sent: _Optional[int] = ...) -> None: ...
+
+class Delivery(_message.Message):
+    __slots__ = ["expiry_s", "group", "history_window", "payload", "priority", "publisher", "seq", "subscription_id", "tag"]
+    EXPIRY_S_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_WINDOW_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    expiry_s: int
+    group: str
+    history_window: int
+    payload: bytes
+    priority: int
+    publisher: int
+    seq: int
+    subscription_id: int
+    tag: str
+    def __init__(self, subscription_id: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., priority: _Optional[int] = ..., expiry_s: _Optional[int] = ..., tag: _Optional[str] = ..., payload: _Optional[bytes] = ..., history_window: _Optional[int] = ...) -> None: ...
+
+class Error(_message.Message):
+    __slots__ = ["code", "message"]
+    class Code(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = []
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    FAILED: Error.Code
+    FRAME_TOO_LARGE: Error.Code
+    MALFORMED_FRAME: Error.Code
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    REJECTED: Error.Code
+    UNKNOWN_REQUEST: Error.Code
+    UNSPECIFIED: Error.Code
+    code: Error.Code
+    message: str
+    def __init__(self, code: _Optional[_Union[Error.Code, str]] = ..., message: _Optional[str] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ["group", "kind", "peer", "publisher", "seq"]
+    class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = []
+    FORGED_OWN_DATA: Event.Kind
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_EVICTED: Event.Kind
+    MESSAGE_REJECTED: Event.Kind
+    MESSAGE_SKIPPED: Event.Kind
+    PEER_APPEARED: Event.Kind
+    PEER_FIELD_NUMBER: _ClassVar[int]
+    PEER_SILENT: Event.Kind
+    PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    UNSPECIFIED: Event.Kind
+    group: str
+    kind: Event.Kind
+    peer: int
+    publisher: int
+    seq: int
+    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., peer: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
+
+class GetStats(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class ListPeers(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class Ok(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class Peer(_message.Message):
+    __slots__ = ["estimated_loss", "last_heard_ms_ago", "node_id", "srtt_ms"]
+    ESTIMATED_LOSS_FIELD_NUMBER: _ClassVar[int]
+    LAST_HEARD_MS_AGO_FIELD_NUMBER: _ClassVar[int]
+    NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    SRTT_MS_FIELD_NUMBER: _ClassVar[int]
+    estimated_loss: float
+    last_heard_ms_ago: int
+    node_id: int
+    srtt_ms: float
+    def __init__(self, node_id: _Optional[int] = ..., last_heard_ms_ago: _Optional[int] = ..., estimated_loss: _Optional[float] = ..., srtt_ms: _Optional[float] = ...) -> None: ...
+
+class Peers(_message.Message):
+    __slots__ = ["peers"]
+    PEERS_FIELD_NUMBER: _ClassVar[int]
+    peers: _containers.RepeatedCompositeFieldContainer[Peer]
+    def __init__(self, peers: _Optional[_Iterable[_Union[Peer, _Mapping]]] = ...) -> None: ...
+
+class Publish(_message.Message):
+    __slots__ = ["expiry_s", "group", "history_window", "payload", "priority", "tag"]
+    EXPIRY_S_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_WINDOW_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    expiry_s: int
+    group: str
+    history_window: int
+    payload: bytes
+    priority: int
+    tag: str
+    def __init__(self, group: _Optional[str] = ..., payload: _Optional[bytes] = ..., priority: _Optional[int] = ..., expiry_s: _Optional[int] = ..., history_window: _Optional[int] = ..., tag: _Optional[str] = ...) -> None: ...
+
+class PublishAck(_message.Message):
+    __slots__ = ["group", "publisher", "seq"]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    group: str
+    publisher: int
+    seq: int
+    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
+
+class RequestHistory(_message.Message):
+    __slots__ = ["count", "group"]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    group: str
+    def __init__(self, group: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+
+class Response(_message.Message):
+    __slots__ = ["error", "ok", "peers", "publish_ack", "request_id", "stats", "subscribe_ack"]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    OK_FIELD_NUMBER: _ClassVar[int]
+    PEERS_FIELD_NUMBER: _ClassVar[int]
+    PUBLISH_ACK_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIBE_ACK_FIELD_NUMBER: _ClassVar[int]
+    error: Error
+    ok: Ok
+    peers: Peers
+    publish_ack: PublishAck
+    request_id: int
+    stats: Stats
+    subscribe_ack: SubscribeAck
+    def __init__(self, request_id: _Optional[int] = ..., publish_ack: _Optional[_Union[PublishAck, _Mapping]] = ..., subscribe_ack: _Optional[_Union[SubscribeAck, _Mapping]] = ..., ok: _Optional[_Union[Ok, _Mapping]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., peers: _Optional[_Union[Peers, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...
+
+class ServerMessage(_message.Message):
+    __slots__ = ["delivery", "event", "response"]
+    DELIVERY_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    delivery: Delivery
+    event: Event
+    response: Response
+    def __init__(self, response: _Optional[_Union[Response, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
+
+class Stats(_message.Message):
+    __slots__ = ["cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent"]
+    class IntegrityEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class MalformedEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    CACHE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    CACHE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    CODING_FIELD_NUMBER: _ClassVar[int]
+    DELIVERIES_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FRAGMENTS_FIELD_NUMBER: _ClassVar[int]
+    FORWARDS_QUEUED_FIELD_NUMBER: _ClassVar[int]
+    FORWARDS_SUPPRESSED_NTM_FIELD_NUMBER: _ClassVar[int]
+    HEARSAY_DISPLACED_FIELD_NUMBER: _ClassVar[int]
+    HEARSAY_EXPIRED_FIELD_NUMBER: _ClassVar[int]
+    HEARSAY_REFUSED_FIELD_NUMBER: _ClassVar[int]
+    INTEGRITY_FIELD_NUMBER: _ClassVar[int]
+    MALFORMED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_COMPLETED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_EVICTED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_EXPIRED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_PUBLISHED_FIELD_NUMBER: _ClassVar[int]
+    MFRS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    MFRS_SENT_FIELD_NUMBER: _ClassVar[int]
+    MFR_ITEMS_SENT_FIELD_NUMBER: _ClassVar[int]
+    MFR_ROUNDS_GATED_FIELD_NUMBER: _ClassVar[int]
+    OWN_DATAGRAMS_IGNORED_FIELD_NUMBER: _ClassVar[int]
+    PEAK_RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
+    PEERS_REFUSED_FIELD_NUMBER: _ClassVar[int]
+    PUSHES_QUEUED_FIELD_NUMBER: _ClassVar[int]
+    PUSHES_SENT_FIELD_NUMBER: _ClassVar[int]
+    PUSHES_SUPPRESSED_NTM_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_DROPS_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    REPAIRS_QUEUED_FIELD_NUMBER: _ClassVar[int]
+    REPAIRS_SUPPRESSED_NTM_FIELD_NUMBER: _ClassVar[int]
+    REQUESTS_TRIMMED_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_BYTES_TRIMMED_FIELD_NUMBER: _ClassVar[int]
+    RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
+    SENT_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURES_CHECKED_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURES_VOUCHED_FIELD_NUMBER: _ClassVar[int]
+    SUMMARIES_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    SUMMARIES_SENT_FIELD_NUMBER: _ClassVar[int]
+    cache_bytes: int
+    cache_messages: int
+    coding: CodingStats
+    deliveries: int
+    duplicate_fragments: int
+    forwards_queued: int
+    forwards_suppressed_ntm: int
+    hearsay_displaced: int
+    hearsay_expired: int
+    hearsay_refused: int
+    integrity: _containers.ScalarMap[str, int]
+    malformed: _containers.ScalarMap[str, int]
+    messages_completed: int
+    messages_evicted: int
+    messages_expired: int
+    messages_published: int
+    mfr_items_sent: int
+    mfr_rounds_gated: int
+    mfrs_received: int
+    mfrs_sent: int
+    own_datagrams_ignored: int
+    peak_rss_bytes: int
+    peers_refused: int
+    pushes_queued: int
+    pushes_sent: int
+    pushes_suppressed_ntm: int
+    queue_drops: int
+    received: TrafficByKind
+    repairs_queued: int
+    repairs_suppressed_ntm: int
+    request_bytes_trimmed: int
+    requests_trimmed: int
+    rss_bytes: int
+    sent: TrafficByKind
+    signatures_checked: int
+    signatures_vouched: int
+    summaries_received: int
+    summaries_sent: int
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ...) -> None: ...
+
+class Subscribe(_message.Message):
+    __slots__ = ["group", "history", "ordered", "reliable", "use_publisher_history"]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    ORDERED_FIELD_NUMBER: _ClassVar[int]
+    RELIABLE_FIELD_NUMBER: _ClassVar[int]
+    USE_PUBLISHER_HISTORY_FIELD_NUMBER: _ClassVar[int]
+    group: str
+    history: int
+    ordered: bool
+    reliable: bool
+    use_publisher_history: bool
+    def __init__(self, group: _Optional[str] = ..., reliable: bool = ..., ordered: bool = ..., history: _Optional[int] = ..., use_publisher_history: bool = ...) -> None: ...
+
+class SubscribeAck(_message.Message):
+    __slots__ = ["subscription_id"]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    subscription_id: int
+    def __init__(self, subscription_id: _Optional[int] = ...) -> None: ...
+
+class TrafficByKind(_message.Message):
+    __slots__ = ["beacon", "data", "forward", "mfr", "repair", "summary"]
+    BEACON_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    FORWARD_FIELD_NUMBER: _ClassVar[int]
+    MFR_FIELD_NUMBER: _ClassVar[int]
+    REPAIR_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    beacon: TrafficCounter
+    data: TrafficCounter
+    forward: TrafficCounter
+    mfr: TrafficCounter
+    repair: TrafficCounter
+    summary: TrafficCounter
+    def __init__(self, data: _Optional[_Union[TrafficCounter, _Mapping]] = ..., repair: _Optional[_Union[TrafficCounter, _Mapping]] = ..., mfr: _Optional[_Union[TrafficCounter, _Mapping]] = ..., beacon: _Optional[_Union[TrafficCounter, _Mapping]] = ..., forward: _Optional[_Union[TrafficCounter, _Mapping]] = ..., summary: _Optional[_Union[TrafficCounter, _Mapping]] = ...) -> None: ...
+
+class TrafficCounter(_message.Message):
+    __slots__ = ["bytes", "datagrams"]
+    BYTES_FIELD_NUMBER: _ClassVar[int]
+    DATAGRAMS_FIELD_NUMBER: _ClassVar[int]
+    bytes: int
+    datagrams: int
+    def __init__(self, datagrams: _Optional[int] = ..., bytes: _Optional[int] = ...) -> None: ...
+
+class Unsubscribe(_message.Message):
+    __slots__ = ["subscription_id"]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    subscription_id: int
+    def __init__(self, subscription_id: _Optional[int] = ...) -> None: ...
