@@ -32,7 +32,7 @@ from .values import (
     TrafficCounter,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
