@@ -6,7 +6,8 @@
 
 Subscribes on the --sub daemon, publishes on the --pub daemon (default: the
 same one), waits for the delivery, checks it is byte-identical and prints
-both daemons' traffic figures.
+both daemons' traffic figures. The asyncio version is
+aio_publish_subscribe.py.
 """
 
 import argparse
@@ -30,7 +31,11 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the delivery")
     args = ap.parse_args()
 
-    payload = open(args.file, "rb").read() if args.file else os.urandom(args.size)
+    if args.file:
+        with open(args.file, "rb") as f:
+            payload = f.read()
+    else:
+        payload = os.urandom(args.size)
     try:
         with Client(args.sub) as sub, Client(args.pub or args.sub) as pub:
             sub_id = sub.subscribe(args.group, reliable=True)
@@ -38,13 +43,13 @@ def main() -> int:
             mid = pub.publish(args.group, payload, tag=os.path.basename(args.file or "random"))
             print(f"published {len(payload)} bytes as {mid.group}/{mid.publisher}/{mid.seq} "
                   f"(durable after {time.monotonic() - start:.3f} s)")
-            while True:
-                d = sub.next_delivery(timeout=args.timeout)
-                if d is None:
-                    print(f"no delivery within {args.timeout} s", file=sys.stderr)
-                    return 1
-                if d.subscription == sub_id and (d.publisher, d.seq) == (mid.publisher, mid.seq):
+            # Ends (for-else) if nothing arrives for --timeout seconds.
+            for d in sub.deliveries(sub_id, timeout=args.timeout):
+                if (d.publisher, d.seq) == (mid.publisher, mid.seq):
                     break
+            else:
+                print(f"no delivery within {args.timeout} s", file=sys.stderr)
+                return 1
             took = time.monotonic() - start
             same = d.payload == payload
             print(f"delivered {len(d.payload)} bytes in {took:.3f} s "
