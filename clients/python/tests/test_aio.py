@@ -189,6 +189,44 @@ def test_cancelled_request_is_dropped_and_its_subscription_undone(tmp_path):
     fake.join()
 
 
+def test_cancelled_after_its_answer_was_applied(tmp_path):
+    """The answer is filed, then the caller is cancelled before it resumes:
+    the subscription it opened is undone all the same."""
+
+    def script(conn, read_request):
+        req = read_request()
+        send(conn, response_msg(req.request_id, subscribe_ack=8))
+        req = read_request()
+        assert req.WhichOneof("request") == "unsubscribe" and req.unsubscribe.subscription_id == 8
+        send(conn, response_msg(req.request_id, ok=True))
+        req = read_request()
+        send(conn, response_msg(req.request_id, stats=2))
+        assert read_request() is None
+
+    fake = FakeDaemon(tmp_path, script)
+
+    async def main():
+        c = await aio.connect(fake.path)
+        subscribing = asyncio.ensure_future(c.subscribe("g"))
+        on_response = c._on_response
+
+        def answer_then_cancel(response):
+            on_response(response)  # completes the subscribe call's future
+            subscribing.cancel()  # before its task has run again
+
+        c._on_response = answer_then_cancel
+        with pytest.raises(asyncio.CancelledError):
+            await subscribing
+        c._on_response = on_response
+        assert not c._inbox.is_open(8)
+        assert (await c.stats()).received.data.bytes == 2  # answered after the unsubscribe
+        assert c.pending_requests == 0
+        await c.close()
+
+    run(main())
+    fake.join()
+
+
 def test_request_timeout_disconnects_and_wakes_readers(tmp_path):
     def script(conn, read_request):
         req = read_request()

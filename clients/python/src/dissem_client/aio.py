@@ -269,12 +269,19 @@ class Client:
         try:
             return await future
         except asyncio.CancelledError:
-            # The request is on the wire: its answer will be dropped, and what
-            # it did undone (Call.abandon). Its timer goes: nobody waits.
-            for p in self._pending.values():
-                if p.future is future and p.timer is not None:
-                    p.timer.cancel()
-                    p.timer = None
+            if future.cancelled():
+                # The request is on the wire: its answer will be dropped, and
+                # what it did undone (Call.abandon). Its timer goes: nobody waits.
+                for p in self._pending.values():
+                    if p.future is future and p.timer is not None:
+                        p.timer.cancel()
+                        p.timer = None
+            elif future.exception() is None and self.connected:
+                # Answered and applied, but cancelled before this task could
+                # take the value: undo it as if the answer had come late.
+                undo = call.forget(future.result(), self._inbox)
+                if undo is not None:
+                    self._send(undo, None)
             raise
 
     # -- requests (one line each: the request itself is built in protocol.py) ----------

@@ -302,6 +302,11 @@ class Call(Generic[T]):
             return None
         return self.orphan(inbox, value)
 
+    def forget(self, value: T, inbox: Inbox) -> Optional["Call[None]"]:
+        """As abandon(), for an answer already completed (its effect applied)
+        whose caller stopped waiting before it could take the value."""
+        return self.orphan(inbox, value) if self.orphan is not None else None
+
 
 def _read_ok(response: pb.Response) -> None:
     return None
