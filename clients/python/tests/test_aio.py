@@ -273,6 +273,10 @@ def test_daemon_closing_mid_request(tmp_path):
         assert (await it.__anext__()).payload == b"before"
         with pytest.raises(DaemonConnectionError):
             await it.__anext__()
+        with pytest.raises(DaemonConnectionError):  # not SubscriptionClosed: the connection ended it
+            c.deliveries(sub)
+        with pytest.raises(DaemonConnectionError):
+            await c.next_delivery(0, subscription=sub)
         await c.close()
 
     run(main())

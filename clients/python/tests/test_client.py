@@ -274,6 +274,10 @@ def test_iterator_raises_when_the_daemon_goes(tmp_path):
             next(it)
         assert "closed the connection" in str(err.value)
         assert not c.connected
+        with pytest.raises(DaemonConnectionError):  # not SubscriptionClosed: the connection ended it
+            c.deliveries(sub)
+        with pytest.raises(DaemonConnectionError):
+            c.next_delivery(0, subscription=sub)
     fake.join()
 
 

@@ -366,6 +366,8 @@ class Client:
 
     def _check_subscription(self, subscription: int) -> None:
         if self._inbox.ended(subscription):
+            if not self.connected:  # it ended with the connection
+                raise DaemonConnectionError(self._path, self._closed_reason)
             raise SubscriptionClosed(subscription)
 
     async def _next_delivery(self, subscription: Optional[int], timeout: Optional[float]) -> Optional[Delivery]:

@@ -312,6 +312,8 @@ class Client:
 
     def _check_subscription(self, subscription: int) -> None:
         if self._inbox.ended(subscription):
+            if self._sock is None:  # it ended with the connection
+                raise DaemonConnectionError(self._path, self._closed_reason)
             raise SubscriptionClosed(subscription)
 
     def next_delivery(self, timeout: Optional[float] = None, *, subscription: Optional[int] = None) -> Optional[Delivery]:
