@@ -52,7 +52,7 @@ typedef struct dissem_fragment {
   uint32_t length;
   uint32_t total_length;
   uint32_t priority;
-  uint32_t expiry_s; /* absolute Unix seconds, 0 = never */
+  uint32_t expiry_s; /* absolute Unix seconds (the message's millisecond expiry rounded up), 0 = never */
   uint32_t hops;     /* rebroadcasts so far */
   uint32_t transmitter; /* publisher or forwarder that sent this copy; 0 = unknown (a repair) */
   int32_t locally_subscribed;

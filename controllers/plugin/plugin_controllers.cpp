@@ -3,6 +3,16 @@
 #include <algorithm>
 
 namespace dissem::controllers {
+namespace {
+
+// The plugin interface counts expiry in whole seconds (its ABI predates
+// millisecond expiry): rounded up, so a plugin never sees a live message as
+// expired.
+std::uint32_t seconds_rounded_up(std::uint64_t expiry_ms) {
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>((expiry_ms + 999) / 1000, UINT32_MAX));
+}
+
+}  // namespace
 
 PluginForwarding::PluginForwarding(std::shared_ptr<PluginInstance> plugin) : plugin_(std::move(plugin)) {
   if (plugin_->table().forward == nullptr)
@@ -20,7 +30,7 @@ ForwardDecision PluginForwarding::on_new_fragment(const ReceivedFragment& f, con
   c.length = f.length;
   c.total_length = f.meta.total_length;
   c.priority = f.meta.priority;
-  c.expiry_s = f.meta.expiry_s;
+  c.expiry_s = seconds_rounded_up(f.meta.expiry_ms);
   c.hops = f.hops;
   c.transmitter = f.transmitter;
   c.locally_subscribed = f.locally_subscribed ? 1 : 0;
@@ -53,7 +63,7 @@ std::vector<MessageId> PluginDeletion::select_victims(const std::vector<cache::M
     c[i].publisher = m.meta.id.publisher;
     c[i].seq = m.meta.id.seq;
     c[i].priority = m.meta.priority;
-    c[i].expiry_s = m.meta.expiry_s;
+    c[i].expiry_s = seconds_rounded_up(m.meta.expiry_ms);
     c[i].stored_bytes = m.stored_bytes;
     c[i].first_seen_us = m.first_seen;
     c[i].last_used_us = m.last_used;

@@ -20,12 +20,12 @@
 // 0xffffffff], which serves every per-message read, erase and the restart
 // query. Message rowids must stay below 2^31 (checked on insert). Eviction and LRU order are decided from
 // the in-memory mirror (Store::list_messages), so no index on last_used_us or
-// expiry_s is maintained: it would only slow down every commit.
+// expiry_ms is maintained: it would only slow down every commit.
 #pragma once
 
 namespace dissem::cache::schema {
 
-inline constexpr int kVersion = 5;
+inline constexpr int kVersion = 6;
 
 // Message rowids above this would overflow the fragment key.
 inline constexpr long long kMaxMessageRowid = (1LL << 31) - 1;
@@ -40,7 +40,7 @@ CREATE TABLE messages (
   seq            INTEGER NOT NULL,     -- MessageId.seq: the uint64 bit pattern as int64
   total_length   INTEGER NOT NULL,     -- payload bytes of the whole message
   priority       INTEGER NOT NULL,
-  expiry_s       INTEGER NOT NULL,     -- absolute Unix seconds; 0 = never expires
+  expiry_ms      INTEGER NOT NULL,     -- absolute Unix milliseconds; 0 = never expires
   history_window INTEGER NOT NULL,     -- publisher's history hint (messages)
   tag            TEXT    NOT NULL,     -- application tag, bytes kept exactly
   complete       INTEGER NOT NULL,     -- 1 once every byte is held
@@ -52,6 +52,8 @@ CREATE TABLE messages (
   signature      BLOB    NOT NULL DEFAULT x'',  -- keyed groups: the publisher's manifest signature (64 B); empty in open groups
   key_epoch      INTEGER NOT NULL DEFAULT 0,    -- ... and the epoch of the group key that made it
   chain          BLOB    NOT NULL DEFAULT x'',  -- ... and the signed link to the publisher's previous message (16 B, or empty)
+  flags          INTEGER NOT NULL DEFAULT 0,    -- supersession: 1 replace (by tag), 2 cancel (no payload of its own)
+  supersedes     BLOB    NOT NULL DEFAULT x'',  -- superseded sequence numbers: [begin, end) pairs, u64 little-endian
   UNIQUE (group_name, publisher, seq)
 );
 
@@ -70,12 +72,18 @@ CREATE TABLE node_state (
 )sql";
 
 // Version 2 to 3: messages gain their digest; 3 to 4: their signature; 4 to
-// 5: their manifest chain link.
+// 5: their manifest chain link; 5 to 6: expiry in milliseconds, and
+// supersession (replace and cancel).
 inline constexpr const char* kUpgradeFrom2 =
     "ALTER TABLE messages ADD COLUMN digest INTEGER NOT NULL DEFAULT 0";
 inline constexpr const char* kUpgradeFrom3 =
     "ALTER TABLE messages ADD COLUMN signature BLOB NOT NULL DEFAULT x'';"
     "ALTER TABLE messages ADD COLUMN key_epoch INTEGER NOT NULL DEFAULT 0";
 inline constexpr const char* kUpgradeFrom4 = "ALTER TABLE messages ADD COLUMN chain BLOB NOT NULL DEFAULT x''";
+inline constexpr const char* kUpgradeFrom5 =
+    "ALTER TABLE messages RENAME COLUMN expiry_s TO expiry_ms;"
+    "UPDATE messages SET expiry_ms = expiry_ms * 1000;"
+    "ALTER TABLE messages ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE messages ADD COLUMN supersedes BLOB NOT NULL DEFAULT x''";
 
 }  // namespace dissem::cache::schema

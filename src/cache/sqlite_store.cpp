@@ -68,10 +68,10 @@ struct Statements {
       : begin(db, "BEGIN IMMEDIATE"),
         commit(db, "COMMIT"),
         insert_message(db,
-                       "INSERT INTO messages (group_name, publisher, seq, total_length, priority, expiry_s,"
+                       "INSERT INTO messages (group_name, publisher, seq, total_length, priority, expiry_ms,"
                        " history_window, tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest,"
-                       " signature, key_epoch, chain)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10, ?11, ?12, ?13, ?14)"),
+                       " signature, key_epoch, chain, flags, supersedes)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, 0, ?10, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"),
         update_message(db,
                        "UPDATE messages SET complete = ?2, own = ?3, stored_bytes = ?4, last_used_us = ?5, digest = ?6"
                        " WHERE id = ?1"),
@@ -129,6 +129,21 @@ struct Entry {
 };
 
 std::int64_t to_sql(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+
+// The supersedes column: each number as 8 bytes, little-endian.
+std::vector<std::uint8_t> pack_u64(const std::vector<std::uint64_t>& values) {
+  std::vector<std::uint8_t> out(values.size() * 8);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    for (std::size_t b = 0; b < 8; ++b) out[i * 8 + b] = static_cast<std::uint8_t>(values[i] >> (8 * b));
+  return out;
+}
+
+std::vector<std::uint64_t> unpack_u64(std::span<const std::uint8_t> bytes) {
+  std::vector<std::uint64_t> out(bytes.size() / 8);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    for (std::size_t b = 0; b < 8; ++b) out[i] |= std::uint64_t{bytes[i * 8 + b]} << (8 * b);
+  return out;
+}
 
 bool overlaps(std::uint64_t offset, std::uint64_t length, std::uint64_t begin, std::uint64_t end) {
   return offset < end && offset + length > begin;
@@ -418,7 +433,7 @@ class SqliteStore final : public Store {
     s.bind(3, to_sql(meta.id.seq));
     s.bind(4, std::int64_t{meta.total_length});
     s.bind(5, std::int64_t{meta.priority});
-    s.bind(6, std::int64_t{meta.expiry_s});
+    s.bind(6, to_sql(meta.expiry_ms));
     s.bind(7, std::int64_t{meta.history_window});
     s.bind(8, meta.tag);
     s.bind(9, std::int64_t{own});
@@ -427,6 +442,9 @@ class SqliteStore final : public Store {
     s.bind_blob(12, std::span(reinterpret_cast<const std::uint8_t*>(meta.signature.data()), meta.signature.size()));
     s.bind(13, std::int64_t{meta.key_epoch});
     s.bind_blob(14, std::span(reinterpret_cast<const std::uint8_t*>(meta.chain.data()), meta.chain.size()));
+    s.bind(15, std::int64_t{(meta.replace ? 1 : 0) | (meta.cancel ? 2 : 0)});
+    const auto superseded = pack_u64(meta.supersedes);
+    s.bind_blob(16, superseded);
     s.run();
     const std::int64_t rowid = sqlite3_last_insert_rowid(db_->get());
     if (rowid > schema::kMaxMessageRowid)
@@ -501,9 +519,9 @@ class SqliteStore final : public Store {
     std::unordered_map<std::int64_t, Entry*> incomplete;
     {
       sql::Statement s(*db_,
-                       "SELECT id, group_name, publisher, seq, total_length, priority, expiry_s, history_window,"
+                       "SELECT id, group_name, publisher, seq, total_length, priority, expiry_ms, history_window,"
                        " tag, complete, own, stored_bytes, first_seen_us, last_used_us, digest, signature, key_epoch,"
-                       " chain FROM messages");
+                       " chain, flags, supersedes FROM messages");
       while (s.step()) {
         MessageMeta meta;
         meta.id.group = s.column_text(1);
@@ -511,7 +529,7 @@ class SqliteStore final : public Store {
         meta.id.seq = static_cast<std::uint64_t>(s.column_int64(3));
         meta.total_length = static_cast<std::uint32_t>(s.column_int64(4));
         meta.priority = static_cast<std::uint32_t>(s.column_int64(5));
-        meta.expiry_s = static_cast<std::uint32_t>(s.column_int64(6));
+        meta.expiry_ms = static_cast<std::uint64_t>(s.column_int64(6));
         meta.history_window = static_cast<std::uint32_t>(s.column_int64(7));
         meta.tag = s.column_text(8);
         meta.digest = static_cast<std::uint64_t>(s.column_int64(14));
@@ -520,6 +538,10 @@ class SqliteStore final : public Store {
         meta.key_epoch = static_cast<std::uint32_t>(s.column_int64(16));
         const auto chain = s.column_blob(17);
         meta.chain.assign(chain.begin(), chain.end());
+        const auto flags = s.column_int64(18);
+        meta.replace = (flags & 1) != 0;
+        meta.cancel = (flags & 2) != 0;
+        meta.supersedes = unpack_u64(s.column_blob(19));
         Entry& e = index[meta.id];
         e.rowid = s.column_int64(0);
         e.meta = std::move(meta);
@@ -629,16 +651,18 @@ void configure(sql::Database& db, bool in_memory, const StoreOptions& options) {
     throw db.error("schema version " + std::to_string(version) + " is newer than this build supports (" +
                    std::to_string(schema::kVersion) + ")");
   if (version == schema::kVersion) return;
-  if (version >= 2 && version <= 4) {
+  if (version >= 2 && version <= 5) {
     // Version 2 had no digests: the column starts empty, and the engine
     // computes the digests of complete messages when it restores them.
     // Versions before 4 had no signatures: their messages are open-group
     // ones. Version 4's signed manifests had no chain link (an empty link
-    // keeps the manifest layout they were signed under).
+    // keeps the manifest layout they were signed under). Version 5 counted
+    // expiry in seconds and knew no supersession.
     std::string upgrade;
     if (version == 2) upgrade += std::string(schema::kUpgradeFrom2) + ";";
     if (version <= 3) upgrade += std::string(schema::kUpgradeFrom3) + ";";
-    upgrade += schema::kUpgradeFrom4;
+    if (version <= 4) upgrade += std::string(schema::kUpgradeFrom4) + ";";
+    upgrade += schema::kUpgradeFrom5;
     install_schema(db, upgrade.c_str());
     return;
   }

@@ -109,6 +109,13 @@ struct Client::Impl {
     }
   }
 
+  // A request answered with PublishAck (publish, cancel): the message's id.
+  MessageId call_for_ack(ipc::ClientMessage& request, const char* what) {
+    const ipc::Response r = call(request);
+    if (!r.has_publish_ack()) fail_protocol(std::string("dissemd answered ") + what + " with something else");
+    return MessageId{r.publish_ack().group(), r.publish_ack().publisher(), r.publish_ack().seq()};
+  }
+
   // Shared by next_delivery/next_event: wait until `queue` has an entry.
   template <typename T>
   std::optional<T> next(std::deque<T>& queue, std::chrono::milliseconds timeout) {
@@ -144,24 +151,25 @@ void Client::close() { impl_->drop("connection closed by the application"); }
 
 void Client::set_request_timeout(std::chrono::milliseconds timeout) { impl_->request_timeout = timeout; }
 
-MessageId Client::publish(const std::string& group, std::span<const std::uint8_t> payload, std::uint32_t priority,
-                          std::uint32_t expiry_s, std::uint32_t history_window, const std::string& tag) {
+MessageId Client::publish(const std::string& group, std::span<const std::uint8_t> payload, std::uint32_t priority) {
   ipc::ClientMessage m;
   auto& p = *m.mutable_publish();
   p.set_group(group);
   p.set_payload(payload.data(), payload.size());
   p.set_priority(priority);
-  p.set_expiry_s(expiry_s);
-  p.set_history_window(history_window);
-  p.set_tag(tag);
-  const ipc::Response r = impl_->call(m);
-  if (!r.has_publish_ack()) impl_->fail_protocol("dissemd answered publish with something else");
-  return MessageId{r.publish_ack().group(), r.publish_ack().publisher(), r.publish_ack().seq()};
+  return impl_->call_for_ack(m, "publish");
 }
 
 MessageId Client::publish(const engine::PublishRequest& request) {
-  return publish(request.group, request.payload, request.priority, request.expiry_s, request.history_window,
-                 request.tag);
+  ipc::ClientMessage m;
+  ipc::to_proto(request, *m.mutable_publish());
+  return impl_->call_for_ack(m, "publish");
+}
+
+MessageId Client::cancel(const engine::CancelRequest& request) {
+  ipc::ClientMessage m;
+  ipc::to_proto(request, *m.mutable_cancel());
+  return impl_->call_for_ack(m, "cancel");
 }
 
 engine::SubscriptionId Client::subscribe(const std::string& group, bool reliable, bool ordered,

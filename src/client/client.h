@@ -69,9 +69,12 @@ class Client {
   // large message takes the daemon a while to make durable).
   void set_request_timeout(std::chrono::milliseconds timeout);
 
-  MessageId publish(const std::string& group, std::span<const std::uint8_t> payload, std::uint32_t priority = 0,
-                    std::uint32_t expiry_s = 0, std::uint32_t history_window = 0, const std::string& tag = {});
+  MessageId publish(const std::string& group, std::span<const std::uint8_t> payload, std::uint32_t priority = 0);
+  // Every option: expiry or lifetime, history window, tag, replace.
   MessageId publish(const engine::PublishRequest& request);
+  // Cancels this node's messages by number and/or tag; returns the id of
+  // the cancel message that carries the cancellation to other nodes.
+  MessageId cancel(const engine::CancelRequest& request);
 
   engine::SubscriptionId subscribe(const std::string& group, bool reliable = true, bool ordered = false,
                                    std::uint32_t history = 0);

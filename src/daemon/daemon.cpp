@@ -191,6 +191,12 @@ MessageId Daemon::publish(ipc::ClientId, const engine::PublishRequest& request) 
   return id;
 }
 
+MessageId Daemon::cancel(ipc::ClientId, const engine::CancelRequest& request) {
+  const MessageId id = node_->cancel(request, unix_now());
+  pump_later();
+  return id;
+}
+
 engine::SubscriptionId Daemon::subscribe(ipc::ClientId client, const std::string& group,
                                          const engine::SubscriptionOptions& options) {
   const auto id = node_->subscribe(group, options, unix_now());

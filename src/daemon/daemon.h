@@ -41,6 +41,7 @@ class Daemon final : public ipc::Backend {
 
   // ipc::Backend
   MessageId publish(ipc::ClientId client, const engine::PublishRequest& request) override;
+  MessageId cancel(ipc::ClientId client, const engine::CancelRequest& request) override;
   engine::SubscriptionId subscribe(ipc::ClientId client, const std::string& group,
                                    const engine::SubscriptionOptions& options) override;
   void unsubscribe(ipc::ClientId client, engine::SubscriptionId id) override;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/message_expiry.h"
 #include "engine/types.h"
 #include "wire.pb.h"
 
@@ -29,7 +30,7 @@ void fill_message_fields(Datagram& out, const MessageMeta& meta, bool repair) {
   out.set_seq(meta.id.seq);
   out.set_total_length(meta.total_length);
   out.set_priority(meta.priority);
-  out.set_expiry_s(meta.expiry_s);
+  out.set_expiry_ms(wire_expiry(meta.expiry_ms));
   out.set_history_window(meta.history_window);
   out.set_repair(repair);
   if (!meta.tag.empty()) out.set_tag(meta.tag);
@@ -39,23 +40,30 @@ void fill_message_fields(Datagram& out, const MessageMeta& meta, bool repair) {
     out.set_key_epoch(meta.key_epoch);
     if (!meta.chain.empty()) out.set_chain(meta.chain);
   }
+  if (meta.replace) out.set_replace(true);
+  if (meta.cancel) out.set_cancel(true);
+  for (const std::uint64_t s : meta.supersedes) out.add_supersedes(s);
 }
 
 // The message a self-describing datagram names: a DataFragment or a
-// CodedSymbol, which carry the same message fields.
+// CodedSymbol, which carry the same message fields. `now` resolves the
+// expiry (engine/message_expiry.h).
 template <class Datagram>
-MessageMeta meta_of(const Datagram& d) {
+MessageMeta meta_of(const Datagram& d, Micros now) {
   MessageMeta m;
   m.id = MessageId{d.group(), d.publisher(), d.seq()};
   m.total_length = d.total_length();
   m.priority = d.priority();
-  m.expiry_s = d.expiry_s();
+  m.expiry_ms = resolve_expiry(d.expiry_ms(), now);
   m.history_window = d.history_window();
   m.tag = d.tag();
   m.digest = d.digest();
   m.signature = d.signature();
   m.key_epoch = d.key_epoch();
   m.chain = d.chain();
+  m.replace = d.replace();
+  m.cancel = d.cancel();
+  m.supersedes.assign(d.supersedes().begin(), d.supersedes().end());
   return m;
 }
 

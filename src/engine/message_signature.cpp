@@ -34,27 +34,28 @@ class Writer {
   std::size_t at_ = 0;
 };
 
-constexpr std::string_view kLabel = "dissem-manifest-1";
-constexpr std::string_view kChainedLabel = "dissem-manifest-2";
+constexpr std::string_view kLabel = "dissem-manifest-3";
 
 }  // namespace
 
 std::vector<std::uint8_t> manifest_bytes(const MessageMeta& meta) {
-  const bool chained = !meta.chain.empty();
-  Writer w(kLabel.size() + 4 + meta.id.group.size() + 4 + 8 + 4 * 4 + 4 + meta.tag.size() + 8 + 4 +
-           (chained ? 4 + meta.chain.size() : 0));
-  w.raw(chained ? kChainedLabel : kLabel);
+  Writer w(kLabel.size() + 4 + meta.id.group.size() + 4 + 8 + 4 + 4 + 8 + 4 + 4 + meta.tag.size() + 8 + 4 + 4 +
+           meta.chain.size() + 4 + 4 + 8 * meta.supersedes.size());
+  w.raw(kLabel);
   w.bytes(meta.id.group);
   w.u32(meta.id.publisher);
   w.u64(meta.id.seq);
   w.u32(meta.total_length);
   w.u32(meta.priority);
-  w.u32(meta.expiry_s);
+  w.u64(meta.expiry_ms);
   w.u32(meta.history_window);
   w.bytes(meta.tag);
   w.u64(meta.digest);
   w.u32(meta.key_epoch);
-  if (chained) w.bytes(meta.chain);
+  w.bytes(meta.chain);
+  w.u32((meta.replace ? 1u : 0u) | (meta.cancel ? 2u : 0u));
+  w.u32(static_cast<std::uint32_t>(meta.supersedes.size()));
+  for (const std::uint64_t s : meta.supersedes) w.u64(s);
   return w.take();
 }
 

@@ -5,17 +5,18 @@
 //
 // The manifest is everything a fragment says about its message: the id
 // (group, publisher, seq), length, priority, expiry, history window, tag,
-// the digest of the whole payload and the key epoch, in a fixed byte layout
+// the digest of the whole payload, the key epoch, the chain link and what
+// the message supersedes, in a fixed byte layout
 // (below). The digest binds the payload: a fragment whose bytes are not the
 // publisher's makes the reassembled message fail its digest, and a
 // fragment that states any other manifest field fails the signature.
 //
-// Layout (integers little-endian): "dissem-manifest-1", u32 group length,
+// Layout (integers little-endian): "dissem-manifest-3", u32 group length,
 // group bytes, u32 publisher, u64 seq, u32 total_length, u32 priority,
-// u32 expiry_s, u32 history_window, u32 tag length, tag bytes, u64 digest,
-// u32 key_epoch. A manifest that links to its predecessor
-// (engine/manifest_chain.h) is labelled "dissem-manifest-2" and ends with
-// u32 16 and the 16 link bytes.
+// u64 expiry_ms, u32 history_window, u32 tag length, tag bytes, u64 digest,
+// u32 key_epoch, u32 chain length (16, or 0 without a link to the
+// predecessor: engine/manifest_chain.h), chain bytes, u32 flags (1 replace,
+// 2 cancel), u32 count of superseded range bounds, that many u64.
 #pragma once
 
 #include <cstdint>

@@ -11,11 +11,12 @@
 #include "wire/message_digest.h"
 
 namespace dissem::engine {
+
+std::string seq_state_key(const std::string& group) { return "pubseq/" + group; }
+
 namespace {
 
 constexpr Micros kHousekeepingInterval = 250 * kMillis;
-
-std::string seq_state_key(const std::string& group) { return "pubseq/" + group; }
 
 // The publisher's durable counter for `group` (0 if it never published there).
 std::uint64_t saved_seq(cache::Store& store, const std::string& group) {
@@ -77,7 +78,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       store->set_digest(rec.meta.id, rec.meta.digest);
     }
     tracker.restore(rec.meta, rec.complete, rec.fragments, rec.first_seen);
-    note_expiry(rec.meta.expiry_s);
+    note_expiry(rec.meta);
     if (rec.own) {
       // Whether their first pass finished before the restart is unknown:
       // advertise them, and receivers that miss any will ask.
@@ -119,8 +120,23 @@ void NodeImpl::update_channel_share(Micros now) {
   pacer.set_rate(channel.rate_bps(heard, loss));
 }
 
-void NodeImpl::note_expiry(std::uint32_t expiry_s) {
-  if (expiry_s != 0 && (next_expiry_s == 0 || expiry_s < next_expiry_s)) next_expiry_s = expiry_s;
+void NodeImpl::note_expiry(const MessageMeta& meta) {
+  if (meta.expiry_ms != 0) expiries.emplace(meta.expiry_ms, meta.id);
+}
+
+void NodeImpl::expire_due(Micros now) {
+  const std::uint64_t now_ms = to_unix_millis(now);
+  while (!expiries.empty() && expiries.begin()->first <= now_ms) {
+    const MessageId id = expiries.begin()->second;
+    expiries.erase(expiries.begin());
+    const MessageState* st = tracker.find(id);
+    if (st == nullptr || !st->meta || !st->meta->expired_at(now)) continue;  // gone, or learnt anew
+    if (store->contains(id)) store->erase(id);
+    tracker.settle(id);
+    ++stats.messages_expired;
+    events.push_back(Event{Event::Kind::MessageEvicted, 0, id});
+    on_message_settled(id, false, now);
+  }
 }
 
 bool NodeImpl::wants_group(const std::string& group) const {
@@ -176,60 +192,6 @@ std::uint64_t NodeImpl::published_up_to(const std::string& group) const {
 
 // --- API calls ---------------------------------------------------------------
 
-MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
-  if (r.group.empty() || r.group.size() > config.max_group_name)
-    throw PublishError("group name must be 1.." + std::to_string(config.max_group_name) + " bytes");
-  if (r.payload.empty()) throw PublishError("payload is empty");
-  if (r.payload.size() > config.max_message_size)
-    throw PublishError("payload of " + std::to_string(r.payload.size()) + " bytes exceeds max_message_size " +
-                       std::to_string(config.max_message_size));
-  if (r.expiry_s != 0 && r.expiry_s <= to_unix_seconds(now)) throw PublishError("expiry is in the past");
-
-  // The counter is durable before the message is acknowledged, and also kept
-  // in node_state so eviction of our own messages can never make it go back.
-  // Groups seen at restart were merged with it then; a new group reads it once.
-  const std::uint64_t seq = published_up_to(r.group) + 1;
-  last_published_seq[r.group] = seq;  // from now on the table holds the group
-
-  MessageMeta meta;
-  meta.id = MessageId{r.group, config.node_id, seq};
-  meta.total_length = static_cast<std::uint32_t>(r.payload.size());
-  meta.priority = r.priority;
-  meta.expiry_s = r.expiry_s;
-  meta.history_window = r.history_window;
-  meta.tag = r.tag;
-  meta.digest = wire::message_digest(r.payload);
-  // Keyed groups: the payload sealed (if the group has a seal key), the
-  // manifest signed. What goes on the air and into the cache is `body`.
-  std::vector<std::uint8_t> sealed;
-  const std::vector<std::uint8_t>* body = &r.payload;
-  if (config.security.group(r.group) != nullptr) {
-    sealed = r.payload;
-    sign_and_seal(meta, sealed, now);
-    body = &sealed;
-  }
-
-  for (const auto& [off, len] : fragment_layout(meta.total_length, config.payload_size)) {
-    store->put_fragment(meta, off, std::span(*body).subspan(off, len), now, true);
-  }
-  store->set_state(seq_state_key(r.group), std::to_string(seq));
-  store->mark_complete(meta.id);
-  store->flush();
-
-  tracker.restore(meta, true, {}, now);
-  note_expiry(meta.expiry_s);
-  PublicationCursor cursor{meta.id, 0, nullptr};
-  if (publish_queue_bytes + body->size() <= config.reassembly_memory) {
-    cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(*body);
-    publish_queue_bytes += body->size();
-  }
-  publish_queue.push_back(std::move(cursor));
-  ++stats.messages_published;
-  // Local subscribers on this node get it too.
-  on_message_settled(meta.id, true, now);
-  return meta.id;
-}
-
 // --- timers ------------------------------------------------------------------
 
 void NodeImpl::on_timer(Micros now) {
@@ -251,6 +213,7 @@ void NodeImpl::on_timer(Micros now) {
     const Micros j = config.beacon_interval / 10;
     next_beacon = now + config.beacon_interval + rng.uniform_int(-j, j);
   }
+  expire_due(now);
   if (now >= next_housekeeping) {
     housekeeping(now);
     next_housekeeping = now + kHousekeepingInterval;
@@ -262,6 +225,7 @@ void NodeImpl::on_timer(Micros now) {
 
 Micros NodeImpl::next_deadline() const {
   Micros t = std::min(next_beacon, next_housekeeping);
+  if (!expiries.empty()) t = std::min(t, static_cast<Micros>(expiries.begin()->first) * kMillis);
   if (tracker.incomplete_count() > 0) t = std::min(t, next_request_round);
   if (auto due = server.next_due()) t = std::min(t, *due);
   if (auto due = next_window_due()) t = std::min(t, *due);
@@ -289,8 +253,7 @@ void NodeImpl::housekeeping(Micros now) {
     update_rtt();
   }
   redundancy.expire(now, 2 * config.peer_silent_after);
-  const bool expiry_due = next_expiry_s != 0 && to_unix_seconds(now) >= next_expiry_s;
-  if (expiry_due || store->total_bytes() > store->options().quota_bytes) {
+  if (store->total_bytes() > store->options().quota_bytes) {
     const auto messages = store->list_messages();
     const auto victims =
         deletion->select_victims(messages, store->total_bytes(), store->options().quota_bytes, now);
@@ -303,10 +266,6 @@ void NodeImpl::housekeeping(Micros now) {
       events.push_back(Event{Event::Kind::MessageEvicted, 0, v});
       on_message_settled(v, false, now);
     }
-    next_expiry_s = 0;
-    const std::set<MessageId> erased(victims.begin(), victims.end());
-    for (const auto& m : messages)
-      if (!erased.contains(m.meta.id)) note_expiry(m.meta.expiry_s);
   }
   store->flush();
 }
@@ -323,6 +282,7 @@ void Node::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Mi
 }
 void Node::on_timer(Micros now) { impl_->on_timer(now); }
 MessageId Node::publish(const PublishRequest& request, Micros now) { return impl_->publish(request, now); }
+MessageId Node::cancel(const CancelRequest& request, Micros now) { return impl_->cancel(request, now); }
 SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {
   return impl_->subscribe(group, options, now);
 }

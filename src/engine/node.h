@@ -52,10 +52,29 @@ struct SubscriptionOptions {
 struct PublishRequest {
   std::string group;
   std::vector<std::uint8_t> payload;
+  // Higher is sent first: the send queues are strict between priority
+  // levels (first come, first served within one), repairs of a message go
+  // at its priority, and EngineConfig::priority_floor keeps a share of the
+  // rate for lower levels that wait.
   std::uint32_t priority = 0;
-  std::uint32_t expiry_s = 0;  // absolute Unix seconds, 0 = never
+  std::uint64_t expiry_ms = 0;    // absolute Unix milliseconds; 0 = never
+  std::uint32_t lifetime_ms = 0;  // or relative to publication (when expiry_ms is 0); 0 = never
   std::uint32_t history_window = 0;
   std::string tag;
+  // Supersedes this node's older messages of the group with the same tag
+  // (which must not be empty): they leave the send queues and every cache
+  // that learns of this one, and are never delivered after it.
+  bool replace = false;
+};
+
+// Ends this node's own messages of `group` without a replacement: those
+// numbered `seqs`, and (when `tag` is not empty) every older one with that
+// tag. Goes on the air as a small cancel message (wire `cancel`).
+struct CancelRequest {
+  std::string group;
+  std::vector<std::uint64_t> seqs;
+  std::string tag;
+  std::uint64_t expiry_ms = 0;  // how long the cancellation itself is kept and served; 0 = never
 };
 
 struct OutgoingDatagram {
@@ -109,6 +128,10 @@ class Node {
   // Fragments, stores durably and queues the message. Returns its id once the
   // cache has committed it. Throws PublishError for invalid requests.
   MessageId publish(const PublishRequest& request, Micros now);
+  // Returns the id of the cancel message. Throws PublishError when it names
+  // nothing (no seqs, no tag), a seq this node has not published, or more
+  // ranges than a message may carry.
+  MessageId cancel(const CancelRequest& request, Micros now);
   SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
   void unsubscribe(SubscriptionId id, Micros now);
   // Fetch up to `count` messages before the oldest held, per known publisher.

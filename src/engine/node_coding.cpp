@@ -63,7 +63,7 @@ void NodeImpl::feed_decoder(const MessageMeta& meta, std::uint32_t offset, std::
 void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Micros now) {
   stats.received[static_cast<std::size_t>(kind_of(c))].add(size);
   ++stats.coded_received;
-  const MessageMeta meta = meta_of(c);
+  const MessageMeta meta = meta_of(c, now);
   block_memory.record(meta.id, c.block(), now);
   if (!config.coding) {
     ++stats.coded_ignored;
@@ -74,12 +74,14 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
   if (meta.expired_at(now)) return;
   if (refuse_own_id(meta, now)) return;
   if (!authentic(meta)) return;
+  if (screen_supersession(meta, now)) return;
   learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
 
   const coding::BlockLayout layout{meta.total_length, static_cast<std::uint32_t>(c.payload().size()),
                                    block_symbols_of(c.block_symbols())};
   switch (const auto outcome = tracker.on_symbol(meta, now, !c.repair() && c.hops() == 0)) {
     case FragmentOutcome::New:
+      note_expiry(meta);
       break;
     case FragmentOutcome::LengthConflict:
     case FragmentOutcome::DigestConflict:

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -41,12 +42,16 @@
 #include "engine/serve_budget.h"
 #include "engine/datagram_auth.h"
 #include "engine/subscriptions.h"
+#include "engine/supersession.h"
 #include "engine/timing.h"
 #include "engine/traffic_memory.h"
 #include "engine/traffic_meter.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {
+
+// The cache's key for a group's durable publication counter (node.cpp).
+std::string seq_state_key(const std::string& group);
 
 inline std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? wire::kDefaultBlockSymbols : field; }
 
@@ -148,8 +153,24 @@ class NodeImpl {
  public:
   NodeImpl(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now);
 
-  // node.cpp
+  // node_publish.cpp
   MessageId publish(const PublishRequest& request, Micros now);
+  MessageId cancel(const CancelRequest& request, Micros now);
+  // Numbers, stores, queues and applies a message whose meta has all but
+  // id, length and digest set.
+  MessageId publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
+                            Micros now);
+  // node_supersession.cpp
+  // Learns what a message about to be taken supersedes (applied at once),
+  // and whether the message itself is superseded (then ended, not taken).
+  bool screen_supersession(const MessageMeta& meta, Micros now);
+  // Ends what `by` supersedes among what this node tracks, caches and queues.
+  void apply_supersession(const MessageMeta& by, Micros now);
+  // Ends `id` if it is superseded: out of the cache and the tracker. True if it is.
+  bool end_if_superseded(const MessageId& id, Micros now);
+  // Known superseded (by number; a message ended by its tag is recorded so too).
+  bool superseded_here(const MessageId& id) const;
+  // node.cpp
   SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
   void unsubscribe(SubscriptionId id);
   void request_history(const std::string& group, std::uint32_t count, Micros now);
@@ -318,11 +339,16 @@ class NodeImpl {
   std::deque<Delivery> deliveries;
   std::deque<Event> events;
 
+  Supersession superseded;
+  OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
+
   std::unordered_map<std::string, std::uint64_t> last_published_seq;
   // Newest own message whose first pass is complete, per group: what our
   // beacons advertise, so receivers never ask for what we have not sent yet.
   std::unordered_map<std::string, std::uint64_t> last_sent_seq;
-  std::uint32_t next_expiry_s = 0;  // earliest known expiry; 0 = none
+  // Messages that expire, by expiry (Unix ms): each is dropped at its
+  // moment (stale entries, of messages already gone, are skipped).
+  std::set<std::pair<std::uint64_t, MessageId>> expiries;
   Micros last_alarm = 0;            // last integrity event raised to applications
   std::uint64_t publish_queue_bytes = 0;  // payload bytes held by publication cursors
 
@@ -416,7 +442,9 @@ class NodeImpl {
                     Micros now);
   void update_rtt();
   bool traffic_below(double fraction, Micros now);
-  void note_expiry(std::uint32_t expiry_s);
+  void note_expiry(const MessageMeta& meta);
+  // Drops every message whose expiry has come: cache, tracker, queues.
+  void expire_due(Micros now);
   void enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
   // Paces at this node's share of the channel (channel_share.h).
   void update_channel_share(Micros now);

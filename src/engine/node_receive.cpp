@@ -24,7 +24,7 @@ NodeId transmitter_of(const wire::DataFragment& d) {
 
 void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Micros now) {
   n.stats.received[static_cast<std::size_t>(kind_of(d))].add(size);
-  MessageMeta meta = meta_of(d);
+  MessageMeta meta = meta_of(d, now);
   const auto offset = d.offset();
   const auto length = static_cast<std::uint32_t>(d.payload().size());
   // Everything on the air goes into the NTM, wanted or not: it is what lets
@@ -202,6 +202,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
                                           const ArrivedFrom& from, Micros now) {
   if (refuse_own_id(meta, now)) return FragmentOutcome::Duplicate;
   if (!authentic(meta)) return FragmentOutcome::DigestConflict;
+  if (screen_supersession(meta, now)) return FragmentOutcome::Settled;
   const auto length = static_cast<std::uint32_t>(payload.size());
   const auto outcome = tracker.on_fragment(meta, offset, length, now, payload.data(), subscribed);
   switch (outcome) {
@@ -221,7 +222,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
       break;
   }
   store->put_fragment(meta, offset, payload, now);
-  note_expiry(meta.expiry_s);
+  if (outcome == FragmentOutcome::New || outcome == FragmentOutcome::Completed) note_expiry(meta);
 
   const auto decision = forwarding->on_new_fragment(
       controllers::ReceivedFragment{meta, offset, length, from.hops, subscribed, from.transmitter, from.repair}, view,

@@ -21,8 +21,9 @@ namespace {
 bool same_manifest(const MessageMeta& a, const MessageMeta& b) {
   return a.signature == b.signature && a.key_epoch == b.key_epoch && a.chain == b.chain &&
          a.total_length == b.total_length &&
-         a.digest == b.digest && a.priority == b.priority && a.expiry_s == b.expiry_s &&
-         a.history_window == b.history_window && a.tag == b.tag;
+         a.digest == b.digest && a.priority == b.priority && a.expiry_ms == b.expiry_ms &&
+         a.history_window == b.history_window && a.tag == b.tag && a.replace == b.replace && a.cancel == b.cancel &&
+         a.supersedes == b.supersedes;
 }
 
 }  // namespace
@@ -105,9 +106,9 @@ void NodeImpl::authenticate_ahead(std::span<BatchItem> items, Micros now) {
     if (!item.usable) continue;
     MessageMeta meta;
     if (item.decoded.kind == wire::Kind::Data) {
-      meta = meta_of(item.decoded.data);
+      meta = meta_of(item.decoded.data, now);
     } else if (item.decoded.kind == wire::Kind::Coded && config.coding) {
-      meta = meta_of(item.decoded.coded);
+      meta = meta_of(item.decoded.coded, now);
     } else {
       continue;
     }

@@ -93,7 +93,8 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros 
   for (std::size_t i = 0; i < orders.size(); ++i) {
     const auto& o = orders[i];
     if (o.skipped) {
-      events.push_back(Event{Event::Kind::MessageSkipped, 0, o.message});
+      // Superseded: nothing was lost, the replacement (or cancel) says so.
+      if (!superseded_here(o.message)) events.push_back(Event{Event::Kind::MessageSkipped, 0, o.message});
       continue;
     }
     if (cached_id == nullptr || *cached_id != o.message) {
@@ -103,7 +104,8 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros 
       cached_id = &o.message;
     }
     const MessageState* st = tracker.find(o.message);
-    if (!cached || st == nullptr || !st->meta) continue;  // evicted meanwhile
+    if (!cached || st == nullptr || !st->meta) continue;  // evicted (or superseded) meanwhile
+    if (st->meta->cancel) continue;                        // a cancel carries nothing to deliver
     store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
     // Orders for one message are adjacent: the last one takes the buffer.
     const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;

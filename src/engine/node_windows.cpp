@@ -186,7 +186,7 @@ void NodeImpl::solve_window(const StreamId& stream, Micros now) {
       ++stats.malformed[static_cast<std::size_t>(DecodeError::BadRange)];  // a polluted symbol
       continue;
     }
-    const MessageMeta meta = meta_of(*d);
+    const MessageMeta meta = meta_of(*d, now);
     if (meta.expired_at(now)) continue;
     ++stats.fragments_decoded;
     const auto* payload = reinterpret_cast<const std::uint8_t*>(d->payload().data());

@@ -19,6 +19,11 @@ class RangeSet {
   T add(T begin, T end);
   // Removes one value (splitting its range); false if it was not held.
   bool remove(T value);
+  // Removes the lowest range (requires !empty()).
+  void drop_first() {
+    covered_ -= ranges_.front().second - ranges_.front().first;
+    ranges_.erase(ranges_.begin());
+  }
   bool contains(T value) const;
   bool contains(T begin, T end) const;  // the whole range
   // Values of [begin, end) not in the set, as ranges, ascending.

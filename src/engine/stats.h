@@ -31,13 +31,15 @@ enum class DecodeError : std::uint8_t {
   BadLength,        // total length zero or above the maximum message size
   BadRange,         // fragment or requested range outside [0, total_length)
   OversizedRequest,  // an MFR asks for more than the per-request limit
-  BadDigest          // verification data missing where required, or of the wrong size
+  BadDigest,         // verification data missing where required, or of the wrong size
+  BadSupersession    // replace without a tag, cancel ending nothing, superseded ranges not older and ascending
 };
-constexpr std::size_t kDecodeErrors = 9;
+constexpr std::size_t kDecodeErrors = 10;
 
 constexpr std::string_view decode_error_name(DecodeError e) {
   constexpr std::string_view names[] = {"empty",     "bad_version", "unknown_kind", "unparseable",
-                                        "bad_group", "bad_length",  "bad_range",    "oversized_request", "bad_digest"};
+                                        "bad_group", "bad_length",  "bad_range",    "oversized_request", "bad_digest",
+                                        "bad_supersession"};
   return names[static_cast<std::size_t>(e)];
 }
 
@@ -105,6 +107,12 @@ struct Stats {
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;
+  // Messages held here (whole or in part) and dropped because a newer one
+  // replaced or cancelled them (engine/supersession.h; data of ended
+  // messages arriving later is refused uncounted); and tag rules refused
+  // because a stream had too many.
+  std::uint64_t messages_superseded = 0;
+  std::uint64_t supersession_refused = 0;
   // Messages known only from hearsay (message_tracker.h): forgotten after
   // their lifetime, displaced by data, or refused (tracker or streams full).
   std::uint64_t hearsay_expired = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace dissem {
 
@@ -18,6 +19,7 @@ constexpr Micros kMillis = 1000;
 constexpr Micros kSeconds = 1000 * kMillis;
 
 inline std::uint32_t to_unix_seconds(Micros t) { return static_cast<std::uint32_t>(t / kSeconds); }
+inline std::uint64_t to_unix_millis(Micros t) { return t <= 0 ? 0 : static_cast<std::uint64_t>(t / kMillis); }
 
 // A message is named by its group, its publisher and the publisher's
 // per-group sequence number. Every fragment carries all three.
@@ -46,9 +48,16 @@ struct MessageMeta {
   MessageId id;
   std::uint32_t total_length = 0;
   std::uint32_t priority = 0;
-  std::uint32_t expiry_s = 0;  // absolute Unix seconds; 0 = never expires
+  std::uint64_t expiry_ms = 0;  // absolute Unix milliseconds; 0 = never expires
   std::uint32_t history_window = 0;
   std::string tag;
+  // Supersession (engine/supersession.h): `replace` ends the stream's older
+  // messages with the same tag; `supersedes` names older sequence numbers
+  // it ends, as flat [begin, end) pairs; a `cancel` message only ends others
+  // (no payload of its own, never delivered).
+  bool replace = false;
+  bool cancel = false;
+  std::vector<std::uint64_t> supersedes;
   // Verification data (wire/message_digest.h), carried by every fragment
   // and coded symbol. 0 = unknown: only messages cached before digests
   // existed, until their digest is computed or learnt.
@@ -63,7 +72,9 @@ struct MessageMeta {
   // empty when the publisher had none (its first message after a restart).
   std::string chain;
 
-  bool expired_at(Micros now) const { return expiry_s != 0 && to_unix_seconds(now) >= expiry_s; }
+  bool expired_at(Micros now) const { return expiry_ms != 0 && to_unix_millis(now) >= expiry_ms; }
+  // Whether this message ends others (replace or cancel).
+  bool supersedes_any() const { return replace || cancel || !supersedes.empty(); }
 };
 
 struct MessageIdHash {

@@ -42,6 +42,8 @@ class Backend {
   // Throws engine::PublishError (or another std::exception) with a message
   // for bad requests; returns once the message is durable.
   virtual MessageId publish(ClientId client, const engine::PublishRequest& request) = 0;
+  // Returns the cancel message's id (engine::Node::cancel).
+  virtual MessageId cancel(ClientId client, const engine::CancelRequest& request) = 0;
   virtual engine::SubscriptionId subscribe(ClientId client, const std::string& group,
                                            const engine::SubscriptionOptions& options) = 0;
   virtual void unsubscribe(ClientId client, engine::SubscriptionId id) = 0;

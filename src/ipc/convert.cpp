@@ -71,6 +71,8 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_peers_refused(s.peers_refused);
   out.set_signatures_checked(s.signatures_checked);
   out.set_signatures_vouched(s.signatures_vouched);
+  out.set_messages_superseded(s.messages_superseded);
+  out.set_supersession_refused(s.supersession_refused);
   out.set_requests_trimmed(s.requests_trimmed);
   out.set_request_bytes_trimmed(s.request_bytes_trimmed);
   out.set_forwards_queued(s.forwards_queued);
@@ -131,6 +133,8 @@ StatsSnapshot from_proto(const Stats& in) {
   s.peers_refused = in.peers_refused();
   s.signatures_checked = in.signatures_checked();
   s.signatures_vouched = in.signatures_vouched();
+  s.messages_superseded = in.messages_superseded();
+  s.supersession_refused = in.supersession_refused();
   s.requests_trimmed = in.requests_trimmed();
   s.request_bytes_trimmed = in.request_bytes_trimmed();
   s.forwards_queued = in.forwards_queued();
@@ -179,7 +183,9 @@ void to_proto(const engine::Delivery& in, Delivery& out) {
   out.set_publisher(in.meta.id.publisher);
   out.set_seq(in.meta.id.seq);
   out.set_priority(in.meta.priority);
-  out.set_expiry_s(in.meta.expiry_s);
+  out.set_expiry_s(static_cast<std::uint32_t>((in.meta.expiry_ms + 999) / 1000));
+  out.set_expiry_ms(in.meta.expiry_ms);
+  out.set_replace(in.meta.replace);
   out.set_history_window(in.meta.history_window);
   out.set_tag(in.meta.tag);
   out.set_payload(in.payload.data(), in.payload.size());
@@ -191,7 +197,8 @@ engine::Delivery from_proto(const Delivery& in) {
   out.meta.id = MessageId{in.group(), in.publisher(), in.seq()};
   out.meta.total_length = static_cast<std::uint32_t>(in.payload().size());
   out.meta.priority = in.priority();
-  out.meta.expiry_s = in.expiry_s();
+  out.meta.expiry_ms = in.expiry_ms() != 0 ? in.expiry_ms() : std::uint64_t{in.expiry_s()} * 1000;
+  out.meta.replace = in.replace();
   out.meta.history_window = in.history_window();
   out.meta.tag = in.tag();
   out.payload.assign(in.payload().begin(), in.payload().end());
@@ -234,9 +241,11 @@ void to_proto(const engine::PublishRequest& in, Publish& out) {
   out.set_group(in.group);
   out.set_payload(in.payload.data(), in.payload.size());
   out.set_priority(in.priority);
-  out.set_expiry_s(in.expiry_s);
+  out.set_expiry_ms(in.expiry_ms);
+  out.set_lifetime_ms(in.lifetime_ms);
   out.set_history_window(in.history_window);
   out.set_tag(in.tag);
+  out.set_replace(in.replace);
 }
 
 engine::PublishRequest from_proto(const Publish& in) {
@@ -244,9 +253,27 @@ engine::PublishRequest from_proto(const Publish& in) {
   out.group = in.group();
   out.payload.assign(in.payload().begin(), in.payload().end());
   out.priority = in.priority();
-  out.expiry_s = in.expiry_s();
+  out.expiry_ms = in.expiry_ms() != 0 ? in.expiry_ms() : std::uint64_t{in.expiry_s()} * 1000;
+  out.lifetime_ms = in.lifetime_ms();
   out.history_window = in.history_window();
   out.tag = in.tag();
+  out.replace = in.replace();
+  return out;
+}
+
+void to_proto(const engine::CancelRequest& in, Cancel& out) {
+  out.set_group(in.group);
+  for (const std::uint64_t s : in.seqs) out.add_seqs(s);
+  out.set_tag(in.tag);
+  out.set_expiry_ms(in.expiry_ms);
+}
+
+engine::CancelRequest from_proto(const Cancel& in) {
+  engine::CancelRequest out;
+  out.group = in.group();
+  out.seqs.assign(in.seqs().begin(), in.seqs().end());
+  out.tag = in.tag();
+  out.expiry_ms = in.expiry_ms();
   return out;
 }
 

@@ -27,6 +27,14 @@ void run(Backend& backend, ClientId client, const ClientMessage& request, Respon
       ack.set_seq(id.seq);
       return;
     }
+    case ClientMessage::kCancel: {
+      const MessageId id = backend.cancel(client, from_proto(request.cancel()));
+      auto& ack = *out.mutable_publish_ack();
+      ack.set_group(id.group);
+      ack.set_publisher(id.publisher);
+      ack.set_seq(id.seq);
+      return;
+    }
     case ClientMessage::kSubscribe: {
       const auto& s = request.subscribe();
       out.mutable_subscribe_ack()->set_subscription_id(backend.subscribe(client, s.group(), from_proto(s)));

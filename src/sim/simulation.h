@@ -3,7 +3,7 @@
 // Time: every Simulation time (now(), at(), run_until(), received_at) is
 // virtual time since the start of the run, in microseconds. The engines are
 // fed kSimEpoch + that (engine_now()), a fixed Unix time, so absolute expiry
-// (MessageMeta::expiry_s) behaves as it does in the daemon.
+// (MessageMeta::expiry_ms) behaves as it does in the daemon.
 //
 // Node driving: after every input to a node (datagram, timer, API call made
 // through this class) the node's datagrams are polled into its radio queue

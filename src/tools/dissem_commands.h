@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ipc/backend.h"
 
@@ -15,10 +16,17 @@ struct PublishOptions {
   std::string group;
   std::string file = "-";  // "-" reads stdin
   std::uint32_t priority = 0;
-  std::uint32_t expiry_s = 0;  // seconds from now; 0 = never expires
+  std::uint32_t lifetime_ms = 0;  // expires this long after publication; 0 = never
   std::uint32_t history = 0;
   std::string tag;
+  bool replace = false;  // supersede our older messages of the group with the same tag
   bool progress = false;
+};
+
+struct CancelOptions {
+  std::string group;
+  std::vector<std::uint64_t> seqs;
+  std::string tag;
 };
 
 struct SubscribeOptions {
@@ -39,6 +47,7 @@ std::string stats_json(const ipc::StatsSnapshot& snap);
 
 void run_publish(const std::string& socket, const PublishOptions& o);
 void run_subscribe(const std::string& socket, const SubscribeOptions& o);
+void run_cancel(const std::string& socket, const CancelOptions& o);
 void run_stats(const std::string& socket, bool json);
 void run_peers(const std::string& socket, bool json);
 

@@ -51,13 +51,31 @@ int main(int argc, char** argv) {
   CLI::App* publish = app.add_subcommand("publish", "publish a file (or stdin) as one message; prints its id");
   publish->add_option("group", pub.group, "group to publish to")->required();
   publish->add_option("file", pub.file, "file to send, or - for stdin")->capture_default_str();
-  publish->add_option("--priority", pub.priority, "message priority (higher is sent first)")->capture_default_str();
-  publish->add_option("--expiry-s", pub.expiry_s, "expire this many seconds from now (0: never)")
+  publish->add_option("--priority", pub.priority,
+                      "message priority: a higher level is always sent (and repaired) before a lower one, except for "
+                      "the share engine.priority_floor keeps for lower levels that wait; equal levels go in "
+                      "publication order")
       ->capture_default_str();
+  std::uint32_t expiry_s = 0;
+  auto* lifetime = publish->add_option("--lifetime-ms", pub.lifetime_ms,
+                                       "expire this many milliseconds after publication (0: never); an expired "
+                                       "message is never sent, repaired or delivered, and every cache drops it")
+                       ->capture_default_str();
+  publish->add_option("--expiry-s", expiry_s, "the same in whole seconds")->excludes(lifetime);
+  publish->add_flag("--replace", pub.replace,
+                    "supersede this node's older messages of the group with the same --tag: they leave the send "
+                    "queue and every cache, and no subscriber gets them after this one");
   publish->add_option("--history", pub.history, "history window subscribers may fetch (messages)")
       ->capture_default_str();
-  publish->add_option("--tag", pub.tag, "free-form tag carried with the message");
+  publish->add_option("--tag", pub.tag, "tag carried with the message (what --replace and cancel --tag match)");
   publish->add_flag("--progress", pub.progress, "show a progress line on stderr (default: only on a terminal)");
+
+  CancelOptions can;
+  CLI::App* cancel = app.add_subcommand(
+      "cancel", "cancel this node's messages of a group (by number, by tag, or both); prints the cancel message's id");
+  cancel->add_option("group", can.group, "group of the messages")->required();
+  cancel->add_option("--seq", can.seqs, "a message number to cancel (repeatable)");
+  cancel->add_option("--tag", can.tag, "cancel every older message with this tag");
 
   SubscribeOptions sub;
   CLI::App* subscribe = app.add_subcommand("subscribe", "print deliveries of a group, or write them to files");
@@ -96,7 +114,17 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*publish) run_publish(socket, pub);
+    if (*publish) {
+      if (expiry_s > 0) {
+        if (expiry_s > 4'000'000) throw Failure(kExitUsage, "--expiry-s is too far in the future (at most 4000000)");
+        pub.lifetime_ms = expiry_s * 1000;
+      }
+      run_publish(socket, pub);
+    }
+    if (*cancel) {
+      if (can.seqs.empty() && can.tag.empty()) throw Failure(kExitUsage, "cancel needs --seq or --tag");
+      run_cancel(socket, can);
+    }
     if (*subscribe) run_subscribe(socket, sub);
     if (*stats) run_stats(socket, stats_json);
     if (*peers) run_peers(socket, peers_json);

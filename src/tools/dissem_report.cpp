@@ -60,9 +60,9 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(
-      R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{}}})",
+      R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{},"superseded":{},"supersession_refused":{}}})",
       s.messages_published, s.messages_completed, s.deliveries, s.duplicate_fragments, s.messages_evicted,
-      s.messages_expired);
+      s.messages_expired, s.messages_superseded, s.supersession_refused);
   j += fmt::format(R"(,"hearsay":{{"expired":{},"displaced":{},"refused":{},"peers_refused":{}}})",
                    s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
   j += fmt::format(R"(,"queue_drops":{},"own_datagrams_ignored":{}}})", s.queue_drops, s.own_datagrams_ignored);
@@ -118,8 +118,9 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
                    human_bytes(static_cast<double>(snap.peak_rss_bytes)));
   t += fmt::format("cache:    {} in {} messages\n", human_bytes(static_cast<double>(snap.cache_bytes)),
                    snap.cache_messages);
-  t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}\n",
-                   s.messages_published, s.messages_completed, s.deliveries, s.messages_evicted, s.messages_expired);
+  t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}, superseded {}\n",
+                   s.messages_published, s.messages_completed, s.deliveries, s.messages_evicted, s.messages_expired,
+                   s.messages_superseded);
   t += fmt::format("hearsay:  forgotten {}, displaced by data {}, refused {}; peers refused {}\n",
                    s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
   t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}\n",

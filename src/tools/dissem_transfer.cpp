@@ -156,19 +156,29 @@ void note(const std::string& line) {
 void run_publish(const std::string& socket, const PublishOptions& o) {
   const auto payload = read_input(o.file);
   auto c = connect_or_explain(socket);
-  std::uint32_t expiry = 0;
-  if (o.expiry_s != 0) {
-    const auto now = static_cast<std::uint64_t>(std::time(nullptr));
-    const std::uint64_t at = now + o.expiry_s;
-    if (at > std::numeric_limits<std::uint32_t>::max()) throw Failure(kExitUsage, "--expiry-s is too far in the future");
-    expiry = static_cast<std::uint32_t>(at);
-  }
+  engine::PublishRequest r;
+  r.group = o.group;
+  r.payload = payload;
+  r.priority = o.priority;
+  r.lifetime_ms = o.lifetime_ms;
+  r.history_window = o.history;
+  r.tag = o.tag;
+  r.replace = o.replace;
   MessageId id;
   {
     PublishProgress progress(o.progress || (stderr_is_tty() && payload.size() >= (1u << 20)), socket);
-    id = c.publish(o.group, payload, o.priority, expiry, o.history, o.tag);
+    id = c.publish(r);
   }
   std::puts(format_id(id).c_str());
+}
+
+void run_cancel(const std::string& socket, const CancelOptions& o) {
+  auto c = connect_or_explain(socket);
+  engine::CancelRequest r;
+  r.group = o.group;
+  r.seqs = o.seqs;
+  r.tag = o.tag;
+  std::puts(format_id(c.cancel(r)).c_str());
 }
 
 void run_subscribe(const std::string& socket, const SubscribeOptions& o) {

@@ -22,6 +22,24 @@ bool valid_group(const std::string& g, const Limits& limits) {
   return !g.empty() && g.size() <= limits.max_group_name;
 }
 
+// Supersession fields (DataFragment and CodedSymbol): a replace names its
+// tag; a cancel ends something; superseded ranges are ascending, disjoint,
+// non-empty, older than the message itself and at most the limit.
+template <class Datagram>
+std::optional<DecodeError> check_supersession(const Datagram& d, const Limits& limits) {
+  const auto& s = d.supersedes();
+  if (d.replace() && d.tag().empty()) return DecodeError::BadSupersession;
+  if (d.cancel() && !d.replace() && s.empty()) return DecodeError::BadSupersession;
+  if (s.size() % 2 != 0 || static_cast<std::size_t>(s.size()) / 2 > limits.max_superseded_ranges)
+    return DecodeError::BadSupersession;
+  std::uint64_t last = 0;
+  for (int i = 0; i < s.size(); i += 2) {
+    if (s[i] == 0 || s[i] < last || s[i] >= s[i + 1] || s[i + 1] > d.seq()) return DecodeError::BadSupersession;
+    last = s[i + 1];
+  }
+  return std::nullopt;
+}
+
 std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limits) {
   if (!valid_group(d.group(), limits)) return DecodeError::BadGroup;
   if (d.total_length() == 0 || d.total_length() > limits.max_message_size) return DecodeError::BadLength;
@@ -33,7 +51,7 @@ std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limit
   if (!d.signature().empty() && d.signature().size() != kSignatureBytes) return DecodeError::BadDigest;
   if (!d.chain().empty() && (d.chain().size() != kChainLinkBytes || d.signature().empty()))
     return DecodeError::BadDigest;
-  return std::nullopt;
+  return check_supersession(d, limits);
 }
 
 std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? kDefaultBlockSymbols : field; }
@@ -57,7 +75,7 @@ std::optional<DecodeError> check_coded(const CodedSymbol& c, const Limits& limit
   if (!c.signature().empty() && c.signature().size() != kSignatureBytes) return DecodeError::BadDigest;
   if (!c.chain().empty() && (c.chain().size() != kChainLinkBytes || c.signature().empty()))
     return DecodeError::BadDigest;
-  return std::nullopt;
+  return check_supersession(c, limits);
 }
 
 // A window symbol combines 1..64 consecutive messages, not all excluded.

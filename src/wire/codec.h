@@ -17,7 +17,7 @@
 
 namespace dissem::wire {
 
-constexpr std::uint8_t kWireVersion = 1;
+constexpr std::uint8_t kWireVersion = 2;
 
 enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3, Summary = 4, Coded = 5, Window = 6 };
 
@@ -42,6 +42,7 @@ struct Limits {
   std::size_t max_summary_streams = 1024;
   std::size_t max_summary_ranges = 4096;     // [begin, end) pairs over all streams
   std::size_t max_summary_wants = 1024;
+  std::size_t max_superseded_ranges = 64;    // [begin, end) pairs a message may supersede
 };
 
 // Reusable decode target: one object per engine avoids an allocation per datagram.

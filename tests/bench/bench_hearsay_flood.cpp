@@ -14,6 +14,7 @@
 
 #include "engine/node.h"
 #include "wire/codec.h"
+#include "support/node_harness.h"
 
 using namespace dissem;
 
@@ -69,7 +70,7 @@ int main(int argc, char** argv) {
                                 static_cast<std::uint64_t>(i) * 1024, 1),
                    now);
     if (i % 10 == 0) {  // a real message every 10 beacons
-      pub.publish(engine::PublishRequest{"g", std::vector<std::uint8_t>(3000, static_cast<std::uint8_t>(i)), 0, 0, 0, ""}, now);
+      pub.publish(test::request("g", std::vector<std::uint8_t>(3000, static_cast<std::uint8_t>(i))), now);
       for (Micros end = now + 10 * kMillis; now < end; now += kMillis) {
         while (auto d = pub.poll_datagram(now)) rx.on_datagram(d->bytes, now);
         rx.on_timer(now);

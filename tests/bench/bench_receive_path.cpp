@@ -70,7 +70,7 @@ std::vector<std::vector<std::uint8_t>> make_datagrams(std::size_t fragments, std
     meta.id = {"bench/group1", 0x0BADCAFE, seq};
     meta.total_length = per_message * 1400;
     meta.priority = 1;
-    meta.expiry_s = 2'000'000'000;
+    meta.expiry_ms = 2'000'000'000'000;
     meta.digest = digest;
     if (keys != nullptr) {
       meta.key_epoch = 1;

@@ -28,6 +28,7 @@ class EngineBackend final : public ipc::Backend {
                                    const engine::SubscriptionOptions& options) override {
     return node_.subscribe(group, options, now_);
   }
+  MessageId cancel(ipc::ClientId, const engine::CancelRequest& request) override { return node_.cancel(request, now_); }
   void unsubscribe(ipc::ClientId, engine::SubscriptionId id) override { node_.unsubscribe(id, now_); }
   void request_history(ipc::ClientId, const std::string& group, std::uint32_t count) override {
     node_.request_history(group, count, now_);

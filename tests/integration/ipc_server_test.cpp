@@ -58,6 +58,12 @@ class FakeBackend : public Backend {
     published.push_back(request);
     return MessageId{request.group, 7, ++seq};
   }
+  MessageId cancel(ClientId, const engine::CancelRequest& request) override {
+    std::lock_guard lock(mu);
+    if (request.seqs.empty() && request.tag.empty()) throw engine::PublishError("cancel names nothing");
+    cancels.push_back(request);
+    return MessageId{request.group, 7, ++seq};
+  }
   engine::SubscriptionId subscribe(ClientId client, const std::string& group,
                                    const engine::SubscriptionOptions& options) override {
     std::lock_guard lock(mu);
@@ -122,6 +128,7 @@ class FakeBackend : public Backend {
 
   std::mutex mu;
   std::vector<engine::PublishRequest> published;
+  std::vector<engine::CancelRequest> cancels;
   std::map<engine::SubscriptionId, Subscription> subscriptions;
   std::vector<std::pair<std::string, std::uint32_t>> history_requests;
   std::vector<ClientId> closed;
@@ -200,7 +207,7 @@ engine::Delivery make_delivery(const std::string& group, std::uint64_t seq, std:
   d.meta.id = MessageId{group, 9, seq};
   d.meta.total_length = static_cast<std::uint32_t>(size);
   d.meta.priority = 4;
-  d.meta.expiry_s = 2'000'000'000;
+  d.meta.expiry_ms = 2'000'000'000'000;
   d.meta.history_window = 2;
   d.meta.tag = "tag-" + std::to_string(seq);
   d.payload.resize(size);
@@ -308,7 +315,16 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   start_server();
   client::Client c(path_);
   const std::vector<std::uint8_t> payload = {1, 2, 3, 4, 5};
-  const MessageId id = c.publish("news", payload, 2, 1'900'000'000, 5, "hello");
+  engine::PublishRequest request;
+  request.group = "news";
+  request.payload = payload;
+  request.priority = 2;
+  request.expiry_ms = 1'900'000'000'123;
+  request.lifetime_ms = 250;
+  request.history_window = 5;
+  request.tag = "hello";
+  request.replace = true;
+  const MessageId id = c.publish(request);
   EXPECT_EQ(id, (MessageId{"news", 7, 1}));
   {
     std::lock_guard lock(backend_.mu);
@@ -317,10 +333,26 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
     EXPECT_EQ(p.group, "news");
     EXPECT_EQ(p.payload, payload);
     EXPECT_EQ(p.priority, 2u);
-    EXPECT_EQ(p.expiry_s, 1'900'000'000u);
+    EXPECT_EQ(p.expiry_ms, 1'900'000'000'123u);
+    EXPECT_EQ(p.lifetime_ms, 250u);
     EXPECT_EQ(p.history_window, 5u);
     EXPECT_EQ(p.tag, "hello");
+    EXPECT_TRUE(p.replace);
   }
+  engine::CancelRequest cancel;
+  cancel.group = "news";
+  cancel.seqs = {1, 4};
+  cancel.tag = "hello";
+  cancel.expiry_ms = 1'900'000'000'999;
+  EXPECT_EQ(c.cancel(cancel), (MessageId{"news", 7, 2}));
+  {
+    std::lock_guard lock(backend_.mu);
+    ASSERT_EQ(backend_.cancels.size(), 1u);
+    EXPECT_EQ(backend_.cancels[0].seqs, (std::vector<std::uint64_t>{1, 4}));
+    EXPECT_EQ(backend_.cancels[0].tag, "hello");
+    EXPECT_EQ(backend_.cancels[0].expiry_ms, 1'900'000'000'999u);
+  }
+  EXPECT_THROW(c.cancel(engine::CancelRequest{"news", {}, "", 0}), client::RequestError);
 
   const auto sub = c.subscribe("news", false, true, 3);
   {
@@ -408,7 +440,7 @@ TEST_F(IpcServerTest, DeliveriesGoToTheOwningClientAndQueueDuringRequests) {
   EXPECT_EQ(got->subscription, sub_a);
   EXPECT_EQ(got->meta.id, d.meta.id);
   EXPECT_EQ(got->meta.priority, 4u);
-  EXPECT_EQ(got->meta.expiry_s, 2'000'000'000u);
+  EXPECT_EQ(got->meta.expiry_ms, 2'000'000'000'000u);
   EXPECT_EQ(got->meta.history_window, 2u);
   EXPECT_EQ(got->meta.tag, "tag-5");
   EXPECT_EQ(got->meta.total_length, 3000u);

@@ -19,12 +19,12 @@ inline std::vector<std::uint8_t> bytes_of(std::size_t n, std::uint8_t salt) {
 }
 
 inline engine::PublishRequest request(const std::string& group, std::vector<std::uint8_t> payload,
-                                      std::uint32_t priority = 0, std::uint32_t expiry_s = 0) {
+                                      std::uint32_t priority = 0, std::uint64_t expiry_ms = 0) {
   engine::PublishRequest r;
   r.group = group;
   r.payload = std::move(payload);
   r.priority = priority;
-  r.expiry_s = expiry_s;
+  r.expiry_ms = expiry_ms;
   return r;
 }
 

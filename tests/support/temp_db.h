@@ -41,8 +41,18 @@ inline void run_sql(const std::string& path, const char* sql) {
   ASSERT_EQ(rc, SQLITE_OK);
 }
 
-// Turns a cache file into what schema version 4 wrote: no chain column.
+// Turns a cache file into what schema version 5 wrote: expiry in whole
+// seconds, no supersession columns.
+inline void downgrade_to_schema_5(const std::string& path) {
+  run_sql(path,
+          "ALTER TABLE messages DROP COLUMN flags; ALTER TABLE messages DROP COLUMN supersedes;"
+          " UPDATE messages SET expiry_ms = (expiry_ms + 999) / 1000;"
+          " ALTER TABLE messages RENAME COLUMN expiry_ms TO expiry_s; PRAGMA user_version = 5");
+}
+
+// ... and what schema version 4 wrote: no chain column either.
 inline void downgrade_to_schema_4(const std::string& path) {
+  downgrade_to_schema_5(path);
   run_sql(path, "ALTER TABLE messages DROP COLUMN chain; PRAGMA user_version = 4");
 }
 

@@ -46,7 +46,7 @@ MessageMeta sample_meta() {
   m.id = MessageId{"ops", 7, 42};
   m.total_length = 1000;
   m.priority = 3;
-  m.expiry_s = 0;
+  m.expiry_ms = 0;
   m.tag = "position";
   m.digest = 0x1234;
   m.key_epoch = 1;
@@ -97,7 +97,7 @@ TEST(MessageSignature, EveryManifestFieldIsSigned) {
   const std::vector<std::function<void(MessageMeta&)>> changes = {
       [](MessageMeta& x) { x.id.group = "opt"; },   [](MessageMeta& x) { x.id.publisher = 8; },
       [](MessageMeta& x) { x.id.seq = 43; },        [](MessageMeta& x) { x.total_length = 999; },
-      [](MessageMeta& x) { x.priority = 4; },       [](MessageMeta& x) { x.expiry_s = 1; },
+      [](MessageMeta& x) { x.priority = 4; },       [](MessageMeta& x) { x.expiry_ms = 1; },
       [](MessageMeta& x) { x.history_window = 1; }, [](MessageMeta& x) { x.tag = "positions"; },
       [](MessageMeta& x) { x.digest = 0x1235; },    [](MessageMeta& x) { x.key_epoch = 2; },
       [](MessageMeta& x) { x.signature[10] ^= 1; }, [](MessageMeta& x) { x.chain = std::string(16, 'l'); }};

@@ -34,7 +34,7 @@ MessageMeta make_meta(std::uint64_t seq, std::uint32_t total_length, std::string
   m.id = MessageId{std::move(group), 7, seq};
   m.total_length = total_length;
   m.priority = 3;
-  m.expiry_s = 2'000'000'000;
+  m.expiry_ms = 2'000'000'000'000;
   m.history_window = 16;
   m.tag = "tag-" + std::to_string(seq);
   return m;
@@ -84,7 +84,7 @@ void expect_same_meta(const MessageMeta& a, const MessageMeta& b) {
   EXPECT_EQ(a.id, b.id);
   EXPECT_EQ(a.total_length, b.total_length);
   EXPECT_EQ(a.priority, b.priority);
-  EXPECT_EQ(a.expiry_s, b.expiry_s);
+  EXPECT_EQ(a.expiry_ms, b.expiry_ms);
   EXPECT_EQ(a.history_window, b.history_window);
   EXPECT_EQ(a.tag, b.tag);
 }
@@ -538,6 +538,48 @@ TEST(CacheStore, ChainLinksPersistAndAVersion4CacheIsUpgraded) {
   EXPECT_EQ(s->read_fragments(m.meta.id, 0, 3000).size(), 1u) << "data kept";
 }
 
+TEST(CacheStore, SupersessionAndMillisecondExpiryPersistAndAVersion5CacheIsUpgraded) {
+  TempDb db;
+  const Message m(1, 3000);
+  const Message plain(2, 3000);
+  {
+    auto s = Store::open(db.path());
+    MessageMeta replacing = m.meta;
+    replacing.digest = 0xaaaa;
+    replacing.expiry_ms = 2'000'000'000'123;
+    replacing.tag = "pos";
+    replacing.replace = true;
+    replacing.cancel = true;
+    replacing.supersedes = {1, 3, 7, 0xffff'ffff'ffffULL};
+    ASSERT_TRUE(s->put_fragment(replacing, 0, m.part(0, 1000), kT0));
+    MessageMeta p = plain.meta;
+    p.digest = 0xbbbb;
+    p.expiry_ms = 2'000'000'000'001;
+    ASSERT_TRUE(s->put_fragment(p, 0, plain.part(0, 1000), kT0));
+    s->flush();
+  }
+  {
+    auto s = Store::open(db.path());
+    const auto index = s->load_index();
+    const auto* rec = find(index, m.meta.id);
+    ASSERT_NE(rec, nullptr);
+    EXPECT_EQ(rec->meta.expiry_ms, 2'000'000'000'123u) << "to the millisecond";
+    EXPECT_TRUE(rec->meta.replace);
+    EXPECT_TRUE(rec->meta.cancel);
+    EXPECT_EQ(rec->meta.supersedes, (std::vector<std::uint64_t>{1, 3, 7, 0xffff'ffff'ffffULL}));
+    EXPECT_FALSE(find(index, plain.meta.id)->meta.replace);
+    EXPECT_TRUE(find(index, plain.meta.id)->meta.supersedes.empty());
+  }
+  dissem::test::downgrade_to_schema_5(db.path());  // the same file as version 5 wrote it (seconds)
+  auto s = Store::open(db.path());
+  const auto index = s->load_index();
+  const auto* rec = find(index, plain.meta.id);
+  ASSERT_NE(rec, nullptr);
+  EXPECT_EQ(rec->meta.expiry_ms, 2'000'000'001'000u) << "seconds became milliseconds";
+  EXPECT_FALSE(find(index, m.meta.id)->meta.replace) << "version 5 knew no supersession";
+  EXPECT_EQ(s->read_fragments(m.meta.id, 0, 3000).size(), 1u) << "data kept";
+}
+
 TEST(CacheStore, RefusesAForeignDatabase) {
   TempDb db;
   {
@@ -589,7 +631,7 @@ TEST(CacheStore, KeepsIdBytesExactlyAcrossRestart) {
   MessageMeta meta = make_meta(std::numeric_limits<std::uint64_t>::max() - 1, 3, std::string("gr\0up\xff", 6));
   meta.id.publisher = std::numeric_limits<std::uint32_t>::max();
   meta.tag = std::string("t\0\x80", 3);
-  meta.expiry_s = std::numeric_limits<std::uint32_t>::max();
+  meta.expiry_ms = std::numeric_limits<std::uint64_t>::max();
   const std::vector<std::uint8_t> payload{1, 2, 3};
   {
     auto s = Store::open(db.path(), StoreOptions{.quota_bytes = 1, .batch_fragments = 1, .sync_full = true});

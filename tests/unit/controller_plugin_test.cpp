@@ -52,7 +52,7 @@ TEST(ControllerPlugin, TheExampleEvictsExpiredThenOthersLowPriorityLargestFirst)
   std::vector<cache::MessageRecord> cache(4);
   for (std::size_t i = 0; i < cache.size(); ++i) cache[i].meta.id = MessageId{"g", 1, i + 1};
   cache[0].stored_bytes = 100;
-  cache[0].meta.expiry_s = 1000;  // expired
+  cache[0].meta.expiry_ms = 1'000'000;  // expired
   cache[1].stored_bytes = 300;
   cache[1].own = true;  // ours: last
   cache[2].stored_bytes = 200;

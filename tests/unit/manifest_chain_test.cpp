@@ -151,7 +151,7 @@ TEST(ManifestChain, EachPublicationLinksToThePreviousOneOfItsGroup) {
   EXPECT_TRUE(f[0].chain().empty()) << "the first message of this run has nothing to link to";
   for (std::size_t i = 1; i < f.size(); ++i) {
     ASSERT_EQ(f[i].chain().size(), kChainLinkBytes);
-    EXPECT_EQ(f[i].chain(), link_bytes(manifest_link(meta_of(f[i - 1])))) << "message " << i + 1;
+    EXPECT_EQ(f[i].chain(), link_bytes(manifest_link(meta_of(f[i - 1], 0)))) << "message " << i + 1;
   }
 }
 

@@ -74,7 +74,7 @@ TEST(NodeRestart, ReceiverResumesAPartialMessageAndDeliversOnce) {
 
 TEST(NodeCache, ExpiredMessagesAreDroppedByAbsoluteTime) {
   Node n(fast_config(1), cache::Store::open(":memory:"), kT0);
-  const auto expiry = to_unix_seconds(kT0) + 2;
+  const auto expiry = to_unix_millis(kT0) + 2000;
   const auto id = n.publish(request("g", bytes_of(100, 1), 0, expiry), kT0);
   n.publish(request("g", bytes_of(100, 2)), kT0);
   n.on_timer(kT0 + 1 * kSeconds);
@@ -113,8 +113,8 @@ TEST(NodeInput, MalformedDatagramsAreCountedAndDropped) {
   Node n(fast_config(1), cache::Store::open(":memory:"), kT0);
   n.subscribe("g", {}, kT0);
   n.on_datagram(std::vector<std::uint8_t>{}, kT0);
-  n.on_datagram(std::vector<std::uint8_t>{0x21, 0x00}, kT0);       // version 2
-  n.on_datagram(std::vector<std::uint8_t>{0x11, 0xff, 0xff}, kT0);  // truncated varint
+  n.on_datagram(std::vector<std::uint8_t>{0x31, 0x00}, kT0);       // version 3
+  n.on_datagram(std::vector<std::uint8_t>{0x21, 0xff, 0xff}, kT0);  // truncated varint
   wire::DataFragment d;
   MessageMeta meta;
   meta.id = {"g", 5, 1};

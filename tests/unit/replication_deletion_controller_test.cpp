@@ -95,11 +95,11 @@ TEST(AntiEntropy, PushesNoMoreThanTheByteBudgetPerSummary) {
 }
 
 cache::MessageRecord record(std::uint64_t seq, std::uint32_t priority, Micros first_seen, Micros last_used,
-                            std::uint32_t expiry_s = 0) {
+                            std::uint64_t expiry_ms = 0) {
   cache::MessageRecord r;
   r.meta.id = MessageId{"g", 1, seq};
   r.meta.priority = priority;
-  r.meta.expiry_s = expiry_s;
+  r.meta.expiry_ms = expiry_ms;
   r.stored_bytes = 100;
   r.first_seen = first_seen;
   r.last_used = last_used;
@@ -113,7 +113,7 @@ TEST(ExpiryPriorityEviction, ExpiredFirstThenLowestPriorityThenLeastRecentlyUsed
       record(1, 0, 10, 500),          // old but used lately
       record(2, 0, 20, 20),           // never used since it came
       record(3, 1, 5, 5),             // higher priority
-      record(4, 5, 30, 30, 1000),     // expired (absolute Unix seconds)
+      record(4, 5, 30, 30, 1'000'000),  // expired (absolute Unix milliseconds)
   };
   ExpiryPriorityEviction lru(ExpiryPriorityEviction::Recency::LeastRecentlyUsed, 0.5);
   EXPECT_EQ(lru.name(), "expiry-priority-lru");

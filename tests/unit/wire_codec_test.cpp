@@ -17,7 +17,7 @@ wire::DataFragment sample_fragment() {
   meta.id = {"sensors/grp1", 0xA1B2C3D4, 7};
   meta.total_length = 819200;
   meta.priority = 2;
-  meta.expiry_s = 1'800'000'000;
+  meta.expiry_ms = 1'800'000'000'123;
   meta.digest = 0x8877665544332211ULL;
   std::vector<std::uint8_t> payload(1400, 0x5a);
   wire::DataFragment d;
@@ -58,9 +58,11 @@ TEST(WireCodec, HeaderOverheadWithinBudget) {
 TEST(WireCodec, RejectsEmptyAndWrongVersion) {
   EXPECT_EQ(decode({}), DecodeError::Empty);
   auto bytes = wire::encode(sample_fragment());
-  bytes[0] = static_cast<std::uint8_t>((2 << 4) | 1);
+  bytes[0] = static_cast<std::uint8_t>((1 << 4) | 1);  // version 1: expiry in seconds, no supersession
   EXPECT_EQ(decode(bytes), DecodeError::BadVersion);
-  bytes[0] = static_cast<std::uint8_t>((1 << 4) | 9);
+  bytes[0] = static_cast<std::uint8_t>((3 << 4) | 1);
+  EXPECT_EQ(decode(bytes), DecodeError::BadVersion);
+  bytes[0] = static_cast<std::uint8_t>((wire::kWireVersion << 4) | 9);
   EXPECT_EQ(decode(bytes), DecodeError::UnknownKind);
 }
 
@@ -130,7 +132,7 @@ TEST(WireCodec, RandomBytesNeverCrash) {
   for (int i = 0; i < 20000; ++i) {
     std::vector<std::uint8_t> b(static_cast<std::size_t>(i % 200));
     for (auto& x : b) x = static_cast<std::uint8_t>((s = s * 6364136223846793005ULL + 1) >> 56);
-    if (!b.empty()) b[0] = static_cast<std::uint8_t>(0x10 | (b[0] % 4));
+    if (!b.empty()) b[0] = static_cast<std::uint8_t>(wire::kWireVersion << 4 | (b[0] % 7));
     (void)decode(b);  // must return, not crash or throw
   }
   SUCCEED();
@@ -153,7 +155,7 @@ wire::Summary sample_summary() {
 
 TEST(WireCodec, SummaryRoundTripsAsItsOwnKind) {
   const auto bytes = wire::encode(sample_summary());
-  EXPECT_EQ(bytes[0], (1 << 4) | 4);
+  EXPECT_EQ(bytes[0], (wire::kWireVersion << 4) | 4);
   wire::Decoded out;
   ASSERT_EQ(wire::decode(bytes, wire::Limits{}, out), std::nullopt);
   EXPECT_EQ(out.kind, wire::Kind::Summary);

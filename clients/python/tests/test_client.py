@@ -387,3 +387,28 @@ def test_iterating_deliveries_from_another_daemon(daemons):
         # The other subscription's delivery was kept for it.
         d = sub.next_delivery(30.0, subscription=other)
         assert d is not None and d.payload == b"not this one"
+
+
+def test_replace_cancel_and_lifetime_reach_the_other_daemon(daemons):
+    a, b = daemons
+    with Client(a.socket) as pub, Client(b.socket) as sub:
+        sub_id = sub.subscribe("pytest/replace")
+        first = pub.publish("pytest/replace", b"old position", tag="unit-7", lifetime_ms=600_000)
+        d = sub.next_delivery(timeout=30.0)
+        assert d is not None and d.seq == first.seq and d.tag == "unit-7"
+        assert d.expiry_ms > 0 and d.expiry_s == (d.expiry_ms + 999) // 1000
+        assert not d.replace
+        newer = pub.publish("pytest/replace", b"new position", tag="unit-7", replace=True)
+        d = sub.next_delivery(timeout=30.0)
+        assert d is not None and d.seq == newer.seq and d.replace and d.payload == b"new position"
+        # The subscriber's daemon dropped the replaced message from its cache.
+        wait_for(lambda: sub.stats().messages_superseded >= 1, 15, "the replaced message dropped at the subscriber")
+        assert pub.stats().messages_superseded >= 1
+        with pytest.raises(RequestError):
+            pub.publish("pytest/replace", b"x", replace=True)  # replace needs a tag
+        gone = pub.cancel("pytest/replace", seqs=[newer.seq])
+        assert gone.seq == newer.seq + 1 and gone.publisher == newer.publisher
+        wait_for(lambda: sub.stats().messages_superseded >= 2, 15, "the cancelled message dropped at the subscriber")
+        assert sub.next_delivery(timeout=0.5, subscription=sub_id) is None, "a cancel delivers nothing"
+        with pytest.raises(RequestError):
+            pub.cancel("pytest/replace")  # names nothing

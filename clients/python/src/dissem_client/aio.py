@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
-from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Set, TypeVar, Union
+from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Sequence, Set, TypeVar, Union
 
 from . import framing
 from . import ipc_pb2 as pb
@@ -294,9 +294,18 @@ class Client:
         expiry_s: int = 0,
         history_window: int = 0,
         tag: str = "",
+        lifetime_ms: int = 0,
+        expiry_ms: int = 0,
+        replace: bool = False,
     ) -> MessageId:
         """As dissem_client.Client.publish(): returns once the message is durable."""
-        return await self._call(protocol.publish(group, payload, priority, expiry_s, history_window, tag))
+        return await self._call(
+            protocol.publish(group, payload, priority, expiry_s, history_window, tag, lifetime_ms, expiry_ms, replace)
+        )
+
+    async def cancel(self, group: str, seqs: Sequence[int] = (), tag: str = "", expiry_ms: int = 0) -> MessageId:
+        """As dissem_client.Client.cancel()."""
+        return await self._call(protocol.cancel(group, seqs, tag, expiry_ms))
 
     async def subscribe(
         self,

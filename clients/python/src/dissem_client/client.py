@@ -32,7 +32,7 @@ import enum
 import os
 import socket
 import time
-from typing import Callable, Iterator, List, Optional, TypeVar, Union
+from typing import Callable, Iterator, List, Optional, Sequence, TypeVar, Union
 
 from . import framing
 from . import ipc_pb2 as pb
@@ -248,12 +248,26 @@ class Client:
         expiry_s: int = 0,
         history_window: int = 0,
         tag: str = "",
+        lifetime_ms: int = 0,
+        expiry_ms: int = 0,
+        replace: bool = False,
     ) -> MessageId:
         """Publishes `payload` to `group`; returns once the daemon has made the
-        message durable in its cache. `expiry_s` is absolute Unix seconds
-        (0 = never); `history_window` is how many prior messages a new
-        subscriber should fetch."""
-        return self._call(protocol.publish(group, payload, priority, expiry_s, history_window, tag))
+        message durable in its cache. A higher `priority` is sent (and
+        repaired) first. Expiry: `lifetime_ms` after publication, or absolute
+        `expiry_ms` (Unix milliseconds) or `expiry_s` (Unix seconds); 0 =
+        never. `history_window` is how many prior messages a new subscriber
+        should fetch. `replace` (with a `tag`) supersedes this node's older
+        messages of the group with the same tag."""
+        return self._call(
+            protocol.publish(group, payload, priority, expiry_s, history_window, tag, lifetime_ms, expiry_ms, replace)
+        )
+
+    def cancel(self, group: str, seqs: Sequence[int] = (), tag: str = "", expiry_ms: int = 0) -> MessageId:
+        """Cancels this node's messages of `group` numbered `seqs`, and every
+        older one with `tag`; returns the id of the cancel message that carries
+        the cancellation to the other nodes."""
+        return self._call(protocol.cancel(group, seqs, tag, expiry_ms))
 
     def subscribe(
         self,

@@ -6,8 +6,21 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Cancel(_message.Message):
+    __slots__ = ["expiry_ms", "group", "seqs", "tag"]
+    EXPIRY_MS_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    SEQS_FIELD_NUMBER: _ClassVar[int]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    expiry_ms: int
+    group: str
+    seqs: _containers.RepeatedScalarFieldContainer[int]
+    tag: str
+    def __init__(self, group: _Optional[str] = ..., seqs: _Optional[_Iterable[int]] = ..., tag: _Optional[str] = ..., expiry_ms: _Optional[int] = ...) -> None: ...
+
 class ClientMessage(_message.Message):
-    __slots__ = ["get_stats", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
+    __slots__ = ["cancel", "get_stats", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
+    CANCEL_FIELD_NUMBER: _ClassVar[int]
     GET_STATS_FIELD_NUMBER: _ClassVar[int]
     LIST_PEERS_FIELD_NUMBER: _ClassVar[int]
     PUBLISH_FIELD_NUMBER: _ClassVar[int]
@@ -15,6 +28,7 @@ class ClientMessage(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    cancel: Cancel
     get_stats: GetStats
     list_peers: ListPeers
     publish: Publish
@@ -22,7 +36,7 @@ class ClientMessage(_message.Message):
     request_id: int
     subscribe: Subscribe
     unsubscribe: Unsubscribe
-    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ...) -> None: ...
 
 class CodingStats(_message.Message):
     __slots__ = ["blocks_decoded", "dropped_memory", "fragments_decoded", "generated", "ignored", "innovative", "parity_sent", "received", "recoded", "redundant"]
@@ -49,26 +63,30 @@ class CodingStats(_message.Message):
     def __init__(self, received: _Optional[int] = ..., innovative: _Optional[int] = ..., redundant: _Optional[int] = ..., ignored: _Optional[int] = ..., dropped_memory: _Optional[int] = ..., blocks_decoded: _Optional[int] = ..., fragments_decoded: _Optional[int] = ..., generated: _Optional[int] = ..., recoded: _Optional[int] = ..., parity_sent: _Optional[int] = ...) -> None: ...
 
 class Delivery(_message.Message):
-    __slots__ = ["expiry_s", "group", "history_window", "payload", "priority", "publisher", "seq", "subscription_id", "tag"]
+    __slots__ = ["expiry_ms", "expiry_s", "group", "history_window", "payload", "priority", "publisher", "replace", "seq", "subscription_id", "tag"]
+    EXPIRY_MS_FIELD_NUMBER: _ClassVar[int]
     EXPIRY_S_FIELD_NUMBER: _ClassVar[int]
     GROUP_FIELD_NUMBER: _ClassVar[int]
     HISTORY_WINDOW_FIELD_NUMBER: _ClassVar[int]
     PAYLOAD_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    REPLACE_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
     TAG_FIELD_NUMBER: _ClassVar[int]
+    expiry_ms: int
     expiry_s: int
     group: str
     history_window: int
     payload: bytes
     priority: int
     publisher: int
+    replace: bool
     seq: int
     subscription_id: int
     tag: str
-    def __init__(self, subscription_id: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., priority: _Optional[int] = ..., expiry_s: _Optional[int] = ..., tag: _Optional[str] = ..., payload: _Optional[bytes] = ..., history_window: _Optional[int] = ...) -> None: ...
+    def __init__(self, subscription_id: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., priority: _Optional[int] = ..., expiry_s: _Optional[int] = ..., tag: _Optional[str] = ..., payload: _Optional[bytes] = ..., history_window: _Optional[int] = ..., expiry_ms: _Optional[int] = ..., replace: bool = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ["code", "message"]
@@ -140,20 +158,26 @@ class Peers(_message.Message):
     def __init__(self, peers: _Optional[_Iterable[_Union[Peer, _Mapping]]] = ...) -> None: ...
 
 class Publish(_message.Message):
-    __slots__ = ["expiry_s", "group", "history_window", "payload", "priority", "tag"]
+    __slots__ = ["expiry_ms", "expiry_s", "group", "history_window", "lifetime_ms", "payload", "priority", "replace", "tag"]
+    EXPIRY_MS_FIELD_NUMBER: _ClassVar[int]
     EXPIRY_S_FIELD_NUMBER: _ClassVar[int]
     GROUP_FIELD_NUMBER: _ClassVar[int]
     HISTORY_WINDOW_FIELD_NUMBER: _ClassVar[int]
+    LIFETIME_MS_FIELD_NUMBER: _ClassVar[int]
     PAYLOAD_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    REPLACE_FIELD_NUMBER: _ClassVar[int]
     TAG_FIELD_NUMBER: _ClassVar[int]
+    expiry_ms: int
     expiry_s: int
     group: str
     history_window: int
+    lifetime_ms: int
     payload: bytes
     priority: int
+    replace: bool
     tag: str
-    def __init__(self, group: _Optional[str] = ..., payload: _Optional[bytes] = ..., priority: _Optional[int] = ..., expiry_s: _Optional[int] = ..., history_window: _Optional[int] = ..., tag: _Optional[str] = ...) -> None: ...
+    def __init__(self, group: _Optional[str] = ..., payload: _Optional[bytes] = ..., priority: _Optional[int] = ..., expiry_s: _Optional[int] = ..., history_window: _Optional[int] = ..., tag: _Optional[str] = ..., expiry_ms: _Optional[int] = ..., lifetime_ms: _Optional[int] = ..., replace: bool = ...) -> None: ...
 
 class PublishAck(_message.Message):
     __slots__ = ["group", "publisher", "seq"]
@@ -202,7 +226,7 @@ class ServerMessage(_message.Message):
     def __init__(self, response: _Optional[_Union[Response, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
 
 class Stats(_message.Message):
-    __slots__ = ["cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent"]
+    __slots__ = ["cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent", "supersession_refused"]
     class IntegrityEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -233,6 +257,7 @@ class Stats(_message.Message):
     MESSAGES_EVICTED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_EXPIRED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_PUBLISHED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_SUPERSEDED_FIELD_NUMBER: _ClassVar[int]
     MFRS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
     MFRS_SENT_FIELD_NUMBER: _ClassVar[int]
     MFR_ITEMS_SENT_FIELD_NUMBER: _ClassVar[int]
@@ -255,6 +280,7 @@ class Stats(_message.Message):
     SIGNATURES_VOUCHED_FIELD_NUMBER: _ClassVar[int]
     SUMMARIES_RECEIVED_FIELD_NUMBER: _ClassVar[int]
     SUMMARIES_SENT_FIELD_NUMBER: _ClassVar[int]
+    SUPERSESSION_REFUSED_FIELD_NUMBER: _ClassVar[int]
     cache_bytes: int
     cache_messages: int
     coding: CodingStats
@@ -271,6 +297,7 @@ class Stats(_message.Message):
     messages_evicted: int
     messages_expired: int
     messages_published: int
+    messages_superseded: int
     mfr_items_sent: int
     mfr_rounds_gated: int
     mfrs_received: int
@@ -293,7 +320,8 @@ class Stats(_message.Message):
     signatures_vouched: int
     summaries_received: int
     summaries_sent: int
-    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ...) -> None: ...
+    supersession_refused: int
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ...) -> None: ...
 
 class Subscribe(_message.Message):
     __slots__ = ["group", "history", "ordered", "reliable", "use_publisher_history"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import itertools
-from typing import Callable, Deque, Dict, Generic, List, Optional, Set, Tuple, TypeVar, Union
+from typing import Callable, Deque, Dict, Generic, List, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 from google.protobuf.message import DecodeError
 
@@ -95,6 +95,8 @@ def delivery_from_proto(m: pb.Delivery) -> Delivery:
         tag=m.tag,
         payload=bytes(m.payload),
         history_window=m.history_window,
+        expiry_ms=m.expiry_ms,
+        replace=m.replace,
     )
 
 
@@ -312,6 +314,10 @@ def _read_ok(response: pb.Response) -> None:
     return None
 
 
+def _read_message_id(r: pb.Response) -> MessageId:
+    return MessageId(r.publish_ack.group, r.publish_ack.publisher, r.publish_ack.seq)
+
+
 def publish(
     group: str,
     payload: bytes,
@@ -319,6 +325,9 @@ def publish(
     expiry_s: int = 0,
     history_window: int = 0,
     tag: str = "",
+    lifetime_ms: int = 0,
+    expiry_ms: int = 0,
+    replace: bool = False,
 ) -> Call[MessageId]:
     m = pb.ClientMessage()
     p = m.publish
@@ -328,11 +337,20 @@ def publish(
     p.expiry_s = expiry_s
     p.history_window = history_window
     p.tag = tag
+    p.lifetime_ms = lifetime_ms
+    p.expiry_ms = expiry_ms
+    p.replace = replace
+    return Call(m, "publish_ack", _read_message_id)
 
-    def read(r: pb.Response) -> MessageId:
-        return MessageId(r.publish_ack.group, r.publish_ack.publisher, r.publish_ack.seq)
 
-    return Call(m, "publish_ack", read)
+def cancel(group: str, seqs: Sequence[int] = (), tag: str = "", expiry_ms: int = 0) -> Call[MessageId]:
+    m = pb.ClientMessage()
+    c = m.cancel
+    c.group = group
+    c.seqs.extend(seqs)
+    c.tag = tag
+    c.expiry_ms = expiry_ms
+    return Call(m, "publish_ack", _read_message_id)
 
 
 def _abandoned_subscription(inbox: Inbox, subscription: int) -> Call[None]:

@@ -28,6 +28,8 @@ class Delivery:
     tag: str
     payload: bytes
     history_window: int = 0
+    expiry_ms: int = 0  # absolute Unix milliseconds, 0 = never (expiry_s: rounded up to seconds)
+    replace: bool = False  # it superseded the publisher's older messages with its tag
 
     @property
     def id(self) -> MessageId:
@@ -110,6 +112,8 @@ class Stats:
     request_bytes_trimmed: int = 0  # ... and the repair bytes they asked for
     signatures_checked: int = 0  # keyed groups: manifests checked on their signature
     signatures_vouched: int = 0  # ... and vouched for by an authentic successor's chain link
+    messages_superseded: int = 0  # held here and dropped: a replacement or a cancel ended them
+    supersession_refused: int = 0  # replace-by-tag rules refused (too many tags in a stream)
     cache_bytes: int = 0
     rss_bytes: int = 0  # the daemon's resident memory
     peak_rss_bytes: int = 0  # ... at its peak
