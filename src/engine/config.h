@@ -21,6 +21,11 @@ struct EngineConfig {
   // When both own publications and repairs are waiting, repairs get this
   // share (the sender keeps priority, as in the paper's set-up).
   double repair_share = 0.3;
+  // The send queues are strict by message priority; while a higher level
+  // keeps them busy, lower levels that wait still get this share of the
+  // bytes, taking turns from the highest down (engine/priority_floor.h).
+  // 0 = strict priority (a saturating level starves the ones below).
+  double priority_floor = 0.05;
   // Channel awareness (engine/channel_share.h): pace at the capacity less the
   // occupancy heard from others, never below channel_share_min of it. Works
   // on one shared channel and with a radio per node alike.

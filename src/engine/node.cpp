@@ -52,6 +52,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
       split(c.repair_share),
+      floor(c.priority_floor),
       serve_budget(serve_budget_settings(c)),
       replay(c.max_peers, c.security.replay_window_us),
       coded(c.coding_memory),

@@ -30,10 +30,12 @@
 #include "engine/coded_messages.h"
 #include "engine/coded_streams.h"
 #include "engine/interests.h"
+#include "engine/leveled_queue.h"
 #include "engine/manifest_chain.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
 #include "engine/peers.h"
+#include "engine/priority_floor.h"
 #include "engine/random.h"
 #include "engine/rate_limiter.h"
 #include "engine/reception_meter.h"
@@ -224,7 +226,7 @@ class NodeImpl {
   void on_window_request(const StreamId& stream, const wire::WindowNeed& need, Micros now);
   void release_due_windows(Micros now);
   std::optional<Micros> next_window_due() const;
-  std::optional<std::vector<std::uint8_t>> next_window_repair(Micros now);
+  std::optional<std::vector<std::uint8_t>> next_window_repair(std::uint32_t level, Micros now);
   // node_requests.cpp: whether a missing message is asked for by window, not whole.
   bool window_member(const MessageId& id, const MessageState& st) const;
   // The window requests of this round (lost small messages of each stream),
@@ -233,6 +235,10 @@ class NodeImpl {
 
   // node_send.cpp
   std::optional<OutgoingDatagram> poll_datagram(Micros now);
+  // The priority of a message this node tracks (0 if unknown).
+  std::uint32_t priority_of(const MessageId& id) const;
+  // The next datagram of priority level `level` (nullopt: an item was dropped instead).
+  std::optional<OutgoingDatagram> send_at_level(std::uint32_t level, Micros now);
 
   // node_integrity.cpp
   // Whether the message, all of whose bytes are held, matches its digest
@@ -266,7 +272,8 @@ class NodeImpl {
   TrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity), framing included
   ChannelShare channel;
   Pacer pacer;
-  PrioritySplit split;
+  PrioritySplit split;  // publications against repairs, within one priority level
+  PriorityFloor floor;  // lower levels' share while a higher one saturates
   RequestServer server;
   ServeBudget serve_budget;
   // Authenticated groups (node_security.cpp).
@@ -305,11 +312,14 @@ class NodeImpl {
   InterestTable interests;  // filled only when forwarding->interest_radius() > 0
 
   std::deque<OutgoingDatagram> control_queue;  // MFRs and beacons: small, first
-  std::deque<PublicationCursor> publish_queue;
-  std::deque<QueuedFragment> repair_queue;
+  // The send queues, by message priority (leveled_queue.h): publications,
+  // and the repair side (fragments, coded symbols, window symbols), each
+  // item at the priority of its message.
+  LeveledQueue<PublicationCursor> publish_queue;
+  LeveledQueue<QueuedFragment> repair_queue;
   std::unordered_set<FragmentKey, FragmentKeyHash> repair_queued;
   std::multimap<Micros, QueuedFragment> forward_pending;
-  std::deque<CodedTask> coded_queue;  // shares the repair side of the priority split
+  LeveledQueue<CodedTask> coded_queue;  // shares the repair side of the priority split
   // Source symbols of the blocks most recently coded from (read from the
   // cache once per block, not once per symbol), newest last.
   struct BlockRows {
@@ -324,7 +334,7 @@ class NodeImpl {
   // Per group, the last messages our two latest proactive window symbols ended at.
   std::unordered_map<std::string, std::array<std::uint64_t, 2>> proactive_marks;
   std::vector<WindowTask> window_pending;  // waiting for their delay
-  std::deque<WindowTask> window_queue;     // shares the repair side with coded_queue
+  LeveledQueue<WindowTask> window_queue;   // shares the repair side with coded_queue
 
   // Replication: our next summary (one pending at a time: contacts falling
   // due together share it), pushes waiting for their delay, and fragments

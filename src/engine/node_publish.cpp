@@ -125,7 +125,7 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
     cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(*body);
     publish_queue_bytes += body->size();
   }
-  publish_queue.push_back(std::move(cursor));
+  publish_queue.push(meta.priority, std::move(cursor));
   ++stats.messages_published;
   // What it supersedes ends here first: out of the queue, the cache and the
   // local subscriptions' waiting lists.

@@ -177,7 +177,7 @@ void NodeImpl::release_pushes(Micros now) {
     push_queue.pop_front();
     push_tokens -= cost;
     repair_queued.insert(f.key);
-    repair_queue.push_back(f);
+    repair_queue.push(priority_of(f.key.message), f);
   }
 }
 

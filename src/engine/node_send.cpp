@@ -1,6 +1,8 @@
 // The send path: which datagram goes next, when the pacer allows one.
-// Order: control (MFRs, beacons; small and time-critical), then own
-// publications and repairs sharing the rate by PrioritySplit. Repairs are
+// Order: control (MFRs, beacons; small and time-critical), then the highest
+// message priority level waiting (leveled_queue.h), except for the share
+// the fairness floor owes lower levels (priority_floor.h). Within a level,
+// own publications and repairs share the rate by PrioritySplit. Repairs are
 // checked against the NTM again at the last moment: another node may have
 // answered while this one waited in the queue.
 #include "engine/fragmenter.h"
@@ -39,15 +41,16 @@ std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const Mess
 // `redundancy_backlog`. Redundancy must not cost the publisher its offered
 // load: a stream near the link's capacity settles where the queue stays
 // bounded and redundancy fills only the spare capacity.
-double parity_allowance(const NodeImpl& n) {
+double parity_allowance(const NodeImpl& n, const MessageId& current) {
   const double limit = static_cast<double>(n.pacer.rate_bps()) / 8.0 * static_cast<double>(n.config.redundancy_backlog) /
                        static_cast<double>(kSeconds);
   if (limit <= 0) return 0;
   double waiting = 0;
-  for (std::size_t i = 1; i < n.publish_queue.size() && waiting <= limit; ++i) {
-    const MessageState* st = n.tracker.find(n.publish_queue[i].id);
+  n.publish_queue.for_each([&](const PublicationCursor& cur) {
+    if (waiting > limit || cur.id == current) return;
+    const MessageState* st = n.tracker.find(cur.id);
     if (st != nullptr && st->meta) waiting += st->meta->total_length;
-  }
+  });
   return std::max(0.0, 1.0 - waiting / limit);
 }
 
@@ -60,15 +63,15 @@ bool window_coded(NodeImpl& n, const MessageId& id) {
 // Moves the first pass past one fragment; a block just finished gets its
 // proactive redundancy; a finished message becomes what our beacons
 // advertise for its group.
-void advance_publication(NodeImpl& n, std::uint32_t length, std::uint32_t total) {
-  PublicationCursor& cur = n.publish_queue.front();
+void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length, std::uint32_t total) {
+  PublicationCursor& cur = n.publish_queue.front(level);
   const std::uint32_t offset = cur.next_offset;
   cur.next_offset += length;
   if (length > 0 && n.config.coding && cur.parity_left == 0) {
     const coding::BlockLayout layout = n.own_layout(total);
     const std::uint32_t block = layout.block_of(offset);
     if (cur.next_offset == layout.end(block)) {
-      const double allowance = parity_allowance(n);
+      const double allowance = parity_allowance(n, cur.id);
       cur.parity_left = n.redundancy.parity_for(layout.symbols_in(block), allowance);
       // A window-coded message has no tail of its own: the window symbols
       // that follow it and its successors cover it.
@@ -81,7 +84,7 @@ void advance_publication(NodeImpl& n, std::uint32_t length, std::uint32_t total)
   auto& sent = n.last_sent_seq[cur.id.group];
   sent = std::max(sent, cur.id.seq);
   if (cur.payload) n.publish_queue_bytes -= cur.payload->size();
-  n.publish_queue.pop_front();
+  n.publish_queue.pop_front(level);
 }
 
 // The next first-pass fragment from the cursor's in-memory payload, cut as
@@ -108,9 +111,9 @@ void count_suppressed(NodeImpl& n, FragmentOrigin origin) {
 // The next symbol of the coded repair queue's first task, unless the
 // symbols heard on the air since its request already cover the deficit.
 // Tasks take turns, a symbol each, so several blocks progress together.
-std::optional<OutgoingDatagram> next_coded_repair(NodeImpl& n, Micros now) {
-  CodedTask t = std::move(n.coded_queue.front());
-  n.coded_queue.pop_front();
+std::optional<OutgoingDatagram> next_coded_repair(NodeImpl& n, std::uint32_t level, Micros now) {
+  CodedTask t = std::move(n.coded_queue.front(level));
+  n.coded_queue.pop_front(level);
   if (n.config.use_traffic_memory && n.block_memory.count_since(t.message, t.block, t.since, now) >= t.needed) {
     ++n.stats.repairs_suppressed_ntm;
     return std::nullopt;
@@ -118,14 +121,14 @@ std::optional<OutgoingDatagram> next_coded_repair(NodeImpl& n, Micros now) {
   auto bytes = n.encode_symbol(t.message, t.layout, t.block, true, t.skip);
   if (!bytes) return std::nullopt;  // evicted, or nothing left to recode
   n.block_memory.record(t.message, t.block, now);
-  if (--t.remaining > 0) n.coded_queue.push_back(std::move(t));
-  n.split.on_sent(true, bytes->size(), !n.publish_queue.empty());
+  if (--t.remaining > 0) n.coded_queue.push(level, std::move(t));
+  n.split.on_sent(true, bytes->size(), n.publish_queue.has(level));
   return finish(n, std::move(*bytes), TrafficKind::Repair, now);
 }
 
 // The publisher's next proactive symbol for the block its first pass just finished.
-std::optional<OutgoingDatagram> next_parity(NodeImpl& n, Micros now) {
-  PublicationCursor& cur = n.publish_queue.front();
+std::optional<OutgoingDatagram> next_parity(NodeImpl& n, std::uint32_t level, Micros now) {
+  PublicationCursor& cur = n.publish_queue.front(level);
   const MessageState* st = n.tracker.find(cur.id);
   std::optional<std::vector<std::uint8_t>> bytes;
   std::uint32_t total = 0;
@@ -140,14 +143,68 @@ std::optional<OutgoingDatagram> next_parity(NodeImpl& n, Micros now) {
   }
   if (!bytes) cur.parity_left = 1;  // evicted: end the block's redundancy (and the message, if last)
   --cur.parity_left;
-  if (cur.parity_left == 0 && (total == 0 || cur.next_offset >= total)) advance_publication(n, 0, total);
+  if (cur.parity_left == 0 && (total == 0 || cur.next_offset >= total)) advance_publication(n, level, 0, total);
   if (!bytes) return std::nullopt;
   ++n.stats.parity_sent;
-  n.split.on_sent(false, bytes->size(), !n.repair_queue.empty() || !n.coded_queue.empty() || !n.window_queue.empty());
+  n.split.on_sent(false, bytes->size(), n.repair_queue.has(level) || n.coded_queue.has(level) || n.window_queue.has(level));
   return finish(n, std::move(*bytes), TrafficKind::Data, now);
 }
 
+// The next datagram of the oldest publication of `level`: its proactive
+// redundancy when due, else its next first-pass fragment.
+std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level, Micros now) {
+  PublicationCursor& cur = n.publish_queue.front(level);
+  if (cur.parity_left > 0) return next_parity(n, level, now);
+  std::uint32_t length = 0;
+  const MessageState* st = n.tracker.find(cur.id);
+  auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(n, cur, *st->meta, &length)
+                                                        : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length);
+  if (!bytes || st == nullptr || st->meta->expired_at(now)) {
+    if (cur.payload) n.publish_queue_bytes -= cur.payload->size();
+    n.publish_queue.pop_front(level);  // evicted (or expired) before it was fully sent
+    return std::nullopt;
+  }
+  // Already on the air as a repair (a receiver asked for the tail before the
+  // first pass reached it): everyone in range had the same chance to hear
+  // it, so the first-pass copy would be a duplicate.
+  if (n.config.use_traffic_memory && n.ntm.last_seen(FragmentKey{cur.id, cur.next_offset}, now)) {
+    ++n.stats.repairs_suppressed_ntm;
+    advance_publication(n, level, length, st->meta->total_length);
+    return std::nullopt;
+  }
+  n.ntm.record(FragmentKey{cur.id, cur.next_offset}, now);
+  if (n.config.coding)
+    n.block_memory.record(cur.id, n.own_layout(st->meta->total_length).block_of(cur.next_offset), now);
+  advance_publication(n, level, length, st->meta->total_length);
+  n.split.on_sent(false, bytes->size(), n.repair_queue.has(level));
+  return finish(n, std::move(*bytes), TrafficKind::Data, now);
+}
+
+// The highest level waiting in any send queue below `below` (or at all).
+std::optional<std::uint32_t> highest_waiting(const NodeImpl& n, std::optional<std::uint32_t> below) {
+  std::optional<std::uint32_t> best;
+  auto consider = [&](const auto& q) {
+    std::optional<std::uint32_t> l;
+    if (below) {
+      l = q.highest_below(*below);
+    } else if (!q.empty()) {
+      l = q.top();
+    }
+    if (l && (!best || *l > *best)) best = l;
+  };
+  consider(n.publish_queue);
+  consider(n.repair_queue);
+  consider(n.coded_queue);
+  consider(n.window_queue);
+  return best;
+}
+
 }  // namespace
+
+std::uint32_t NodeImpl::priority_of(const MessageId& id) const {
+  const MessageState* st = tracker.find(id);
+  return st != nullptr && st->meta ? st->meta->priority : 0;
+}
 
 std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
   if (!pacer.can_send(now)) return std::nullopt;
@@ -157,69 +214,57 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
     control_queue.pop_front();
     return finish(*this, std::move(d.bytes), d.kind, now);
   }
-  while (!publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty() || !window_queue.empty()) {
-    const bool repairs = !repair_queue.empty() || !coded_queue.empty() || !window_queue.empty();
-    const bool take_repair = repairs && (publish_queue.empty() || split.prefer_repair());
-    // Window answers first: one symbol serves every receiver short in the window.
-    if (take_repair && !window_queue.empty()) {
-      auto bytes = next_window_repair(now);
-      if (!bytes) continue;
-      split.on_sent(true, bytes->size(), !publish_queue.empty());
-      return finish(*this, std::move(*bytes), TrafficKind::Repair, now);
-    }
-    if (take_repair && !coded_queue.empty()) {
-      if (auto d = next_coded_repair(*this, now)) return d;
-      continue;
-    }
-    if (take_repair) {
-      QueuedFragment q = repair_queue.front();
-      repair_queue.pop_front();
-      repair_queued.erase(q.key);
-      const auto seen = ntm.last_seen(q.key, now);
-      if (config.use_traffic_memory && seen && *seen > q.since) {
-        count_suppressed(*this, q.origin);
-        continue;
+  // Each pass either sends or drops at least one queued item (stale repairs,
+  // evicted publications), so the loop ends.
+  while (auto top = highest_waiting(*this, std::nullopt)) {
+    std::uint32_t level = *top;
+    bool floor_turn = false;
+    if (floor.due(config.payload_size)) {
+      if (auto lower = floor.turn(*top, [this](std::uint32_t below) { return highest_waiting(*this, below); })) {
+        level = *lower;
+        floor_turn = true;
       }
-      // A rebroadcast is not a repair and names its forwarder; a push is
-      // (it answers a summary, as a repair answers a request).
-      const bool forward = q.origin == FragmentOrigin::Forward;
-      auto bytes = encode_fragment(*this, q.key.message, q.key.offset, !forward, q.hops, nullptr,
-                                   forward ? config.node_id : 0);
-      if (!bytes) continue;  // evicted or expired meanwhile
-      ntm.record(q.key, now);
-      split.on_sent(true, bytes->size(), !publish_queue.empty());
-      if (q.origin == FragmentOrigin::Push) ++stats.pushes_sent;
-      return finish(*this, std::move(*bytes), forward ? TrafficKind::Forward : TrafficKind::Repair, now);
     }
-    PublicationCursor& cur = publish_queue.front();
-    if (cur.parity_left > 0) {
-      if (auto d = next_parity(*this, now)) return d;
-      continue;
-    }
-    std::uint32_t length = 0;
-    const MessageState* st = tracker.find(cur.id);
-    auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(*this, cur, *st->meta, &length)
-                                                          : encode_fragment(*this, cur.id, cur.next_offset, false, 0, &length);
-    if (!bytes || st == nullptr) {
-      if (cur.payload) publish_queue_bytes -= cur.payload->size();
-      publish_queue.pop_front();  // evicted before it was fully sent
-      continue;
-    }
-    // Already on the air as a repair (a receiver asked for the tail before the
-    // first pass reached it): everyone in range had the same chance to hear
-    // it, so the first-pass copy would be a duplicate.
-    if (config.use_traffic_memory && ntm.last_seen(FragmentKey{cur.id, cur.next_offset}, now)) {
-      ++stats.repairs_suppressed_ntm;
-      advance_publication(*this, length, st->meta->total_length);
-      continue;
-    }
-    ntm.record(FragmentKey{cur.id, cur.next_offset}, now);
-    if (config.coding) block_memory.record(cur.id, own_layout(st->meta->total_length).block_of(cur.next_offset), now);
-    advance_publication(*this, length, st->meta->total_length);
-    split.on_sent(false, bytes->size(), !repair_queue.empty());
-    return finish(*this, std::move(*bytes), TrafficKind::Data, now);
+    auto d = send_at_level(level, now);
+    if (!d) continue;
+    floor.on_sent(floor_turn, level, d->bytes.size(), highest_waiting(*this, *top).has_value());
+    return d;
   }
   return std::nullopt;
+}
+
+std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Micros now) {
+  const bool repairs = repair_queue.has(level) || coded_queue.has(level) || window_queue.has(level);
+  const bool take_repair = repairs && (!publish_queue.has(level) || split.prefer_repair());
+  // Window answers first: one symbol serves every receiver short in the window.
+  if (take_repair && window_queue.has(level)) {
+    auto bytes = next_window_repair(level, now);
+    if (!bytes) return std::nullopt;
+    split.on_sent(true, bytes->size(), publish_queue.has(level));
+    return finish(*this, std::move(*bytes), TrafficKind::Repair, now);
+  }
+  if (take_repair && coded_queue.has(level)) return next_coded_repair(*this, level, now);
+  if (take_repair) {
+    QueuedFragment q = repair_queue.front(level);
+    repair_queue.pop_front(level);
+    repair_queued.erase(q.key);
+    const auto seen = ntm.last_seen(q.key, now);
+    if (config.use_traffic_memory && seen && *seen > q.since) {
+      count_suppressed(*this, q.origin);
+      return std::nullopt;
+    }
+    // A rebroadcast is not a repair and names its forwarder; a push is
+    // (it answers a summary, as a repair answers a request).
+    const bool forward = q.origin == FragmentOrigin::Forward;
+    auto bytes = encode_fragment(*this, q.key.message, q.key.offset, !forward, q.hops, nullptr,
+                                 forward ? config.node_id : 0);
+    if (!bytes) return std::nullopt;  // evicted or expired meanwhile
+    ntm.record(q.key, now);
+    split.on_sent(true, bytes->size(), publish_queue.has(level));
+    if (q.origin == FragmentOrigin::Push) ++stats.pushes_sent;
+    return finish(*this, std::move(*bytes), forward ? TrafficKind::Forward : TrafficKind::Repair, now);
+  }
+  return next_first_pass(*this, level, now);
 }
 
 }  // namespace dissem::engine

@@ -16,12 +16,13 @@ bool bit_set(const std::vector<std::uint8_t>& bits, std::uint32_t i) {
 }  // namespace
 
 bool NodeImpl::first_pass_pending(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const {
-  for (const auto& cur : publish_queue) {
-    if (cur.id != id) continue;
-    if (cur.parity_left > 0) return block >= cur.parity_block;
-    return cur.next_offset < layout.total && block >= layout.block_of(cur.next_offset);
-  }
-  return false;
+  bool pending = false;
+  publish_queue.for_each([&](const PublicationCursor& cur) {
+    if (cur.id != id) return;
+    pending = cur.parity_left > 0 ? block >= cur.parity_block
+                                  : cur.next_offset < layout.total && block >= layout.block_of(cur.next_offset);
+  });
+  return pending;
 }
 
 void NodeImpl::on_block_request(const MessageId& id, const wire::MessageWants& m, Micros now) {
@@ -76,18 +77,21 @@ void NodeImpl::serve_block(const ServeTask& task, const MessageState& st, std::u
   if (remaining == 0) return;
   // A newer request for a block already queued replaces the older one: the
   // deficit it states is counted from its own arrival.
-  for (auto& queued : coded_queue) {
-    if (queued.block != block || queued.message != task.message) continue;
+  bool queued_already = false;
+  coded_queue.for_each([&](CodedTask& queued) {
+    if (queued_already || queued.block != block || queued.message != task.message) return;
+    queued_already = true;
     if (since >= queued.since) {
       queued.since = since;
       queued.needed = ask.deficit;
       queued.remaining = remaining;
-      queued.skip = std::move(skip);
+      queued.skip = skip;
     }
-    return;
-  }
+  });
+  if (queued_already) return;
   if (coded_queue.size() >= config.max_queued_datagrams) return;
-  coded_queue.push_back(CodedTask{task.message, block, layout, since, ask.deficit, remaining, true, std::move(skip)});
+  coded_queue.push(priority_of(task.message),
+                   CodedTask{task.message, block, layout, since, ask.deficit, remaining, true, std::move(skip)});
   stats.repairs_queued += remaining;
 }
 
@@ -113,7 +117,7 @@ void NodeImpl::queue_fragment_repairs(const ServeTask& task, std::vector<std::ui
       ++stats.queue_drops;
       return;
     }
-    repair_queue.push_back(QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
+    repair_queue.push(priority_of(task.message), QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
     repair_queued.insert(key);
     ++stats.repairs_queued;
   }
@@ -156,7 +160,7 @@ void NodeImpl::release_due_forwards(Micros now) {
     forward_pending.erase(forward_pending.begin());
     if (repair_queued.contains(f.key) || repair_queue.size() >= config.max_queued_datagrams) continue;
     repair_queued.insert(f.key);
-    repair_queue.push_back(f);
+    repair_queue.push(priority_of(f.key.message), f);
   }
 }
 

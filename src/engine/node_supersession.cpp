@@ -37,14 +37,13 @@ void NodeImpl::apply_supersession(const MessageMeta& by, Micros now) {
       end_if_superseded(MessageId{by.id.group, by.id.publisher, q}, now);
   if (by.id.publisher != config.node_id) return;
   // Our own: first passes not yet (wholly) sent leave the queue.
-  for (auto it = publish_queue.begin(); it != publish_queue.end();) {
-    if (it->id.group == by.id.group && it->id.seq < by.id.seq && superseded.ended(stream_of(it->id), it->id.seq)) {
-      if (it->payload) publish_queue_bytes -= it->payload->size();
-      it = publish_queue.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  publish_queue.erase_if(
+      [&](const PublicationCursor& cur) {
+        return cur.id.group == by.id.group && cur.id.seq < by.id.seq && superseded.ended(stream_of(cur.id), cur.id.seq);
+      },
+      [&](const PublicationCursor& cur) {
+        if (cur.payload) publish_queue_bytes -= cur.payload->size();
+      });
 }
 
 bool NodeImpl::end_if_superseded(const MessageId& id, Micros now) {

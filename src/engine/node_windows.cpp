@@ -257,7 +257,9 @@ void NodeImpl::release_due_windows(Micros now) {
     t.remaining = config.use_traffic_memory ? t.needed - heard : t.needed;
     if (window_queue.size() >= config.max_queued_datagrams) continue;
     stats.repairs_queued += t.remaining;
-    window_queue.push_back(std::move(t));
+    // At the priority of the window's newest message.
+    const std::uint32_t level = priority_of(MessageId{t.stream.group, t.stream.publisher, t.first + t.count - 1});
+    window_queue.push(level, std::move(t));
   }
 }
 
@@ -267,16 +269,16 @@ std::optional<Micros> NodeImpl::next_window_due() const {
   return t;
 }
 
-std::optional<std::vector<std::uint8_t>> NodeImpl::next_window_repair(Micros now) {
-  WindowTask t = std::move(window_queue.front());
-  window_queue.pop_front();
+std::optional<std::vector<std::uint8_t>> NodeImpl::next_window_repair(std::uint32_t level, Micros now) {
+  WindowTask t = std::move(window_queue.front(level));
+  window_queue.pop_front(level);
   if (config.use_traffic_memory && block_memory.count_since(window_key(t.stream), 0, t.since, now) >= t.needed) {
     ++stats.repairs_suppressed_ntm;
     return std::nullopt;
   }
   auto bytes = encode_window_symbol(t.stream, t.first, t.count, true, now);
   if (!bytes) return std::nullopt;
-  if (--t.remaining > 0) window_queue.push_back(std::move(t));
+  if (--t.remaining > 0) window_queue.push(level, std::move(t));
   return bytes;
 }
 
