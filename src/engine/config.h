@@ -26,6 +26,11 @@ struct EngineConfig {
   // bytes, taking turns from the highest down (engine/priority_floor.h).
   // 0 = strict priority (a saturating level starves the ones below).
   double priority_floor = 0.05;
+  // Bundling: frames smaller than a full fragment share a datagram, up to
+  // payload_size bytes. A datagram with room left waits at most this long
+  // for company (control traffic never waits: it goes with what is there).
+  // 0 = no bundling, every frame its own datagram.
+  Micros bundle_delay = 10 * kMillis;
   // Channel awareness (engine/channel_share.h): pace at the capacity less the
   // occupancy heard from others, never below channel_share_min of it. Works
   // on one shared channel and with a radio per node alike.

@@ -238,6 +238,7 @@ Micros NodeImpl::next_deadline() const {
   if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty() ||
       !window_queue.empty())
     t = std::min(t, pacer.next_send_time());
+  if (auto due = bundle_due()) t = std::min(t, *due);
   return t;
 }
 

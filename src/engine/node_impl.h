@@ -233,8 +233,13 @@ class NodeImpl {
   // each member backed off; at most `max_bytes` encoded.
   std::vector<wire::PublisherWants> window_requests(std::size_t max_bytes, Micros now);
 
-  // node_send.cpp
+  // node_bundling.cpp: the next datagram the pacer allows: one frame, or
+  // several bundled (engine.bundle_delay_ms), sealed.
   std::optional<OutgoingDatagram> poll_datagram(Micros now);
+  // When a bundle being filled must go even without more company.
+  std::optional<Micros> bundle_due() const;
+  // node_send.cpp: the next frame to send, unsealed (nullopt: nothing queued).
+  std::optional<OutgoingDatagram> next_frame(Micros now);
   // The priority of a message this node tracks (0 if unknown).
   std::uint32_t priority_of(const MessageId& id) const;
   // The next datagram of priority level `level` (nullopt: an item was dropped instead).
@@ -262,6 +267,7 @@ class NodeImpl {
   Random rng;
   wire::Limits limits;
   wire::Decoded decoded;  // reused decode target
+  wire::Decoded bundle_item;  // ... and for the items of a bundle
   Stats stats;
 
   MessageTracker tracker;
@@ -312,6 +318,12 @@ class NodeImpl {
   InterestTable interests;  // filled only when forwarding->interest_radius() > 0
 
   std::deque<OutgoingDatagram> control_queue;  // MFRs and beacons: small, first
+  // Bundling: frames gathered for the next datagram (since `bundle_since`),
+  // and a frame taken that did not fit it (it starts the next one).
+  std::vector<OutgoingDatagram> bundle;
+  std::size_t bundle_bytes = 0;
+  Micros bundle_since = 0;
+  std::optional<OutgoingDatagram> bundle_carry;
   // The send queues, by message priority (leveled_queue.h): publications,
   // and the repair side (fragments, coded symbols, window symbols), each
   // item at the priority of its message.

@@ -254,7 +254,19 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;
   }
-  handle_decoded(decoded, bytes.size(), now);
+  if (decoded.kind == wire::Kind::Bundle) {
+    ++stats.bundles_received;
+    for (const auto& item : decoded.bundle.items()) {
+      const std::span bytes_of_item(reinterpret_cast<const std::uint8_t*>(item.data()), item.size());
+      if (auto err = wire::decode(bytes_of_item, limits, bundle_item)) {
+        ++stats.malformed[static_cast<std::size_t>(*err)];
+        continue;
+      }
+      handle_decoded(bundle_item, item.size(), now);
+    }
+  } else {
+    handle_decoded(decoded, bytes.size(), now);
+  }
   batch_forged.clear();
 }
 
@@ -263,21 +275,43 @@ void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch
     for (const auto& bytes : batch) on_datagram(bytes, now);
     return;
   }
-  if (batch_items.size() < batch.size()) batch_items.resize(batch.size());
-  const std::span items(batch_items.data(), batch.size());
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    BatchItem& item = items[i];
+  // Bundles are opened into their items: each is one entry of the batch.
+  std::size_t used = 0;
+  auto next_entry = [&]() -> BatchItem& {
+    if (batch_items.size() <= used) batch_items.resize(used + 1);
+    BatchItem& item = batch_items[used++];
     item.usable = false;
-    const auto frame = open_incoming(batch[i]);
+    return item;
+  };
+  for (const auto& datagram : batch) {
+    const auto frame = open_incoming(datagram);
     if (!frame) continue;
+    BatchItem& item = next_entry();
     if (auto err = wire::decode(*frame, limits, item.decoded)) {
       ++stats.malformed[static_cast<std::size_t>(*err)];
       continue;
     }
     item.sealer = sealer;
-    item.size = batch[i].size();
+    item.size = datagram.size();
     item.usable = true;
+    if (item.decoded.kind != wire::Kind::Bundle) continue;
+    ++stats.bundles_received;
+    item.usable = false;
+    const wire::Bundle received = item.decoded.bundle;  // entries may move as the batch grows
+    const NodeId bundle_sealer = sealer;
+    for (const auto& bytes : received.items()) {
+      BatchItem& inner = next_entry();
+      const std::span item_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+      if (auto err = wire::decode(item_bytes, limits, inner.decoded)) {
+        ++stats.malformed[static_cast<std::size_t>(*err)];
+        continue;
+      }
+      inner.sealer = bundle_sealer;
+      inner.size = bytes.size();
+      inner.usable = true;
+    }
   }
+  const std::span items(batch_items.data(), used);
   authenticate_ahead(items, now);
   for (BatchItem& item : items) {
     if (!item.usable) continue;
@@ -327,6 +361,9 @@ void NodeImpl::dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now)
       break;
     case wire::Kind::Window:
       on_window_symbol(d.window, size, now);
+      break;
+    case wire::Kind::Bundle:  // opened before handling: never nested
+      ++stats.malformed[static_cast<std::size_t>(DecodeError::UnknownKind)];
       break;
   }
 }

@@ -12,10 +12,8 @@
 namespace dissem::engine {
 namespace {
 
-std::optional<OutgoingDatagram> finish(NodeImpl& n, std::vector<std::uint8_t> bytes, TrafficKind kind,
-                                       Micros now) {
-  n.seal_outgoing(bytes, now);
-  n.pacer.on_sent(bytes.size(), now);
+// One frame ready to go (alone, or in a bundle: node_bundling.cpp), counted by kind.
+std::optional<OutgoingDatagram> finish(NodeImpl& n, std::vector<std::uint8_t> bytes, TrafficKind kind, Micros) {
   n.stats.sent[static_cast<std::size_t>(kind)].add(bytes.size());
   return OutgoingDatagram{std::move(bytes), kind};
 }
@@ -206,9 +204,7 @@ std::uint32_t NodeImpl::priority_of(const MessageId& id) const {
   return st != nullptr && st->meta ? st->meta->priority : 0;
 }
 
-std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
-  if (!pacer.can_send(now)) return std::nullopt;
-  update_channel_share(now);
+std::optional<OutgoingDatagram> NodeImpl::next_frame(Micros now) {
   if (!control_queue.empty()) {
     OutgoingDatagram d = std::move(control_queue.front());
     control_queue.pop_front();

@@ -141,7 +141,13 @@ struct Stats {
   std::uint64_t fragments_decoded = 0;     // fragments recovered from coded symbols
   std::uint64_t coded_generated = 0;       // symbols made from a whole block (repairs and parity)
   std::uint64_t coded_recoded = 0;         // symbols recombined from a partial block
-  std::uint64_t parity_sent = 0;           // proactive redundancy of our own publications
+  std::uint64_t parity_sent = 0;
+  // Bundling (several frames in one datagram): bundles sent and the items
+  // they carried (each item is also counted in `sent` by its kind), and
+  // bundles received.
+  std::uint64_t bundles_sent = 0;
+  std::uint64_t bundled_items = 0;
+  std::uint64_t bundles_received = 0;           // proactive redundancy of our own publications
 
   std::uint64_t integrity_total() const {
     std::uint64_t t = 0;

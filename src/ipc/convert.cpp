@@ -73,6 +73,9 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_signatures_vouched(s.signatures_vouched);
   out.set_messages_superseded(s.messages_superseded);
   out.set_supersession_refused(s.supersession_refused);
+  out.set_bundles_sent(s.bundles_sent);
+  out.set_bundled_items(s.bundled_items);
+  out.set_bundles_received(s.bundles_received);
   out.set_requests_trimmed(s.requests_trimmed);
   out.set_request_bytes_trimmed(s.request_bytes_trimmed);
   out.set_forwards_queued(s.forwards_queued);
@@ -135,6 +138,9 @@ StatsSnapshot from_proto(const Stats& in) {
   s.signatures_vouched = in.signatures_vouched();
   s.messages_superseded = in.messages_superseded();
   s.supersession_refused = in.supersession_refused();
+  s.bundles_sent = in.bundles_sent();
+  s.bundled_items = in.bundled_items();
+  s.bundles_received = in.bundles_received();
   s.requests_trimmed = in.requests_trimmed();
   s.request_bytes_trimmed = in.request_bytes_trimmed();
   s.forwards_queued = in.forwards_queued();

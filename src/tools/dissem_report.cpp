@@ -57,6 +57,8 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
                      s.integrity[i]);
   j += fmt::format(R"("total":{}}})", s.integrity_total());
   j += fmt::format(R"(,"signatures":{{"checked":{},"vouched":{}}})", s.signatures_checked, s.signatures_vouched);
+  j += fmt::format(R"(,"bundling":{{"bundles_sent":{},"bundled_items":{},"bundles_received":{}}})", s.bundles_sent,
+                   s.bundled_items, s.bundles_received);
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(
@@ -111,6 +113,9 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   }
   if (!reasons.empty()) t += fmt::format(" ({})", reasons);
   t += '\n';
+  if (s.bundles_sent + s.bundles_received > 0)
+    t += fmt::format("bundled:  {} datagrams sent carrying {} frames, {} received\n", s.bundles_sent, s.bundled_items,
+                     s.bundles_received);
   if (s.signatures_checked + s.signatures_vouched > 0)
     t += fmt::format("signed:   {} manifests checked, {} vouched for by the chain\n", s.signatures_checked,
                      s.signatures_vouched);

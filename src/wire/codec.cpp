@@ -187,6 +187,18 @@ std::optional<DecodeError> check_summary(const Summary& s, const Limits& limits)
   return std::nullopt;
 }
 
+std::optional<DecodeError> check_bundle(const Bundle& b) {
+  if (b.items_size() < 2 || static_cast<std::size_t>(b.items_size()) > kMaxBundleItems) return DecodeError::BadRange;
+  for (const auto& item : b.items()) {
+    // Every item a frame of this version, and no bundle in a bundle.
+    if (item.empty()) return DecodeError::Empty;
+    const auto prefix = static_cast<std::uint8_t>(item[0]);
+    if (prefix >> 4 != kWireVersion) return DecodeError::BadVersion;
+    if ((prefix & 0x0f) == static_cast<std::uint8_t>(Kind::Bundle)) return DecodeError::UnknownKind;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Limits& limits, Decoded& out) {
@@ -221,6 +233,10 @@ std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Lim
       out.kind = Kind::Window;
       if (!out.window.ParseFromArray(body, size)) return DecodeError::Unparseable;
       return check_window(out.window, limits);
+    case Kind::Bundle:
+      out.kind = Kind::Bundle;
+      if (!out.bundle.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      return check_bundle(out.bundle);
   }
   return DecodeError::UnknownKind;
 }
@@ -231,6 +247,7 @@ std::vector<std::uint8_t> encode(const Beacon& m) { return frame(Kind::Beacon, m
 std::vector<std::uint8_t> encode(const Summary& m) { return frame(Kind::Summary, m); }
 std::vector<std::uint8_t> encode(const CodedSymbol& m) { return frame(Kind::Coded, m); }
 std::vector<std::uint8_t> encode(const WindowSymbol& m) { return frame(Kind::Window, m); }
+std::vector<std::uint8_t> encode(const Bundle& m) { return frame(Kind::Bundle, m); }
 
 std::size_t encoded_size(const google::protobuf::MessageLite& m) { return m.ByteSizeLong() + 1; }
 

@@ -19,7 +19,12 @@ namespace dissem::wire {
 
 constexpr std::uint8_t kWireVersion = 2;
 
-enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3, Summary = 4, Coded = 5, Window = 6 };
+enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3, Summary = 4, Coded = 5, Window = 6, Bundle = 7 };
+
+// Items a Bundle may carry.
+constexpr std::size_t kMaxBundleItems = 64;
+// What bundling adds per item: the field's tag and a length of up to two bytes.
+constexpr std::size_t kBundleItemOverhead = 3;
 
 // Source symbols per coding block when a fragment or symbol says 0.
 constexpr std::uint32_t kDefaultBlockSymbols = 64;
@@ -54,6 +59,7 @@ struct Decoded {
   Summary summary;
   CodedSymbol coded;
   WindowSymbol window;
+  Bundle bundle;  // items are decoded one by one, with decode() again
 };
 
 // Parses and validates `bytes` into `out`. Returns the rejection reason, or
@@ -67,6 +73,7 @@ std::vector<std::uint8_t> encode(const Beacon& m);
 std::vector<std::uint8_t> encode(const Summary& m);
 std::vector<std::uint8_t> encode(const CodedSymbol& m);
 std::vector<std::uint8_t> encode(const WindowSymbol& m);
+std::vector<std::uint8_t> encode(const Bundle& m);
 
 // Bytes on the wire for a message, prefix included, without serialising it.
 std::size_t encoded_size(const google::protobuf::MessageLite& m);

@@ -32,6 +32,7 @@ inline engine::EngineConfig fast_config(NodeId id) {
   engine::EngineConfig c;
   c.node_id = id;
   c.link_capacity_bps = 1'000'000'000;  // pacing out of the way for direct tests
+  c.bundle_delay = 0;  // one frame per datagram: tests look at frames (bundling_test.cpp bundles)
   return c;
 }
 

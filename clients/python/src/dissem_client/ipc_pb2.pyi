@@ -226,7 +226,7 @@ class ServerMessage(_message.Message):
     def __init__(self, response: _Optional[_Union[Response, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
 
 class Stats(_message.Message):
-    __slots__ = ["cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent", "supersession_refused"]
+    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent", "supersession_refused"]
     class IntegrityEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +241,9 @@ class Stats(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    BUNDLED_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    BUNDLES_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    BUNDLES_SENT_FIELD_NUMBER: _ClassVar[int]
     CACHE_BYTES_FIELD_NUMBER: _ClassVar[int]
     CACHE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     CODING_FIELD_NUMBER: _ClassVar[int]
@@ -281,6 +284,9 @@ class Stats(_message.Message):
     SUMMARIES_RECEIVED_FIELD_NUMBER: _ClassVar[int]
     SUMMARIES_SENT_FIELD_NUMBER: _ClassVar[int]
     SUPERSESSION_REFUSED_FIELD_NUMBER: _ClassVar[int]
+    bundled_items: int
+    bundles_received: int
+    bundles_sent: int
     cache_bytes: int
     cache_messages: int
     coding: CodingStats
@@ -321,7 +327,7 @@ class Stats(_message.Message):
     summaries_received: int
     summaries_sent: int
     supersession_refused: int
-    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ...) -> None: ...
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ...) -> None: ...
 
 class Subscribe(_message.Message):
     __slots__ = ["group", "history", "ordered", "reliable", "use_publisher_history"]

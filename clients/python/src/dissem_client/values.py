@@ -114,6 +114,9 @@ class Stats:
     signatures_vouched: int = 0  # ... and vouched for by an authentic successor's chain link
     messages_superseded: int = 0  # held here and dropped: a replacement or a cancel ended them
     supersession_refused: int = 0  # replace-by-tag rules refused (too many tags in a stream)
+    bundles_sent: int = 0  # datagrams that carried several frames (bundling)
+    bundled_items: int = 0  # ... the frames they carried
+    bundles_received: int = 0
     cache_bytes: int = 0
     rss_bytes: int = 0  # the daemon's resident memory
     peak_rss_bytes: int = 0  # ... at its peak

@@ -1,0 +1,94 @@
+// Bundling (wire Bundle): frames smaller than a full fragment share one
+// datagram, up to payload_size bytes. A datagram with room left for another
+// frame like the last one waits up to engine.bundle_delay_ms for more;
+// control frames (requests, beacons, summaries) never wait but take along
+// whatever is held, and a frame that leaves no such room goes at once. Each
+// frame stays self-describing: receivers handle the items one by one.
+// The network key's trailer seals the datagram as a whole.
+#include <algorithm>
+
+#include "engine/node_impl.h"
+
+namespace dissem::engine {
+namespace {
+
+bool is_control(TrafficKind k) {
+  return k == TrafficKind::Request || k == TrafficKind::Beacon || k == TrafficKind::Summary;
+}
+
+// Seals and paces a datagram whose frames were counted (by kind) at
+// `counted` bytes: the framing and trailer are counted with its first kind.
+OutgoingDatagram emit(NodeImpl& n, OutgoingDatagram d, std::size_t counted, Micros now) {
+  n.seal_outgoing(d.bytes, now);
+  n.pacer.on_sent(d.bytes.size(), now);
+  n.stats.sent[static_cast<std::size_t>(d.kind)].bytes += d.bytes.size() - std::min(counted, d.bytes.size());
+  return d;
+}
+
+OutgoingDatagram flush(NodeImpl& n, Micros now) {
+  std::vector<OutgoingDatagram> frames = std::move(n.bundle);
+  n.bundle.clear();
+  n.bundle_bytes = 0;
+  if (frames.size() == 1) {
+    const std::size_t size = frames.front().bytes.size();
+    return emit(n, std::move(frames.front()), size, now);
+  }
+  wire::Bundle b;
+  std::size_t counted = 0;
+  for (const auto& f : frames) {
+    b.add_items(f.bytes.data(), f.bytes.size());
+    counted += f.bytes.size();
+  }
+  ++n.stats.bundles_sent;
+  n.stats.bundled_items += frames.size();
+  return emit(n, OutgoingDatagram{wire::encode(b), frames.front().kind}, counted, now);
+}
+
+}  // namespace
+
+std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
+  if (!pacer.can_send(now)) return std::nullopt;
+  update_channel_share(now);
+  if (config.bundle_delay == 0) {
+    auto f = next_frame(now);
+    if (!f) return std::nullopt;
+    const std::size_t size = f->bytes.size();
+    return emit(*this, std::move(*f), size, now);
+  }
+  // Bounded: every pass takes a frame into the bundle or returns.
+  for (;;) {
+    std::optional<OutgoingDatagram> f = std::move(bundle_carry);
+    bundle_carry.reset();
+    if (!f) f = next_frame(now);
+    if (!f) {
+      if (bundle.empty() || now - bundle_since < config.bundle_delay) return std::nullopt;  // wait for company
+      return flush(*this, now);
+    }
+    // The Bundle's own prefix byte and field overhead count against the room.
+    const std::size_t cost = f->bytes.size() + wire::kBundleItemOverhead;
+    if (1 + bundle_bytes + cost > config.payload_size) {
+      if (bundle.empty()) {
+        const std::size_t size = f->bytes.size();
+        return emit(*this, std::move(*f), size, now);  // a full-size frame goes alone
+      }
+      bundle_carry = std::move(f);  // starts the next datagram
+      return flush(*this, now);
+    }
+    if (bundle.empty()) bundle_since = now;
+    bundle_bytes += cost;
+    const bool control = is_control(f->kind);
+    bundle.push_back(std::move(*f));
+    // Waiting is for frames that leave room for another like them: one that
+    // does not goes at once (with what is held), as control frames do.
+    const bool no_room_for_another = 1 + bundle_bytes + cost > config.payload_size;
+    if (control || no_room_for_another || bundle.size() == wire::kMaxBundleItems) return flush(*this, now);
+  }
+}
+
+std::optional<Micros> NodeImpl::bundle_due() const {
+  if (bundle_carry) return pacer.next_send_time();
+  if (bundle.empty()) return std::nullopt;
+  return std::max(pacer.next_send_time(), bundle_since + config.bundle_delay);
+}
+
+}  // namespace dissem::engine
