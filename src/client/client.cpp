@@ -1,5 +1,7 @@
 #include "client/client.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <utility>
 
@@ -200,6 +202,38 @@ void Client::request_history(const std::string& group, std::uint32_t count) {
   m.mutable_request_history()->set_group(group);
   m.mutable_request_history()->set_count(count);
   impl_->call(m);
+}
+
+std::optional<engine::Delivery> Client::get(const MessageId& id) {
+  ipc::ClientMessage m;
+  auto& g = *m.mutable_get();
+  g.set_group(id.group);
+  g.set_publisher(id.publisher);
+  g.set_seq(id.seq);
+  try {
+    const ipc::Response r = impl_->call(m);
+    if (!r.has_message()) impl_->fail_protocol("dissemd answered get with something else");
+    return ipc::from_proto(r.message());
+  } catch (const RequestError& e) {
+    if (e.code() == ErrorCode::Rejected) return std::nullopt;  // not held whole there
+    throw;
+  }
+}
+
+std::vector<engine::CachedMessage> Client::list(const engine::ListRequest& request, bool* truncated) {
+  ipc::ClientMessage m;
+  auto& l = *m.mutable_list();
+  l.set_group(request.group);
+  l.set_publisher(request.publisher);
+  l.set_from_seq(request.from_seq);
+  l.set_to_seq(request.to_seq);
+  l.set_limit(static_cast<std::uint32_t>(std::min<std::size_t>(request.limit, UINT32_MAX)));
+  const ipc::Response r = impl_->call(m);
+  if (!r.has_messages()) impl_->fail_protocol("dissemd answered list with something else");
+  std::vector<engine::CachedMessage> out;
+  for (const auto& c : r.messages().messages()) out.push_back(ipc::from_proto(c));
+  if (truncated != nullptr) *truncated = r.messages().truncated();
+  return out;
 }
 
 ipc::StatsSnapshot Client::stats() {

@@ -82,6 +82,13 @@ class Client {
   void unsubscribe(engine::SubscriptionId id);
   void request_history(const std::string& group, std::uint32_t count);
 
+  // A message held whole in the daemon's cache (Delivery::subscription 0);
+  // nullopt if it is not held whole there.
+  std::optional<engine::Delivery> get(const MessageId& id);
+  // Cached messages of a group; `truncated` (if given) tells whether more
+  // matched than request.limit.
+  std::vector<engine::CachedMessage> list(const engine::ListRequest& request, bool* truncated = nullptr);
+
   ipc::StatsSnapshot stats();
   std::vector<ipc::PeerInfo> peers();
 

@@ -219,6 +219,12 @@ void Daemon::request_history(ipc::ClientId, const std::string& group, std::uint3
   pump_later();
 }
 
+std::optional<engine::Delivery> Daemon::get(ipc::ClientId, const MessageId& id) { return node_->get(id, unix_now()); }
+
+std::vector<engine::CachedMessage> Daemon::list(ipc::ClientId, const engine::ListRequest& request) {
+  return node_->list(request);
+}
+
 ipc::StatsSnapshot Daemon::stats() {
   ipc::StatsSnapshot s;
   s.engine = node_->stats();

@@ -46,6 +46,8 @@ class Daemon final : public ipc::Backend {
                                    const engine::SubscriptionOptions& options) override;
   void unsubscribe(ipc::ClientId client, engine::SubscriptionId id) override;
   void request_history(ipc::ClientId client, const std::string& group, std::uint32_t count) override;
+  std::optional<engine::Delivery> get(ipc::ClientId client, const MessageId& id) override;
+  std::vector<engine::CachedMessage> list(ipc::ClientId client, const engine::ListRequest& request) override;
   ipc::StatsSnapshot stats() override;
   std::vector<ipc::PeerInfo> peers() override;
   void client_closed(ipc::ClientId client) override;

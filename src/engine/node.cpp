@@ -293,6 +293,8 @@ void Node::request_history(const std::string& group, std::uint32_t count, Micros
   impl_->request_history(group, count, now);
 }
 std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) { return impl_->poll_datagram(now); }
+std::optional<Delivery> Node::get(const MessageId& id, Micros now) { return impl_->get(id, now); }
+std::vector<CachedMessage> Node::list(const ListRequest& request) { return impl_->list(request); }
 
 std::optional<Delivery> Node::poll_delivery() {
   if (impl_->deliveries.empty()) return std::nullopt;

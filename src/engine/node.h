@@ -47,6 +47,31 @@ struct SubscriptionOptions {
   // use_publisher_history the header's history_window is used when larger.
   std::uint32_t history = 0;
   bool use_publisher_history = false;
+  // Filters: only messages of at least this priority, and (when not empty)
+  // only those whose tag is one of `tags`. The others are still fetched
+  // and cached (other subscribers and nodes may want them), not delivered;
+  // an ordered subscription moves past them.
+  std::uint32_t min_priority = 0;
+  std::vector<std::string> tags;
+};
+
+// What list() gives of a cached message: its metadata (total_length is the
+// length on the air: sealed groups add the seal), whether it is whole here,
+// and how many of its bytes are held.
+struct CachedMessage {
+  MessageMeta meta;
+  bool complete = false;
+  std::uint64_t stored_bytes = 0;
+};
+
+// Which cached messages list() returns: one group, optionally one publisher
+// and a range of sequence numbers, ascending by (publisher, seq), at most `limit`.
+struct ListRequest {
+  std::string group;
+  NodeId publisher = 0;        // 0 = every publisher
+  std::uint64_t from_seq = 0;  // inclusive; 0 = from the first
+  std::uint64_t to_seq = 0;    // inclusive; 0 = to the last
+  std::size_t limit = 1000;
 };
 
 struct PublishRequest {
@@ -136,6 +161,14 @@ class Node {
   void unsubscribe(SubscriptionId id, Micros now);
   // Fetch up to `count` messages before the oldest held, per known publisher.
   void request_history(const std::string& group, std::uint32_t count, Micros now);
+
+  // --- the cache ---------------------------------------------------------------
+  // A message held whole in the cache, as a subscriber would get it
+  // (subscription 0); nullopt if it is not held whole here (or cannot be
+  // opened: a sealed group without its key), or is a cancel.
+  std::optional<Delivery> get(const MessageId& id, Micros now);
+  // Cached messages (whole or partial, cancels included: meta.cancel) matching `request`.
+  std::vector<CachedMessage> list(const ListRequest& request);
 
   // --- outputs -------------------------------------------------------------
   // The next datagram the rate limiter allows at `now`, if any.

@@ -176,6 +176,9 @@ class NodeImpl {
   SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
   void unsubscribe(SubscriptionId id);
   void request_history(const std::string& group, std::uint32_t count, Micros now);
+  // node_cache_queries.cpp
+  std::optional<Delivery> get(const MessageId& id, Micros now);
+  std::vector<CachedMessage> list(const ListRequest& request);
   void on_timer(Micros now);
   Micros next_deadline() const;
 

@@ -13,6 +13,8 @@ SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionO
   s.ordered = o.ordered;
   s.history = o.history;
   s.use_publisher_history = o.use_publisher_history;
+  s.min_priority = o.min_priority;
+  s.tags = o.tags;
   const SubscriptionId id = subscriptions.add(std::move(s));
 
   // Publishers already known (e.g. cached opportunistically): history asked
@@ -106,6 +108,8 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros 
     const MessageState* st = tracker.find(o.message);
     if (!cached || st == nullptr || !st->meta) continue;  // evicted (or superseded) meanwhile
     if (st->meta->cancel) continue;                        // a cancel carries nothing to deliver
+    if (const Subscription* sub = subscriptions.find(o.subscription); sub != nullptr && !sub->accepts(*st->meta))
+      continue;  // filtered out (an ordered subscription has moved past it)
     store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
     // Orders for one message are adjacent: the last one takes the buffer.
     const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;

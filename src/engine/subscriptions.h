@@ -4,6 +4,7 @@
 // reorder time, then skip).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -30,7 +31,15 @@ struct Subscription {
   bool ordered = false;
   std::uint32_t history = 0;
   bool use_publisher_history = false;
+  // Filters (SubscriptionOptions): what is not accepted is not delivered.
+  std::uint32_t min_priority = 0;
+  std::vector<std::string> tags;  // empty: any tag
   std::map<StreamId, OrderState> order;
+
+  bool accepts(const MessageMeta& meta) const {
+    return meta.priority >= min_priority &&
+           (tags.empty() || std::find(tags.begin(), tags.end(), meta.tag) != tags.end());
+  }
 };
 
 struct DeliveryOrder {

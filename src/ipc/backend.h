@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ class Backend {
                                            const engine::SubscriptionOptions& options) = 0;
   virtual void unsubscribe(ClientId client, engine::SubscriptionId id) = 0;
   virtual void request_history(ClientId client, const std::string& group, std::uint32_t count) = 0;
+  // engine::Node::get and list.
+  virtual std::optional<engine::Delivery> get(ClientId client, const MessageId& id) = 0;
+  virtual std::vector<engine::CachedMessage> list(ClientId client, const engine::ListRequest& request) = 0;
   virtual StatsSnapshot stats() = 0;
   virtual std::vector<PeerInfo> peers() = 0;
   // The connection is gone: drop its subscriptions. Called once per client,

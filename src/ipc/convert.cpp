@@ -289,6 +289,8 @@ void to_proto(const std::string& group, const engine::SubscriptionOptions& in, S
   out.set_ordered(in.ordered);
   out.set_history(in.history);
   out.set_use_publisher_history(in.use_publisher_history);
+  out.set_min_priority(in.min_priority);
+  for (const auto& t : in.tags) out.add_tags(t);
 }
 
 engine::SubscriptionOptions from_proto(const Subscribe& in) {
@@ -297,6 +299,46 @@ engine::SubscriptionOptions from_proto(const Subscribe& in) {
   out.ordered = in.ordered();
   out.history = in.history();
   out.use_publisher_history = in.use_publisher_history();
+  out.min_priority = in.min_priority();
+  out.tags.assign(in.tags().begin(), in.tags().end());
+  return out;
+}
+
+void to_proto(const engine::CachedMessage& in, CachedMessage& out) {
+  out.set_group(in.meta.id.group);
+  out.set_publisher(in.meta.id.publisher);
+  out.set_seq(in.meta.id.seq);
+  out.set_priority(in.meta.priority);
+  out.set_expiry_ms(in.meta.expiry_ms);
+  out.set_tag(in.meta.tag);
+  out.set_total_length(in.meta.total_length);
+  out.set_stored_bytes(in.stored_bytes);
+  out.set_complete(in.complete);
+  out.set_replace(in.meta.replace);
+  out.set_cancel(in.meta.cancel);
+}
+
+engine::CachedMessage from_proto(const CachedMessage& in) {
+  engine::CachedMessage out;
+  out.meta.id = MessageId{in.group(), in.publisher(), in.seq()};
+  out.meta.priority = in.priority();
+  out.meta.expiry_ms = in.expiry_ms();
+  out.meta.tag = in.tag();
+  out.meta.total_length = in.total_length();
+  out.stored_bytes = in.stored_bytes();
+  out.complete = in.complete();
+  out.meta.replace = in.replace();
+  out.meta.cancel = in.cancel();
+  return out;
+}
+
+engine::ListRequest from_proto(const List& in) {
+  engine::ListRequest out;
+  out.group = in.group();
+  out.publisher = in.publisher();
+  out.from_seq = in.from_seq();
+  out.to_seq = in.to_seq();
+  out.limit = in.limit() == 0 ? 1000 : in.limit();
   return out;
 }
 

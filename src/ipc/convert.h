@@ -26,6 +26,9 @@ void to_proto(const engine::PublishRequest& in, Publish& out);
 engine::PublishRequest from_proto(const Publish& in);
 void to_proto(const engine::CancelRequest& in, Cancel& out);
 engine::CancelRequest from_proto(const Cancel& in);
+void to_proto(const engine::CachedMessage& in, CachedMessage& out);
+engine::CachedMessage from_proto(const CachedMessage& in);
+engine::ListRequest from_proto(const List& in);
 
 void to_proto(const std::string& group, const engine::SubscriptionOptions& in, Subscribe& out);
 engine::SubscriptionOptions from_proto(const Subscribe& in);

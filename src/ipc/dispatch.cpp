@@ -48,6 +48,26 @@ void run(Backend& backend, ClientId client, const ClientMessage& request, Respon
       backend.request_history(client, request.request_history().group(), request.request_history().count());
       out.mutable_ok();
       return;
+    case ClientMessage::kGet: {
+      const auto& g = request.get();
+      auto d = backend.get(client, MessageId{g.group(), g.publisher(), g.seq()});
+      if (!d)
+        throw std::invalid_argument("message " + g.group() + "/" + std::to_string(g.publisher()) + "/" +
+                                    std::to_string(g.seq()) + " is not held whole in this daemon's cache");
+      to_proto(*d, *out.mutable_message());
+      return;
+    }
+    case ClientMessage::kList: {
+      engine::ListRequest r = from_proto(request.list());
+      const std::size_t limit = r.limit;
+      r.limit = limit + 1;  // one more tells whether the list was cut
+      auto found = backend.list(client, r);
+      auto& list = *out.mutable_messages();
+      list.set_truncated(found.size() > limit);
+      if (found.size() > limit) found.resize(limit);
+      for (const auto& m : found) to_proto(m, *list.add_messages());
+      return;
+    }
     case ClientMessage::kGetStats:
       to_proto(backend.stats(), *out.mutable_stats());
       return;

@@ -34,6 +34,8 @@ struct SubscribeOptions {
   bool unreliable = false;
   bool ordered = false;
   std::uint32_t history = 0;
+  std::uint32_t min_priority = 0;
+  std::vector<std::string> tags;  // deliver only these tags (empty: all)
   std::uint64_t count = 0;  // 0 = until the timeout (or forever)
   double timeout_s = 0;     // 0 = no timeout
   std::string out_dir;      // one file per message
@@ -48,6 +50,25 @@ std::string stats_json(const ipc::StatsSnapshot& snap);
 void run_publish(const std::string& socket, const PublishOptions& o);
 void run_subscribe(const std::string& socket, const SubscribeOptions& o);
 void run_cancel(const std::string& socket, const CancelOptions& o);
+
+struct GetOptions {
+  std::string group;
+  std::uint32_t publisher = 0;
+  std::uint64_t seq = 0;
+  std::string out_file;  // empty: stdout
+};
+
+struct ListOptions {
+  std::string group;
+  std::uint32_t publisher = 0;
+  std::uint64_t from_seq = 0;
+  std::uint64_t to_seq = 0;
+  std::size_t limit = 1000;
+  bool json = false;
+};
+
+void run_get(const std::string& socket, const GetOptions& o);
+void run_list(const std::string& socket, const ListOptions& o);
 void run_stats(const std::string& socket, bool json);
 void run_peers(const std::string& socket, bool json);
 

@@ -27,6 +27,20 @@ namespace {
 
 using namespace dissem::cli;
 
+// Node ids are written in hexadecimal (as message ids print them).
+std::string hex_node_id(const std::string& s) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(s, &used, 16);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || s.empty() || v == 0 || v > 0xffffffffULL)
+    throw CLI::ValidationError("'" + s + "' is not a node id (1..ffffffff, hexadecimal)");
+  return std::to_string(v);
+}
+
 void error_line(const std::string& message) {
   std::string line = "dissem: ";
   line += message;
@@ -83,6 +97,9 @@ int main(int argc, char** argv) {
   subscribe->add_flag("--unreliable", sub.unreliable, "do not request missing fragments");
   subscribe->add_flag("--ordered", sub.ordered, "deliver in sequence order per publisher");
   subscribe->add_option("--history", sub.history, "earlier messages to fetch per publisher")->capture_default_str();
+  subscribe->add_option("--min-priority", sub.min_priority, "deliver only messages of at least this priority")
+      ->capture_default_str();
+  subscribe->add_option("--tag", sub.tags, "deliver only messages with this tag (repeatable)");
   subscribe->add_option("--count", sub.count, "exit after this many messages (0: no limit)")->capture_default_str();
   subscribe->add_option("--timeout-s", sub.timeout_s, "give up after this many seconds (0: never)")
       ->check(CLI::NonNegativeNumber)
@@ -92,6 +109,26 @@ int main(int argc, char** argv) {
       ->excludes(out_dir);
   subscribe->add_flag("--progress", sub.progress, "show a progress line on stderr (default: only on a terminal)");
   subscribe->add_flag("-q,--quiet", sub.quiet, "no per-delivery lines on stderr");
+
+  GetOptions get_options;
+  CLI::App* get = app.add_subcommand("get", "write one message held whole in dissemd's cache to stdout (or a file)");
+  get->add_option("group", get_options.group, "group of the message")->required();
+  get->add_option("publisher", get_options.publisher, "publisher's node id (hexadecimal, as `list` shows it)")
+      ->required()
+      ->transform(hex_node_id);
+  get->add_option("seq", get_options.seq, "sequence number")->required();
+  get->add_option("-o,--output", get_options.out_file, "write to FILE instead of stdout");
+
+  ListOptions list_options;
+  CLI::App* list = app.add_subcommand("list", "the messages of a group held in dissemd's cache");
+  list->add_option("group", list_options.group, "group to list")->required();
+  list->add_option("--publisher", list_options.publisher, "only this publisher (hexadecimal node id)")
+      ->transform(hex_node_id);
+  list->add_option("--from", list_options.from_seq, "first sequence number (inclusive)");
+  list->add_option("--to", list_options.to_seq, "last sequence number (inclusive)");
+  list->add_option("--limit", list_options.limit, "at most this many")->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+  list->add_flag("--json", list_options.json, "machine-readable output");
 
   bool stats_json = false;
   CLI::App* stats = app.add_subcommand("stats", "traffic, MFR, repair, cache and delivery counters");
@@ -126,6 +163,8 @@ int main(int argc, char** argv) {
       run_cancel(socket, can);
     }
     if (*subscribe) run_subscribe(socket, sub);
+    if (*get) run_get(socket, get_options);
+    if (*list) run_list(socket, list_options);
     if (*stats) run_stats(socket, stats_json);
     if (*peers) run_peers(socket, peers_json);
     if (*keygen) run_keygen(*keygen, keygen_options);

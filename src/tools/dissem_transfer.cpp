@@ -188,6 +188,8 @@ void run_subscribe(const std::string& socket, const SubscribeOptions& o) {
   so.reliable = !o.unreliable;
   so.ordered = o.ordered;
   so.history = o.history;
+  so.min_priority = o.min_priority;
+  so.tags = o.tags;
   c.subscribe(o.group, so);
   // Tells scripts (and the tests) that publishing now will be seen.
   if (!o.quiet) note(fmt::format("subscribed to {} on {}", o.group, socket));

@@ -29,6 +29,10 @@ class EngineBackend final : public ipc::Backend {
     return node_.subscribe(group, options, now_);
   }
   MessageId cancel(ipc::ClientId, const engine::CancelRequest& request) override { return node_.cancel(request, now_); }
+  std::optional<engine::Delivery> get(ipc::ClientId, const MessageId& id) override { return node_.get(id, now_); }
+  std::vector<engine::CachedMessage> list(ipc::ClientId, const engine::ListRequest& request) override {
+    return node_.list(request);
+  }
   void unsubscribe(ipc::ClientId, engine::SubscriptionId id) override { node_.unsubscribe(id, now_); }
   void request_history(ipc::ClientId, const std::string& group, std::uint32_t count) override {
     node_.request_history(group, count, now_);

@@ -354,3 +354,47 @@ TEST_F(DissemCli, RefusedPublishExitsOneAndSubscribeTimeoutExitsFour) {
   const auto timed_out = cli.run({"--socket", d.socket(), "subscribe", "g", "--count", "1", "--timeout-s", "0.3"});
   EXPECT_EQ(timed_out.code, 4) << timed_out.err;
 }
+
+TEST_F(DissemCli, PublishOptionsListGetAndCancelOnTheCache) {
+  CliDaemon a(dir_, "a", port_);
+  CliRunner cli(dir_);
+  write_file(dir_ / "one.txt", "first position");
+  write_file(dir_ / "two.txt", "second position");
+  write_file(dir_ / "alert.txt", "alert!");
+  const auto first = cli.run({"--socket", a.socket(), "publish", "pos", (dir_ / "one.txt").string(), "--tag", "u7",
+                              "--lifetime-ms", "600000"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  const auto alert = cli.run({"--socket", a.socket(), "publish", "pos", (dir_ / "alert.txt").string(), "--tag",
+                              "alert", "--priority", "9"});
+  ASSERT_EQ(alert.code, 0) << alert.err;
+  const auto second = cli.run({"--socket", a.socket(), "publish", "pos", (dir_ / "two.txt").string(), "--tag", "u7",
+                               "--replace"});
+  ASSERT_EQ(second.code, 0) << second.err;
+  EXPECT_EQ(cli.run({"--socket", a.socket(), "publish", "pos", (dir_ / "two.txt").string(), "--replace"}).code, 1)
+      << "replace without a tag is refused";
+
+  const auto listed = cli.run({"--socket", a.socket(), "list", "pos", "--json"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  // Message 1 was replaced by 3: 2 and 3 are left.
+  EXPECT_EQ(listed.out.find("\"seq\":1,"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("\"seq\":2,\"priority\":9"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("\"tag\":\"u7\""), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("\"replace\":true"), std::string::npos) << listed.out;
+  const auto table = cli.run({"--socket", a.socket(), "list", "pos"});
+  EXPECT_NE(table.out.find("(replace)"), std::string::npos) << table.out;
+
+  const std::string id = second.out.substr(0, second.out.find('\n'));
+  const std::string publisher = publisher_hex(id);
+  const auto got = cli.run({"--socket", a.socket(), "get", "pos", publisher, "3"});
+  ASSERT_EQ(got.code, 0) << got.err;
+  EXPECT_EQ(got.out, "second position");
+  EXPECT_EQ(cli.run({"--socket", a.socket(), "get", "pos", publisher, "1"}).code, 1) << "superseded: not held";
+  EXPECT_EQ(cli.run({"--socket", a.socket(), "get", "pos", "zz", "1"}).code, 2) << "not a node id";
+
+  const auto cancelled = cli.run({"--socket", a.socket(), "cancel", "pos", "--seq", "2"});
+  ASSERT_EQ(cancelled.code, 0) << cancelled.err;
+  const auto after = cli.run({"--socket", a.socket(), "list", "pos", "--json"});
+  EXPECT_EQ(after.out.find("\"seq\":2,"), std::string::npos) << after.out;
+  EXPECT_NE(after.out.find("\"cancel\":true"), std::string::npos) << after.out;
+  EXPECT_EQ(cli.run({"--socket", a.socket(), "cancel", "pos"}).code, 2) << "cancel names nothing";
+}

@@ -64,6 +64,27 @@ class FakeBackend : public Backend {
     cancels.push_back(request);
     return MessageId{request.group, 7, ++seq};
   }
+  std::optional<engine::Delivery> get(ClientId, const MessageId& id) override {
+    if (id.group != "news" || id.seq != 1) return std::nullopt;
+    engine::Delivery d;
+    d.meta.id = id;
+    d.meta.tag = "cached";
+    d.meta.expiry_ms = 1'900'000'000'555;
+    d.payload = {9, 8, 7};
+    return d;
+  }
+  std::vector<engine::CachedMessage> list(ClientId, const engine::ListRequest& request) override {
+    std::vector<engine::CachedMessage> out;
+    for (std::uint64_t q = std::max<std::uint64_t>(request.from_seq, 1); q <= 5 && out.size() < request.limit; ++q) {
+      engine::CachedMessage m;
+      m.meta.id = MessageId{request.group, 7, q};
+      m.meta.priority = static_cast<std::uint32_t>(q);
+      m.complete = q != 5;
+      m.stored_bytes = 100 * q;
+      out.push_back(m);
+    }
+    return out;
+  }
   engine::SubscriptionId subscribe(ClientId client, const std::string& group,
                                    const engine::SubscriptionOptions& options) override {
     std::lock_guard lock(mu);
@@ -354,7 +375,30 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   }
   EXPECT_THROW(c.cancel(engine::CancelRequest{"news", {}, "", 0}), client::RequestError);
 
-  const auto sub = c.subscribe("news", false, true, 3);
+  const auto cached = c.get(MessageId{"news", 7, 1});
+  ASSERT_TRUE(cached);
+  EXPECT_EQ(cached->payload, (std::vector<std::uint8_t>{9, 8, 7}));
+  EXPECT_EQ(cached->meta.tag, "cached");
+  EXPECT_EQ(cached->meta.expiry_ms, 1'900'000'000'555u);
+  EXPECT_FALSE(c.get(MessageId{"news", 7, 2})) << "not held: nullopt, the connection stays usable";
+  bool truncated = false;
+  const auto listed = c.list(engine::ListRequest{"news", 0, 2, 0, 3}, &truncated);
+  ASSERT_EQ(listed.size(), 3u);
+  EXPECT_TRUE(truncated) << "4 matched, 3 asked for";
+  EXPECT_EQ(listed[0].meta.id, (MessageId{"news", 7, 2}));
+  EXPECT_EQ(listed[0].meta.priority, 2u);
+  EXPECT_EQ(listed[0].stored_bytes, 200u);
+  EXPECT_TRUE(listed[0].complete);
+  c.list(engine::ListRequest{"news", 0, 2, 0, 10}, &truncated);
+  EXPECT_FALSE(truncated);
+
+  engine::SubscriptionOptions filtered;
+  filtered.reliable = false;
+  filtered.ordered = true;
+  filtered.history = 3;
+  filtered.min_priority = 4;
+  filtered.tags = {"a", "b"};
+  const auto sub = c.subscribe("news", filtered);
   {
     std::lock_guard lock(backend_.mu);
     const auto& s = backend_.subscriptions.at(sub);
@@ -362,6 +406,8 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
     EXPECT_FALSE(s.options.reliable);
     EXPECT_TRUE(s.options.ordered);
     EXPECT_EQ(s.options.history, 3u);
+    EXPECT_EQ(s.options.min_priority, 4u);
+    EXPECT_EQ(s.options.tags, (std::vector<std::string>{"a", "b"}));
   }
   c.request_history("news", 4);
   c.unsubscribe(sub);

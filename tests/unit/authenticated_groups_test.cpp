@@ -242,7 +242,9 @@ TEST(AuthenticatedGroups, ARelayWithoutTheSealKeyVerifiesCachesAndServesButCanno
   EXPECT_NE(got[0].payload, clear);
   // A late subscriber with the key gets it from the relay alone.
   Node late(KeyedNet::config(3, k.member(false)), cache::Store::open(":memory:"), kT0);
-  late.subscribe("ops", SubscriptionOptions{true, false, 1}, kT0);
+  SubscriptionOptions one_back;
+  one_back.history = 1;
+  late.subscribe("ops", one_back, kT0);
   Micros now = kT0 + kSeconds;
   for (int i = 0; i < 40 && deliveries(late).empty() && late.stats().deliveries == 0; ++i) {
     late.on_timer(now);

@@ -496,3 +496,26 @@ def test_events_of_a_peer_coming_and_going(daemons, start_daemon):
             assert kinds[:1] == [EventKind.PEER_APPEARED] and EventKind.PEER_SILENT in kinds
 
     run(main(), timeout=60)
+
+
+def test_replace_cancel_get_list_and_filters(daemons):
+    a, b = daemons
+
+    async def main():
+        async with await aio.connect(a.socket) as pub, await aio.connect(b.socket) as sub:
+            only_alerts = await sub.subscribe("pytest/aio-qos", tags=["alert"], min_priority=3)
+            old = await pub.publish("pytest/aio-qos", b"old", tag="alert", priority=3, lifetime_ms=60_000)
+            d = await sub.next_delivery(30.0, subscription=only_alerts)
+            assert d is not None and d.seq == old.seq and d.expiry_ms > 0
+            await pub.publish("pytest/aio-qos", b"low", tag="alert", priority=1)  # filtered out
+            new = await pub.publish("pytest/aio-qos", b"new", tag="alert", priority=3, replace=True)
+            d = await sub.next_delivery(30.0, subscription=only_alerts)
+            assert d is not None and d.seq == new.seq and d.replace
+            assert await pub.get("pytest/aio-qos", old.publisher, old.seq) is None, "replaced"
+            got = await pub.get("pytest/aio-qos", new.publisher, new.seq)
+            assert got is not None and got.payload == b"new"
+            gone = await pub.cancel("pytest/aio-qos", seqs=[new.seq])
+            listed = await pub.list("pytest/aio-qos")
+            assert [m.seq for m in listed.messages] == [gone.seq] and listed.messages[0].cancel
+
+    run(main())

@@ -412,3 +412,33 @@ def test_replace_cancel_and_lifetime_reach_the_other_daemon(daemons):
         assert sub.next_delivery(timeout=0.5, subscription=sub_id) is None, "a cancel delivers nothing"
         with pytest.raises(RequestError):
             pub.cancel("pytest/replace")  # names nothing
+
+
+def test_get_list_and_subscription_filters(daemons):
+    a, b = daemons
+    with Client(a.socket) as pub, Client(b.socket) as sub:
+        alerts = sub.subscribe("pytest/filters", tags=["alert"])
+        urgent = sub.subscribe("pytest/filters", min_priority=5)
+        everything = sub.subscribe("pytest/filters")
+        ids = [
+            pub.publish("pytest/filters", b"track 1", tag="track", priority=1),
+            pub.publish("pytest/filters", b"alert 1", tag="alert", priority=7),
+            pub.publish("pytest/filters", b"track 2", tag="track", priority=6),
+        ]
+        got = {s: [] for s in (alerts, urgent, everything)}
+        for d in sub.deliveries(timeout=3.0):
+            got[d.subscription].append(d.payload)
+            if sum(len(v) for v in got.values()) == 6:
+                break
+        assert got[alerts] == [b"alert 1"]
+        assert sorted(got[urgent]) == [b"alert 1", b"track 2"]
+        assert sorted(got[everything]) == [b"alert 1", b"track 1", b"track 2"]
+
+        held = sub.get("pytest/filters", ids[1].publisher, ids[1].seq)
+        assert held is not None and held.payload == b"alert 1" and held.subscription == 0 and held.tag == "alert"
+        assert sub.get("pytest/filters", ids[1].publisher, 999) is None
+        listed = sub.list("pytest/filters", publisher=ids[0].publisher)
+        assert [m.seq for m in listed.messages] == [i.seq for i in ids] and not listed.truncated
+        assert listed.messages[1].priority == 7 and listed.messages[1].tag == "alert" and listed.messages[1].complete
+        cut = sub.list("pytest/filters", from_seq=ids[1].seq, limit=1)
+        assert [m.seq for m in cut.messages] == [ids[1].seq] and cut.truncated

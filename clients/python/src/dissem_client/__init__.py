@@ -22,10 +22,12 @@ from .client import Client
 from .errors import DaemonConnectionError, ErrorCode, RequestError, SubscriptionClosed
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 from .values import (
+    CachedMessage,
     Delivery,
     Event,
     EventKind,
     MessageId,
+    MessageList,
     Peer,
     Stats,
     TrafficByKind,
@@ -37,6 +39,7 @@ __version__ = "0.2.0"
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
     "DEFAULT_REQUEST_TIMEOUT",
+    "CachedMessage",
     "Client",
     "DaemonConnectionError",
     "Delivery",
@@ -44,6 +47,7 @@ __all__ = [
     "Event",
     "EventKind",
     "MessageId",
+    "MessageList",
     "Peer",
     "RequestError",
     "Stats",

@@ -42,9 +42,9 @@ from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Sequ
 from . import framing
 from . import ipc_pb2 as pb
 from . import protocol
-from .errors import DaemonConnectionError, ProtocolError, RequestError, SubscriptionClosed
+from .errors import DaemonConnectionError, ErrorCode, ProtocolError, RequestError, SubscriptionClosed
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
-from .values import Delivery, Event, MessageId, Peer, Stats
+from .values import Delivery, Event, MessageId, MessageList, Peer, Stats
 
 __all__ = ["Client", "connect"]
 
@@ -314,9 +314,13 @@ class Client:
         ordered: bool = False,
         history: int = 0,
         use_publisher_history: bool = False,
+        min_priority: int = 0,
+        tags: Sequence[str] = (),
     ) -> int:
         """As dissem_client.Client.subscribe(); returns the subscription id."""
-        return await self._call(protocol.subscribe(group, reliable, ordered, history, use_publisher_history))
+        return await self._call(
+            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags)
+        )
 
     async def unsubscribe(self, subscription: int) -> None:
         """Ends a subscription; its deliveries already queued stay available,
@@ -325,6 +329,25 @@ class Client:
 
     async def request_history(self, group: str, count: int) -> None:
         await self._call(protocol.request_history(group, count))
+
+    async def get(self, group: str, publisher: int, seq: int) -> Optional[Delivery]:
+        """A message held whole in the daemon's cache (subscription 0), or None
+        if it is not held whole there."""
+        try:
+            found: Delivery = await self._call(protocol.get(group, publisher, seq))
+            return found
+        except RequestError as e:
+            if e.code == ErrorCode.REJECTED:
+                return None
+            raise
+
+    async def list(
+        self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000
+    ) -> MessageList:
+        """The cached messages of `group` (whole or partial), ascending by
+        publisher and sequence number, optionally one publisher's and a range
+        of sequence numbers (inclusive; 0 = unbounded), at most `limit`."""
+        return await self._call(protocol.list_messages(group, publisher, from_seq, to_seq, limit))
 
     async def stats(self) -> Stats:
         return await self._call(protocol.stats())

@@ -51,6 +51,7 @@ from .values import (
     Event,
     EventKind,
     MessageId,
+    MessageList,
     Peer,
     Stats,
     TrafficByKind,
@@ -276,11 +277,15 @@ class Client:
         ordered: bool = False,
         history: int = 0,
         use_publisher_history: bool = False,
+        min_priority: int = 0,
+        tags: Sequence[str] = (),
     ) -> int:
         """Subscribes this connection to `group`; returns the subscription id.
         `history` prior messages are fetched per publisher (or the publisher's
         history window when larger and `use_publisher_history` is set)."""
-        return self._call(protocol.subscribe(group, reliable, ordered, history, use_publisher_history))
+        return self._call(
+            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags)
+        )
 
     def unsubscribe(self, subscription: int) -> None:
         """Ends a subscription. Its deliveries already queued stay available."""
@@ -289,6 +294,24 @@ class Client:
     def request_history(self, group: str, count: int) -> None:
         """Fetches up to `count` messages before the oldest held, per known publisher."""
         self._call(protocol.request_history(group, count))
+
+    def get(self, group: str, publisher: int, seq: int) -> Optional[Delivery]:
+        """A message held whole in the daemon's cache (subscription 0), or None
+        if it is not held whole there."""
+        try:
+            return self._call(protocol.get(group, publisher, seq))
+        except RequestError as e:
+            if e.code == ErrorCode.REJECTED:
+                return None
+            raise
+
+    def list(
+        self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000
+    ) -> MessageList:
+        """The cached messages of `group` (whole or partial), ascending by
+        publisher and sequence number, optionally one publisher's and a range
+        of sequence numbers (inclusive; 0 = unbounded), at most `limit`."""
+        return self._call(protocol.list_messages(group, publisher, from_seq, to_seq, limit))
 
     def stats(self) -> Stats:
         return self._call(protocol.stats())

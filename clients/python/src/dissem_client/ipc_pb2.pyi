@@ -6,6 +6,32 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class CachedMessage(_message.Message):
+    __slots__ = ["cancel", "complete", "expiry_ms", "group", "priority", "publisher", "replace", "seq", "stored_bytes", "tag", "total_length"]
+    CANCEL_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    EXPIRY_MS_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    REPLACE_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    STORED_BYTES_FIELD_NUMBER: _ClassVar[int]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    cancel: bool
+    complete: bool
+    expiry_ms: int
+    group: str
+    priority: int
+    publisher: int
+    replace: bool
+    seq: int
+    stored_bytes: int
+    tag: str
+    total_length: int
+    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., priority: _Optional[int] = ..., expiry_ms: _Optional[int] = ..., tag: _Optional[str] = ..., total_length: _Optional[int] = ..., stored_bytes: _Optional[int] = ..., complete: bool = ..., replace: bool = ..., cancel: bool = ...) -> None: ...
+
 class Cancel(_message.Message):
     __slots__ = ["expiry_ms", "group", "seqs", "tag"]
     EXPIRY_MS_FIELD_NUMBER: _ClassVar[int]
@@ -19,9 +45,11 @@ class Cancel(_message.Message):
     def __init__(self, group: _Optional[str] = ..., seqs: _Optional[_Iterable[int]] = ..., tag: _Optional[str] = ..., expiry_ms: _Optional[int] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ["cancel", "get_stats", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
+    __slots__ = ["cancel", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
+    GET_FIELD_NUMBER: _ClassVar[int]
     GET_STATS_FIELD_NUMBER: _ClassVar[int]
+    LIST_FIELD_NUMBER: _ClassVar[int]
     LIST_PEERS_FIELD_NUMBER: _ClassVar[int]
     PUBLISH_FIELD_NUMBER: _ClassVar[int]
     REQUEST_HISTORY_FIELD_NUMBER: _ClassVar[int]
@@ -29,14 +57,16 @@ class ClientMessage(_message.Message):
     SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     cancel: Cancel
+    get: Get
     get_stats: GetStats
+    list: List
     list_peers: ListPeers
     publish: Publish
     request_history: RequestHistory
     request_id: int
     subscribe: Subscribe
     unsubscribe: Unsubscribe
-    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ...) -> None: ...
 
 class CodingStats(_message.Message):
     __slots__ = ["blocks_decoded", "dropped_memory", "fragments_decoded", "generated", "ignored", "innovative", "parity_sent", "received", "recoded", "redundant"]
@@ -127,13 +157,45 @@ class Event(_message.Message):
     seq: int
     def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., peer: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
 
+class Get(_message.Message):
+    __slots__ = ["group", "publisher", "seq"]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    group: str
+    publisher: int
+    seq: int
+    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
+
 class GetStats(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
+class List(_message.Message):
+    __slots__ = ["from_seq", "group", "limit", "publisher", "to_seq"]
+    FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    TO_SEQ_FIELD_NUMBER: _ClassVar[int]
+    from_seq: int
+    group: str
+    limit: int
+    publisher: int
+    to_seq: int
+    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., from_seq: _Optional[int] = ..., to_seq: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+
 class ListPeers(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
+
+class MessageList(_message.Message):
+    __slots__ = ["messages", "truncated"]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[CachedMessage]
+    truncated: bool
+    def __init__(self, messages: _Optional[_Iterable[_Union[CachedMessage, _Mapping]]] = ..., truncated: bool = ...) -> None: ...
 
 class Ok(_message.Message):
     __slots__ = []
@@ -198,8 +260,10 @@ class RequestHistory(_message.Message):
     def __init__(self, group: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Response(_message.Message):
-    __slots__ = ["error", "ok", "peers", "publish_ack", "request_id", "stats", "subscribe_ack"]
+    __slots__ = ["error", "message", "messages", "ok", "peers", "publish_ack", "request_id", "stats", "subscribe_ack"]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
     OK_FIELD_NUMBER: _ClassVar[int]
     PEERS_FIELD_NUMBER: _ClassVar[int]
     PUBLISH_ACK_FIELD_NUMBER: _ClassVar[int]
@@ -207,13 +271,15 @@ class Response(_message.Message):
     STATS_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_ACK_FIELD_NUMBER: _ClassVar[int]
     error: Error
+    message: Delivery
+    messages: MessageList
     ok: Ok
     peers: Peers
     publish_ack: PublishAck
     request_id: int
     stats: Stats
     subscribe_ack: SubscribeAck
-    def __init__(self, request_id: _Optional[int] = ..., publish_ack: _Optional[_Union[PublishAck, _Mapping]] = ..., subscribe_ack: _Optional[_Union[SubscribeAck, _Mapping]] = ..., ok: _Optional[_Union[Ok, _Mapping]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., peers: _Optional[_Union[Peers, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., publish_ack: _Optional[_Union[PublishAck, _Mapping]] = ..., subscribe_ack: _Optional[_Union[SubscribeAck, _Mapping]] = ..., ok: _Optional[_Union[Ok, _Mapping]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., peers: _Optional[_Union[Peers, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., message: _Optional[_Union[Delivery, _Mapping]] = ..., messages: _Optional[_Union[MessageList, _Mapping]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
     __slots__ = ["delivery", "event", "response"]
@@ -330,18 +396,22 @@ class Stats(_message.Message):
     def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ...) -> None: ...
 
 class Subscribe(_message.Message):
-    __slots__ = ["group", "history", "ordered", "reliable", "use_publisher_history"]
+    __slots__ = ["group", "history", "min_priority", "ordered", "reliable", "tags", "use_publisher_history"]
     GROUP_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
+    MIN_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     ORDERED_FIELD_NUMBER: _ClassVar[int]
     RELIABLE_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
     USE_PUBLISHER_HISTORY_FIELD_NUMBER: _ClassVar[int]
     group: str
     history: int
+    min_priority: int
     ordered: bool
     reliable: bool
+    tags: _containers.RepeatedScalarFieldContainer[str]
     use_publisher_history: bool
-    def __init__(self, group: _Optional[str] = ..., reliable: bool = ..., ordered: bool = ..., history: _Optional[int] = ..., use_publisher_history: bool = ...) -> None: ...
+    def __init__(self, group: _Optional[str] = ..., reliable: bool = ..., ordered: bool = ..., history: _Optional[int] = ..., use_publisher_history: bool = ..., min_priority: _Optional[int] = ..., tags: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SubscribeAck(_message.Message):
     __slots__ = ["subscription_id"]

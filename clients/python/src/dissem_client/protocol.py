@@ -34,10 +34,12 @@ from . import framing
 from . import ipc_pb2 as pb
 from .errors import ErrorCode, ProtocolError, RequestError
 from .values import (
+    CachedMessage,
     Delivery,
     Event,
     EventKind,
     MessageId,
+    MessageList,
     Peer,
     Stats,
     TrafficByKind,
@@ -364,6 +366,8 @@ def subscribe(
     ordered: bool = False,
     history: int = 0,
     use_publisher_history: bool = False,
+    min_priority: int = 0,
+    tags: Sequence[str] = (),
 ) -> Call[int]:
     m = pb.ClientMessage()
     s = m.subscribe
@@ -372,6 +376,8 @@ def subscribe(
     s.ordered = ordered
     s.history = history
     s.use_publisher_history = use_publisher_history
+    s.min_priority = min_priority
+    s.tags.extend(tags)
 
     def read(r: pb.Response) -> int:
         return r.subscribe_ack.subscription_id
@@ -390,6 +396,45 @@ def request_history(group: str, count: int) -> Call[None]:
     m.request_history.group = group
     m.request_history.count = count
     return Call(m, "ok", _read_ok)
+
+
+def get(group: str, publisher: int, seq: int) -> Call[Delivery]:
+    m = pb.ClientMessage()
+    m.get.group = group
+    m.get.publisher = publisher
+    m.get.seq = seq
+    return Call(m, "message", lambda r: delivery_from_proto(r.message))
+
+
+def _cached_from_proto(c: pb.CachedMessage) -> CachedMessage:
+    return CachedMessage(
+        group=c.group,
+        publisher=c.publisher,
+        seq=c.seq,
+        priority=c.priority,
+        expiry_ms=c.expiry_ms,
+        tag=c.tag,
+        total_length=c.total_length,
+        stored_bytes=c.stored_bytes,
+        complete=c.complete,
+        replace=c.replace,
+        cancel=c.cancel,
+    )
+
+
+def list_messages(group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000) -> Call[MessageList]:
+    m = pb.ClientMessage()
+    q = m.list
+    q.group = group
+    q.publisher = publisher
+    q.from_seq = from_seq
+    q.to_seq = to_seq
+    q.limit = limit
+
+    def read(r: pb.Response) -> MessageList:
+        return MessageList(tuple(_cached_from_proto(c) for c in r.messages.messages), r.messages.truncated)
+
+    return Call(m, "messages", read)
 
 
 def stats() -> Call[Stats]:

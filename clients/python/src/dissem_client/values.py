@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
 
 @dataclasses.dataclass(frozen=True)
@@ -13,6 +13,33 @@ class MessageId:
     group: str
     publisher: int
     seq: int
+
+
+@dataclasses.dataclass(frozen=True)
+class CachedMessage:
+    """A message held (whole or in part) in the daemon's cache, without its payload."""
+
+    group: str
+    publisher: int
+    seq: int
+    priority: int
+    expiry_ms: int  # absolute Unix milliseconds, 0 = never
+    tag: str
+    total_length: int  # bytes on the air (sealed groups: with the seal)
+    stored_bytes: int  # of which held
+    complete: bool
+    replace: bool  # it superseded older messages with its tag
+    cancel: bool  # a cancel message: nothing to deliver
+
+    @property
+    def id(self) -> MessageId:
+        return MessageId(self.group, self.publisher, self.seq)
+
+
+@dataclasses.dataclass(frozen=True)
+class MessageList:
+    messages: Tuple[CachedMessage, ...]
+    truncated: bool  # more matched than the limit
 
 
 @dataclasses.dataclass(frozen=True)

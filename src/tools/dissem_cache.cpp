@@ -1,0 +1,75 @@
+// `dissem get` and `dissem list`: what the local daemon's cache holds.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "tools/dissem_commands.h"
+#include "tools/dissem_common.h"
+
+namespace dissem::cli {
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20 || ch >= 0x7f) {
+      out += fmt::format("\\u{:04x}", ch);  // bytes outside printable ASCII, one escape each
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+void run_get(const std::string& socket, const GetOptions& o) {
+  auto c = connect_or_explain(socket);
+  const MessageId id{o.group, o.publisher, o.seq};
+  const auto d = c.get(id);
+  if (!d) throw Failure(kExitRefused, "message " + format_id(id) + " is not held whole in dissemd's cache");
+  std::FILE* out = stdout;
+  if (!o.out_file.empty()) {
+    out = std::fopen(o.out_file.c_str(), "wb");
+    if (out == nullptr) throw Failure(kExitLocalIo, "cannot write " + o.out_file);
+  }
+  const bool ok = std::fwrite(d->payload.data(), 1, d->payload.size(), out) == d->payload.size();
+  const bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
+  if (!ok || !closed) throw Failure(kExitLocalIo, "cannot write " + (o.out_file.empty() ? "stdout" : o.out_file));
+}
+
+void run_list(const std::string& socket, const ListOptions& o) {
+  auto c = connect_or_explain(socket);
+  bool truncated = false;
+  const auto list = c.list(engine::ListRequest{o.group, o.publisher, o.from_seq, o.to_seq, o.limit}, &truncated);
+  std::string text;
+  if (o.json) {
+    text = "{\"messages\":[";
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto& m = list[i];
+      text += fmt::format(
+          R"({}{{"group":{},"publisher":{},"seq":{},"priority":{},"expiry_ms":{},"tag":{},"length":{},"stored_bytes":{},"complete":{},"replace":{},"cancel":{}}})",
+          i == 0 ? "" : ",", json_string(m.meta.id.group), m.meta.id.publisher, m.meta.id.seq, m.meta.priority,
+          m.meta.expiry_ms, json_string(m.meta.tag), m.meta.total_length, m.stored_bytes, m.complete,
+          m.meta.replace, m.meta.cancel);
+    }
+    text += fmt::format("],\"truncated\":{}}}\n", truncated);
+  } else {
+    text = fmt::format("{:<10} {:>8} {:>8} {:>10} {:>10} {:>15}  {}\n", "publisher", "seq", "priority", "length",
+                       "held", "expiry_ms", "tag");
+    for (const auto& m : list) {
+      std::string flags = m.meta.cancel ? " (cancel)" : m.meta.replace ? " (replace)" : "";
+      text += fmt::format("{:08x}   {:>8} {:>8} {:>10} {:>10} {:>15}  {}{}\n", m.meta.id.publisher, m.meta.id.seq,
+                          m.meta.priority, m.meta.total_length, m.complete ? "whole" : fmt::format("{}", m.stored_bytes),
+                          m.meta.expiry_ms == 0 ? std::string("never") : fmt::format("{}", m.meta.expiry_ms),
+                          m.meta.tag, flags);
+    }
+    if (truncated) text += fmt::format("... more than {} matched (--limit)\n", o.limit);
+  }
+  std::fputs(text.c_str(), stdout);
+}
+
+}  // namespace dissem::cli
