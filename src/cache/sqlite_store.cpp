@@ -89,7 +89,10 @@ struct Statements {
         get_state(db, "SELECT value FROM node_state WHERE key = ?1"),
         set_state(db,
                   "INSERT INTO node_state (key, value) VALUES (?1, ?2)"
-                  " ON CONFLICT (key) DO UPDATE SET value = excluded.value") {}
+                  " ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+        erase_state(db, "DELETE FROM node_state WHERE key = ?1"),
+        // substr, not LIKE: keys are taken byte for byte, wildcards and all.
+        states_with_prefix(db, "SELECT key, value FROM node_state WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key") {}
 
   sql::Statement begin;
   sql::Statement commit;
@@ -102,6 +105,8 @@ struct Statements {
   sql::Statement delete_message;
   sql::Statement get_state;
   sql::Statement set_state;
+  sql::Statement erase_state;
+  sql::Statement states_with_prefix;
 };
 
 // The mirror of one `messages` row plus its fragment layout.
@@ -371,6 +376,25 @@ class SqliteStore final : public Store {
       st_.set_state.bind(1, key);
       st_.set_state.bind(2, value);
       st_.set_state.run();
+    });
+  }
+
+  void erase_state(const std::string& key) override {
+    guarded([&] {
+      begin_if_needed();
+      st_.erase_state.bind(1, key);
+      st_.erase_state.run();
+    });
+  }
+
+  std::vector<std::pair<std::string, std::string>> states_with_prefix(const std::string& prefix) override {
+    return guarded([&] {
+      std::vector<std::pair<std::string, std::string>> out;
+      auto& s = st_.states_with_prefix;
+      sql::ResetOnExit reset(s);
+      s.bind(1, prefix);
+      while (s.step()) out.emplace_back(s.column_text(0), s.column_text(1));
+      return out;
     });
   }
 

@@ -117,6 +117,9 @@ class Store {
   // written in the same transaction as the fragments they describe.
   virtual std::optional<std::string> get_state(const std::string& key) = 0;
   virtual void set_state(const std::string& key, const std::string& value) = 0;
+  virtual void erase_state(const std::string& key) = 0;
+  // Every (key, value) whose key starts with `prefix`, ascending by key.
+  virtual std::vector<std::pair<std::string, std::string>> states_with_prefix(const std::string& prefix) = 0;
 };
 
 }  // namespace dissem::cache

@@ -197,6 +197,28 @@ void Client::unsubscribe(engine::SubscriptionId id) {
   impl_->call(m);
 }
 
+void Client::acknowledge(engine::SubscriptionId id, const MessageId& message) {
+  ipc::ClientMessage m;
+  auto& a = *m.mutable_acknowledge();
+  a.set_subscription_id(id);
+  a.set_group(message.group);
+  a.set_publisher(message.publisher);
+  a.set_seq(message.seq);
+  impl_->call(m);
+}
+
+bool Client::delete_subscription(const std::string& name) {
+  ipc::ClientMessage m;
+  m.mutable_delete_subscription()->set_name(name);
+  try {
+    impl_->call(m);
+    return true;
+  } catch (const RequestError& e) {
+    if (e.code() == ErrorCode::Rejected) return false;
+    throw;
+  }
+}
+
 void Client::request_history(const std::string& group, std::uint32_t count) {
   ipc::ClientMessage m;
   m.mutable_request_history()->set_group(group);

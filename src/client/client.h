@@ -80,6 +80,10 @@ class Client {
                                    std::uint32_t history = 0);
   engine::SubscriptionId subscribe(const std::string& group, const engine::SubscriptionOptions& options);
   void unsubscribe(engine::SubscriptionId id);
+  // Durable subscriptions (SubscriptionOptions::name): `message` was handled.
+  void acknowledge(engine::SubscriptionId id, const MessageId& message);
+  // Ends a durable subscription; false if there was none by that name.
+  bool delete_subscription(const std::string& name);
   void request_history(const std::string& group, std::uint32_t count);
 
   // A message held whole in the daemon's cache (Delivery::subscription 0);

@@ -214,6 +214,17 @@ void Daemon::unsubscribe(ipc::ClientId client, engine::SubscriptionId id) {
   owner_.erase(it);
 }
 
+void Daemon::acknowledge(ipc::ClientId client, engine::SubscriptionId id, const MessageId& message) {
+  auto it = owner_.find(id);
+  if (it == owner_.end() || it->second != client)
+    throw std::invalid_argument("subscription " + std::to_string(id) + " is not one of this client's");
+  node_->acknowledge(id, message, unix_now());
+}
+
+bool Daemon::delete_subscription(ipc::ClientId, const std::string& name) {
+  return node_->delete_subscription(name, unix_now());
+}
+
 void Daemon::request_history(ipc::ClientId, const std::string& group, std::uint32_t count) {
   node_->request_history(group, count, unix_now());
   pump_later();

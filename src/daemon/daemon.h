@@ -45,6 +45,8 @@ class Daemon final : public ipc::Backend {
   engine::SubscriptionId subscribe(ipc::ClientId client, const std::string& group,
                                    const engine::SubscriptionOptions& options) override;
   void unsubscribe(ipc::ClientId client, engine::SubscriptionId id) override;
+  void acknowledge(ipc::ClientId client, engine::SubscriptionId id, const MessageId& message) override;
+  bool delete_subscription(ipc::ClientId client, const std::string& name) override;
   void request_history(ipc::ClientId client, const std::string& group, std::uint32_t count) override;
   std::optional<engine::Delivery> get(ipc::ClientId client, const MessageId& id) override;
   std::vector<engine::CachedMessage> list(ipc::ClientId client, const engine::ListRequest& request) override;

@@ -91,6 +91,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   // The durable counters can be ahead of the messages still cached (our own
   // may have been evicted): the counter, not the cache, is what never goes back.
   for (auto& [group, last] : last_published_seq) last = std::max(last, saved_seq(*store, group));
+  restore_durable();
   // Spread first beacons so nodes started together do not collide.
   next_beacon = now + rng.uniform_int(0, config.beacon_interval / 4);
   next_housekeeping = now + kHousekeepingInterval;
@@ -289,6 +290,8 @@ SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptio
   return impl_->subscribe(group, options, now);
 }
 void Node::unsubscribe(SubscriptionId id, Micros) { impl_->unsubscribe(id); }
+void Node::acknowledge(SubscriptionId id, const MessageId& message, Micros) { impl_->acknowledge(id, message); }
+bool Node::delete_subscription(const std::string& name, Micros) { return impl_->delete_subscription(name); }
 void Node::request_history(const std::string& group, std::uint32_t count, Micros now) {
   impl_->request_history(group, count, now);
 }

@@ -53,6 +53,13 @@ struct SubscriptionOptions {
   // an ordered subscription moves past them.
   std::uint32_t min_priority = 0;
   std::vector<std::string> tags;
+  // Durable: a subscription named so outlives its client and the daemon
+  // (engine/durable_subscriptions.h). The node keeps fetching its group
+  // while no client is attached; the client acknowledges what it has
+  // handled, and whoever subscribes under the name again gets every cached
+  // message it has not acknowledged, then the rest as they come. Empty:
+  // an anonymous subscription, gone with its client.
+  std::string name;
 };
 
 // What list() gives of a cached message: its metadata (total_length is the
@@ -158,7 +165,15 @@ class Node {
   // ranges than a message may carry.
   MessageId cancel(const CancelRequest& request, Micros now);
   SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
+  // Ends an anonymous subscription; detaches a durable one (kept, fetching,
+  // until delete_subscription).
   void unsubscribe(SubscriptionId id, Micros now);
+  // Durable subscriptions: `message` was handled by the subscriber (durable
+  // in the cache when this returns). Throws std::invalid_argument if `id` is
+  // not a durable subscription.
+  void acknowledge(SubscriptionId id, const MessageId& message, Micros now);
+  // Forgets a durable subscription and its cursor; false if there is none.
+  bool delete_subscription(const std::string& name, Micros now);
   // Fetch up to `count` messages before the oldest held, per known publisher.
   void request_history(const std::string& group, std::uint32_t count, Micros now);
 

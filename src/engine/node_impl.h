@@ -43,6 +43,7 @@
 #include "engine/request_server.h"
 #include "engine/serve_budget.h"
 #include "engine/datagram_auth.h"
+#include "engine/durable_subscriptions.h"
 #include "engine/subscriptions.h"
 #include "engine/supersession.h"
 #include "engine/timing.h"
@@ -175,6 +176,12 @@ class NodeImpl {
   // node.cpp
   SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
   void unsubscribe(SubscriptionId id);
+  // node_durable.cpp
+  SubscriptionId subscribe_durable(const std::string& group, const SubscriptionOptions& options, Micros now);
+  void acknowledge(SubscriptionId id, const MessageId& message);
+  bool delete_subscription(const std::string& name);
+  // Restart: the durable subscriptions kept in the cache run again, detached.
+  void restore_durable();
   void request_history(const std::string& group, std::uint32_t count, Micros now);
   // node_cache_queries.cpp
   std::optional<Delivery> get(const MessageId& id, Micros now);
@@ -275,6 +282,7 @@ class NodeImpl {
 
   MessageTracker tracker;
   Subscriptions subscriptions;
+  DurableSubscriptions durable;
   PeerTable peers;
   TrafficMemory ntm;
   TrafficMeter meter;  // datagrams from others: the MFR gate; with framing, the channel occupancy they cause

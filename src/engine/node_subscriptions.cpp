@@ -7,6 +7,7 @@
 namespace dissem::engine {
 
 SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionOptions& o, Micros now) {
+  if (!o.name.empty()) return subscribe_durable(group, o, now);
   Subscription s;
   s.group = group;
   s.reliable = o.reliable;
@@ -53,7 +54,13 @@ SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionO
   return id;
 }
 
-void NodeImpl::unsubscribe(SubscriptionId id) { subscriptions.remove(id); }
+void NodeImpl::unsubscribe(SubscriptionId id) {
+  if (durable.by_id(id) != nullptr) {
+    if (Subscription* s = subscriptions.find(id)) s->attached = false;  // kept, fetching, delivering nowhere
+    return;
+  }
+  subscriptions.remove(id);
+}
 
 void NodeImpl::request_history(const std::string& group, std::uint32_t count, Micros now) {
   std::vector<StreamId> streams;
@@ -108,8 +115,13 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros 
     const MessageState* st = tracker.find(o.message);
     if (!cached || st == nullptr || !st->meta) continue;  // evicted (or superseded) meanwhile
     if (st->meta->cancel) continue;                        // a cancel carries nothing to deliver
-    if (const Subscription* sub = subscriptions.find(o.subscription); sub != nullptr && !sub->accepts(*st->meta))
-      continue;  // filtered out (an ordered subscription has moved past it)
+    if (const Subscription* sub = subscriptions.find(o.subscription); sub != nullptr) {
+      if (!sub->accepts(*st->meta) || !sub->attached) continue;  // filtered out, or no client holds it
+      if (!sub->name.empty()) {
+        const DurableSubscription* d = durable.find(sub->name);
+        if (d != nullptr && durable.acknowledged(*d, o.message)) continue;  // handled before
+      }
+    }
     store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
     // Orders for one message are adjacent: the last one takes the buffer.
     const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;

@@ -34,6 +34,10 @@ struct Subscription {
   // Filters (SubscriptionOptions): what is not accepted is not delivered.
   std::uint32_t min_priority = 0;
   std::vector<std::string> tags;  // empty: any tag
+  // Durable subscriptions (engine/durable_subscriptions.h): named, and
+  // detached (delivering nowhere, still fetching) while no client holds them.
+  std::string name;
+  bool attached = true;
   std::map<StreamId, OrderState> order;
 
   bool accepts(const MessageMeta& meta) const {

@@ -48,6 +48,9 @@ class Backend {
   virtual engine::SubscriptionId subscribe(ClientId client, const std::string& group,
                                            const engine::SubscriptionOptions& options) = 0;
   virtual void unsubscribe(ClientId client, engine::SubscriptionId id) = 0;
+  // Durable subscriptions (engine::Node::acknowledge, delete_subscription).
+  virtual void acknowledge(ClientId client, engine::SubscriptionId id, const MessageId& message) = 0;
+  virtual bool delete_subscription(ClientId client, const std::string& name) = 0;
   virtual void request_history(ClientId client, const std::string& group, std::uint32_t count) = 0;
   // engine::Node::get and list.
   virtual std::optional<engine::Delivery> get(ClientId client, const MessageId& id) = 0;

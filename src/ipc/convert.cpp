@@ -291,6 +291,7 @@ void to_proto(const std::string& group, const engine::SubscriptionOptions& in, S
   out.set_use_publisher_history(in.use_publisher_history);
   out.set_min_priority(in.min_priority);
   for (const auto& t : in.tags) out.add_tags(t);
+  out.set_name(in.name);
 }
 
 engine::SubscriptionOptions from_proto(const Subscribe& in) {
@@ -301,6 +302,7 @@ engine::SubscriptionOptions from_proto(const Subscribe& in) {
   out.use_publisher_history = in.use_publisher_history();
   out.min_priority = in.min_priority();
   out.tags.assign(in.tags().begin(), in.tags().end());
+  out.name = in.name();
   return out;
 }
 

@@ -48,6 +48,17 @@ void run(Backend& backend, ClientId client, const ClientMessage& request, Respon
       backend.request_history(client, request.request_history().group(), request.request_history().count());
       out.mutable_ok();
       return;
+    case ClientMessage::kAcknowledge: {
+      const auto& a = request.acknowledge();
+      backend.acknowledge(client, a.subscription_id(), MessageId{a.group(), a.publisher(), a.seq()});
+      out.mutable_ok();
+      return;
+    }
+    case ClientMessage::kDeleteSubscription:
+      if (!backend.delete_subscription(client, request.delete_subscription().name()))
+        throw std::invalid_argument("no durable subscription named '" + request.delete_subscription().name() + "'");
+      out.mutable_ok();
+      return;
     case ClientMessage::kGet: {
       const auto& g = request.get();
       auto d = backend.get(client, MessageId{g.group(), g.publisher(), g.seq()});

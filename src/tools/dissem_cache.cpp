@@ -41,6 +41,11 @@ void run_get(const std::string& socket, const GetOptions& o) {
   if (!ok || !closed) throw Failure(kExitLocalIo, "cannot write " + (o.out_file.empty() ? "stdout" : o.out_file));
 }
 
+void run_unsubscribe(const std::string& socket, const std::string& name) {
+  auto c = connect_or_explain(socket);
+  if (!c.delete_subscription(name)) throw Failure(kExitRefused, "no durable subscription named '" + name + "'");
+}
+
 void run_list(const std::string& socket, const ListOptions& o) {
   auto c = connect_or_explain(socket);
   bool truncated = false;

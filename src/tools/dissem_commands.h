@@ -36,6 +36,7 @@ struct SubscribeOptions {
   std::uint32_t history = 0;
   std::uint32_t min_priority = 0;
   std::vector<std::string> tags;  // deliver only these tags (empty: all)
+  std::string name;               // durable: resumed under this name, each delivery acknowledged once written
   std::uint64_t count = 0;  // 0 = until the timeout (or forever)
   double timeout_s = 0;     // 0 = no timeout
   std::string out_dir;      // one file per message
@@ -68,6 +69,7 @@ struct ListOptions {
 };
 
 void run_get(const std::string& socket, const GetOptions& o);
+void run_unsubscribe(const std::string& socket, const std::string& name);
 void run_list(const std::string& socket, const ListOptions& o);
 void run_stats(const std::string& socket, bool json);
 void run_peers(const std::string& socket, bool json);

@@ -100,6 +100,10 @@ int main(int argc, char** argv) {
   subscribe->add_option("--min-priority", sub.min_priority, "deliver only messages of at least this priority")
       ->capture_default_str();
   subscribe->add_option("--tag", sub.tags, "deliver only messages with this tag (repeatable)");
+  subscribe->add_option("--name", sub.name,
+                        "durable subscription: dissemd keeps it (and keeps fetching) after this command exits or "
+                        "dissemd restarts; each message written is acknowledged, and subscribing under the name "
+                        "again delivers every cached message not acknowledged yet");
   subscribe->add_option("--count", sub.count, "exit after this many messages (0: no limit)")->capture_default_str();
   subscribe->add_option("--timeout-s", sub.timeout_s, "give up after this many seconds (0: never)")
       ->check(CLI::NonNegativeNumber)
@@ -109,6 +113,10 @@ int main(int argc, char** argv) {
       ->excludes(out_dir);
   subscribe->add_flag("--progress", sub.progress, "show a progress line on stderr (default: only on a terminal)");
   subscribe->add_flag("-q,--quiet", sub.quiet, "no per-delivery lines on stderr");
+
+  std::string unsubscribe_name;
+  CLI::App* unsubscribe = app.add_subcommand("unsubscribe", "end a durable subscription (subscribe --name) for good");
+  unsubscribe->add_option("name", unsubscribe_name, "the subscription's name")->required();
 
   GetOptions get_options;
   CLI::App* get = app.add_subcommand("get", "write one message held whole in dissemd's cache to stdout (or a file)");
@@ -164,6 +172,7 @@ int main(int argc, char** argv) {
     }
     if (*subscribe) run_subscribe(socket, sub);
     if (*get) run_get(socket, get_options);
+    if (*unsubscribe) run_unsubscribe(socket, unsubscribe_name);
     if (*list) run_list(socket, list_options);
     if (*stats) run_stats(socket, stats_json);
     if (*peers) run_peers(socket, peers_json);

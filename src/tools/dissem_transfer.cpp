@@ -190,7 +190,8 @@ void run_subscribe(const std::string& socket, const SubscribeOptions& o) {
   so.history = o.history;
   so.min_priority = o.min_priority;
   so.tags = o.tags;
-  c.subscribe(o.group, so);
+  so.name = o.name;
+  const auto subscription = c.subscribe(o.group, so);
   // Tells scripts (and the tests) that publishing now will be seen.
   if (!o.quiet) note(fmt::format("subscribed to {} on {}", o.group, socket));
 
@@ -209,6 +210,8 @@ void run_subscribe(const std::string& socket, const SubscribeOptions& o) {
     }
     if (auto d = c.next_delivery(wait)) {
       sink.write(*d);
+      // Written (and flushed): handled, so a resumed subscription skips it.
+      if (!o.name.empty()) c.acknowledge(subscription, d->meta.id);
       ++received;
       progress.break_line();
       if (!o.quiet) note(fmt::format("delivered {} {} bytes", format_id(d->meta.id), d->payload.size()));

@@ -34,6 +34,12 @@ class EngineBackend final : public ipc::Backend {
     return node_.list(request);
   }
   void unsubscribe(ipc::ClientId, engine::SubscriptionId id) override { node_.unsubscribe(id, now_); }
+  void acknowledge(ipc::ClientId, engine::SubscriptionId id, const MessageId& message) override {
+    node_.acknowledge(id, message, now_);
+  }
+  bool delete_subscription(ipc::ClientId, const std::string& name) override {
+    return node_.delete_subscription(name, now_);
+  }
   void request_history(ipc::ClientId, const std::string& group, std::uint32_t count) override {
     node_.request_history(group, count, now_);
   }

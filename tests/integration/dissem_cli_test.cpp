@@ -398,3 +398,33 @@ TEST_F(DissemCli, PublishOptionsListGetAndCancelOnTheCache) {
   EXPECT_NE(after.out.find("\"cancel\":true"), std::string::npos) << after.out;
   EXPECT_EQ(cli.run({"--socket", a.socket(), "cancel", "pos"}).code, 2) << "cancel names nothing";
 }
+
+TEST_F(DissemCli, DurableSubscribeResumesWhereItLeftOffAndUnsubscribeEndsIt) {
+  CliDaemon a(dir_, "a", port_);
+  CliRunner cli(dir_);
+  const auto first = dir_ / "first.out";
+  {
+    // A new durable subscription: each message acknowledged once written.
+    Subscriber s(dir_, {"--socket", a.socket(), "subscribe", "jobs", "--name", "worker", "--count", "2",
+                        "--timeout-s", "20", "-o", first.string()});
+    ASSERT_TRUE(s.wait_subscribed()) << s.stderr_text();
+    for (const char* text : {"one", "two"}) {
+      write_file(dir_ / "m.txt", text);
+      ASSERT_EQ(cli.run({"--socket", a.socket(), "publish", "jobs", (dir_ / "m.txt").string()}).code, 0);
+    }
+    ASSERT_EQ(s.finish(30s), std::optional<int>(0)) << s.stderr_text();
+  }
+  EXPECT_EQ(slurp(first), "onetwo");
+  // Published while nobody holds the subscription: kept for it.
+  write_file(dir_ / "m.txt", "three");
+  ASSERT_EQ(cli.run({"--socket", a.socket(), "publish", "jobs", (dir_ / "m.txt").string()}).code, 0);
+  const auto second = dir_ / "second.out";
+  {
+    Subscriber s(dir_, {"--socket", a.socket(), "subscribe", "jobs", "--name", "worker", "--count", "1",
+                        "--timeout-s", "20", "-o", second.string()});
+    ASSERT_EQ(s.finish(30s), std::optional<int>(0)) << s.stderr_text();
+  }
+  EXPECT_EQ(slurp(second), "three") << "resumed after what was acknowledged";
+  EXPECT_EQ(cli.run({"--socket", a.socket(), "unsubscribe", "worker"}).code, 0);
+  EXPECT_EQ(cli.run({"--socket", a.socket(), "unsubscribe", "worker"}).code, 1) << "no longer there";
+}

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <cstdio>
@@ -161,4 +162,54 @@ TEST_F(Dissemd, MalformedIpcFrameClosesOnlyThatClient) {
   auto delivered = good.next_delivery(10s);
   ASSERT_TRUE(delivered);
   EXPECT_EQ(delivered->meta.id, id);
+}
+
+TEST_F(Dissemd, DurableSubscriptionResumesAfterKillNineExactlyOnceByMessageId) {
+  DaemonProcess pub(dir_, "d0", port_);
+  auto sub = std::make_unique<DaemonProcess>(dir_, "d1", port_);
+  dissem::client::Client p(pub.socket());
+  std::vector<dissem::MessageId> published;
+  std::vector<dissem::MessageId> delivered;
+  dissem::engine::SubscriptionOptions durable;
+  durable.name = "ops-log";
+  {
+    dissem::client::Client c(sub->socket());
+    const auto id = c.subscribe("log", durable);
+    for (int i = 0; i < 5; ++i) {
+      published.push_back(p.publish("log", pattern(3000 + static_cast<std::size_t>(i))));
+      auto d = c.next_delivery(20s);
+      ASSERT_TRUE(d) << "message " << i + 1 << " not delivered";
+      delivered.push_back(d->meta.id);
+      c.acknowledge(id, d->meta.id);  // handled: durable in the cache when this returns
+    }
+    sub->kill_hard();  // kill -9: no clean shutdown
+  }
+  // Published while the subscriber's daemon is down, and once it is back
+  // before anyone re-subscribes: its durable subscription fetches them.
+  for (int i = 0; i < 3; ++i) published.push_back(p.publish("log", pattern(4000 + static_cast<std::size_t>(i))));
+  sub->start();
+  std::this_thread::sleep_for(1500ms);
+  for (int i = 0; i < 2; ++i) published.push_back(p.publish("log", pattern(5000 + static_cast<std::size_t>(i))));
+  dissem::client::Client c(sub->socket());
+  const auto id = c.subscribe("log", durable);
+  while (delivered.size() < published.size()) {
+    auto d = c.next_delivery(30s);
+    ASSERT_TRUE(d) << "resumed subscription got " << delivered.size() << " of " << published.size();
+    delivered.push_back(d->meta.id);
+    c.acknowledge(id, d->meta.id);
+  }
+  EXPECT_FALSE(c.next_delivery(2s)) << "nothing twice";
+  auto sorted = delivered;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "each message exactly once";
+  auto expected = published;
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(sorted, expected);
+
+  // Resuming again (a new client) delivers nothing: everything is acknowledged.
+  dissem::client::Client again(sub->socket());
+  again.subscribe("log", durable);
+  EXPECT_FALSE(again.next_delivery(1s));
+  EXPECT_TRUE(again.delete_subscription("ops-log"));
+  EXPECT_FALSE(again.delete_subscription("ops-log")) << "gone";
 }

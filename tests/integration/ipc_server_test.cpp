@@ -91,6 +91,12 @@ class FakeBackend : public Backend {
     subscriptions[++next_subscription] = Subscription{client, group, options};
     return next_subscription;
   }
+  void acknowledge(ClientId, engine::SubscriptionId id, const MessageId& message) override {
+    std::lock_guard lock(mu);
+    if (!subscriptions.contains(id)) throw std::invalid_argument("unknown subscription");
+    acks.emplace_back(id, message);
+  }
+  bool delete_subscription(ClientId, const std::string& name) override { return name == "kept"; }
   void unsubscribe(ClientId, engine::SubscriptionId id) override {
     std::lock_guard lock(mu);
     if (subscriptions.erase(id) == 0) throw std::invalid_argument("unknown subscription");
@@ -150,6 +156,7 @@ class FakeBackend : public Backend {
   std::mutex mu;
   std::vector<engine::PublishRequest> published;
   std::vector<engine::CancelRequest> cancels;
+  std::vector<std::pair<engine::SubscriptionId, MessageId>> acks;
   std::map<engine::SubscriptionId, Subscription> subscriptions;
   std::vector<std::pair<std::string, std::uint32_t>> history_requests;
   std::vector<ClientId> closed;

@@ -7,6 +7,7 @@
 #include "engine/node.h"
 #include "sim/simulation.h"
 #include "support/node_harness.h"
+#include "support/temp_db.h"
 #include "wire/codec.h"
 
 using namespace dissem;
@@ -87,4 +88,50 @@ TEST(CacheQueries, SubscriptionsFilterOnPriorityAndTagInEveryMode) {
   EXPECT_EQ(got[s_alerts], (std::vector<std::uint64_t>{3, 6})) << "ordered, moving past the others";
   EXPECT_EQ(got[s_all], (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(rx.store().message_count(), 6u) << "everything still cached";
+}
+
+TEST(DurableSubscription, ResumesAfterARestartWithWhatWasNotAcknowledged) {
+  dissem::test::TempDb db;
+  Node pub(fast_config(7), cache::Store::open(":memory:"), kT0);
+  auto next_data = [&](std::uint8_t salt) {
+    pub.publish(request("g", bytes_of(500, salt)), kT0);
+    return drain(pub, kT0);
+  };
+  SubscriptionOptions named;
+  named.name = "n";
+  auto take = [](Node& n) {
+    std::vector<std::uint64_t> out;
+    while (auto d = n.poll_delivery()) out.push_back(d->meta.id.seq);
+    return out;
+  };
+  SubscriptionId id = 0;
+  {
+    Node rx(fast_config(2), cache::Store::open(db.path()), kT0);
+    id = rx.subscribe("g", named, kT0);
+    for (std::uint8_t i = 1; i <= 3; ++i)
+      for (const auto& d : next_data(i)) rx.on_datagram(d, kT0);
+    EXPECT_EQ(take(rx), (std::vector<std::uint64_t>{1, 2, 3}));
+    rx.acknowledge(id, MessageId{"g", 7, 1}, kT0);
+    rx.acknowledge(id, MessageId{"g", 7, 2}, kT0);
+    EXPECT_THROW(rx.acknowledge(id + 100, MessageId{"g", 7, 3}, kT0), std::invalid_argument);
+    SubscriptionOptions other = named;
+    EXPECT_THROW(rx.subscribe("h", other, kT0), std::invalid_argument) << "the name is taken by group g";
+  }  // gone without a goodbye (the acknowledgements were committed)
+  Node rx(fast_config(2), cache::Store::open(db.path()), kT0 + kSeconds);
+  for (std::uint8_t i = 4; i <= 5; ++i)
+    for (const auto& d : next_data(i)) rx.on_datagram(d, kT0 + kSeconds);
+  EXPECT_TRUE(take(rx).empty()) << "detached: delivered nowhere, but fetched and cached";
+  EXPECT_EQ(rx.store().message_count(), 5u);
+  id = rx.subscribe("g", named, kT0 + 2 * kSeconds);
+  EXPECT_EQ(take(rx), (std::vector<std::uint64_t>{3, 4, 5})) << "3 was delivered but never acknowledged";
+  for (std::uint64_t q = 3; q <= 5; ++q) rx.acknowledge(id, MessageId{"g", 7, q}, kT0);
+  rx.unsubscribe(id, kT0);
+  for (const auto& d : next_data(6)) rx.on_datagram(d, kT0 + 3 * kSeconds);
+  EXPECT_EQ(rx.subscribe("g", named, kT0 + 3 * kSeconds), id) << "the same subscription, resumed";
+  EXPECT_EQ(take(rx), (std::vector<std::uint64_t>{6}));
+  EXPECT_TRUE(rx.delete_subscription("n", kT0));
+  EXPECT_FALSE(rx.delete_subscription("n", kT0));
+  SubscriptionOptions anonymous;
+  rx.subscribe("g", anonymous, kT0 + 4 * kSeconds);
+  EXPECT_TRUE(take(rx).empty()) << "anonymous subscriptions keep today's behaviour";
 }

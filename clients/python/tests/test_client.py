@@ -442,3 +442,30 @@ def test_get_list_and_subscription_filters(daemons):
         assert listed.messages[1].priority == 7 and listed.messages[1].tag == "alert" and listed.messages[1].complete
         cut = sub.list("pytest/filters", from_seq=ids[1].seq, limit=1)
         assert [m.seq for m in cut.messages] == [ids[1].seq] and cut.truncated
+
+
+def test_durable_subscription_resumes_after_the_client_goes(daemons):
+    a, b = daemons
+    with Client(a.socket) as pub:
+        with Client(b.socket) as sub:
+            sid = sub.subscribe("pytest/durable", name="pytest-worker")
+            first = pub.publish("pytest/durable", b"first")
+            d = sub.next_delivery(timeout=30.0, subscription=sid)
+            assert d is not None and d.id == first
+            sub.acknowledge(sid, d)
+        # Published while no client holds the subscription: kept for it.
+        second = pub.publish("pytest/durable", b"second")
+        with Client(b.socket) as probe:
+            wait_for(lambda: any(m.seq == second.seq for m in probe.list("pytest/durable").messages), 30,
+                     "the second message cached for the detached subscription")
+        with Client(b.socket) as sub:
+            sid2 = sub.subscribe("pytest/durable", name="pytest-worker")
+            assert sid2 == sid
+            d = sub.next_delivery(timeout=30.0, subscription=sid2)
+            assert d is not None and d.id == second, "resumed after what was acknowledged"
+            sub.acknowledge(sid2, d.id)
+            assert sub.next_delivery(timeout=0.5, subscription=sid2) is None
+            with pytest.raises(RequestError):
+                sub.subscribe("pytest/other-group", name="pytest-worker")
+            assert sub.delete_subscription("pytest-worker")
+            assert not sub.delete_subscription("pytest-worker")

@@ -316,16 +316,34 @@ class Client:
         use_publisher_history: bool = False,
         min_priority: int = 0,
         tags: Sequence[str] = (),
+        name: str = "",
     ) -> int:
         """As dissem_client.Client.subscribe(); returns the subscription id."""
         return await self._call(
-            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags)
+            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags, name)
         )
 
     async def unsubscribe(self, subscription: int) -> None:
         """Ends a subscription; its deliveries already queued stay available,
         and its deliveries() iterators end once they are taken."""
         await self._call(protocol.unsubscribe(subscription))
+
+    async def acknowledge(self, subscription: int, message: Union[MessageId, Delivery]) -> None:
+        """Durable subscriptions (subscribe(name=...)): `message` was handled;
+        a resumed subscription never delivers it again. Durable in the
+        daemon's cache when this returns."""
+        mid = message.id if isinstance(message, Delivery) else message
+        await self._call(protocol.acknowledge(subscription, mid))
+
+    async def delete_subscription(self, name: str) -> bool:
+        """Ends a durable subscription for good; False if there was none."""
+        try:
+            await self._call(protocol.delete_subscription(name))
+            return True
+        except RequestError as e:
+            if e.code == ErrorCode.REJECTED:
+                return False
+            raise
 
     async def request_history(self, group: str, count: int) -> None:
         await self._call(protocol.request_history(group, count))

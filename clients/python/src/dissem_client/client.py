@@ -279,17 +279,40 @@ class Client:
         use_publisher_history: bool = False,
         min_priority: int = 0,
         tags: Sequence[str] = (),
+        name: str = "",
     ) -> int:
         """Subscribes this connection to `group`; returns the subscription id.
         `history` prior messages are fetched per publisher (or the publisher's
-        history window when larger and `use_publisher_history` is set)."""
+        history window when larger and `use_publisher_history` is set). Only
+        messages of at least `min_priority`, and with one of `tags` if any
+        are given, are delivered. With a `name` the subscription is durable:
+        it outlives this connection and the daemon, and subscribing under the
+        name again delivers every cached message not acknowledged
+        (acknowledge()) yet."""
         return self._call(
-            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags)
+            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags, name)
         )
 
     def unsubscribe(self, subscription: int) -> None:
         """Ends a subscription. Its deliveries already queued stay available."""
         self._call(protocol.unsubscribe(subscription))
+
+    def acknowledge(self, subscription: int, message: Union[MessageId, Delivery]) -> None:
+        """Durable subscriptions (subscribe(name=...)): `message` was handled;
+        a resumed subscription never delivers it again. Durable in the
+        daemon's cache when this returns."""
+        mid = message.id if isinstance(message, Delivery) else message
+        self._call(protocol.acknowledge(subscription, mid))
+
+    def delete_subscription(self, name: str) -> bool:
+        """Ends a durable subscription for good; False if there was none."""
+        try:
+            self._call(protocol.delete_subscription(name))
+            return True
+        except RequestError as e:
+            if e.code == ErrorCode.REJECTED:
+                return False
+            raise
 
     def request_history(self, group: str, count: int) -> None:
         """Fetches up to `count` messages before the oldest held, per known publisher."""

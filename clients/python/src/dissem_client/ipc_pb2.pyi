@@ -6,6 +6,18 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Acknowledge(_message.Message):
+    __slots__ = ["group", "publisher", "seq", "subscription_id"]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHER_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    group: str
+    publisher: int
+    seq: int
+    subscription_id: int
+    def __init__(self, subscription_id: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
+
 class CachedMessage(_message.Message):
     __slots__ = ["cancel", "complete", "expiry_ms", "group", "priority", "publisher", "replace", "seq", "stored_bytes", "tag", "total_length"]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
@@ -45,8 +57,10 @@ class Cancel(_message.Message):
     def __init__(self, group: _Optional[str] = ..., seqs: _Optional[_Iterable[int]] = ..., tag: _Optional[str] = ..., expiry_ms: _Optional[int] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ["cancel", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
+    __slots__ = ["acknowledge", "cancel", "delete_subscription", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
+    ACKNOWLEDGE_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
+    DELETE_SUBSCRIPTION_FIELD_NUMBER: _ClassVar[int]
     GET_FIELD_NUMBER: _ClassVar[int]
     GET_STATS_FIELD_NUMBER: _ClassVar[int]
     LIST_FIELD_NUMBER: _ClassVar[int]
@@ -56,7 +70,9 @@ class ClientMessage(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    acknowledge: Acknowledge
     cancel: Cancel
+    delete_subscription: DeleteSubscription
     get: Get
     get_stats: GetStats
     list: List
@@ -66,7 +82,7 @@ class ClientMessage(_message.Message):
     request_id: int
     subscribe: Subscribe
     unsubscribe: Unsubscribe
-    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ..., acknowledge: _Optional[_Union[Acknowledge, _Mapping]] = ..., delete_subscription: _Optional[_Union[DeleteSubscription, _Mapping]] = ...) -> None: ...
 
 class CodingStats(_message.Message):
     __slots__ = ["blocks_decoded", "dropped_memory", "fragments_decoded", "generated", "ignored", "innovative", "parity_sent", "received", "recoded", "redundant"]
@@ -91,6 +107,12 @@ class CodingStats(_message.Message):
     recoded: int
     redundant: int
     def __init__(self, received: _Optional[int] = ..., innovative: _Optional[int] = ..., redundant: _Optional[int] = ..., ignored: _Optional[int] = ..., dropped_memory: _Optional[int] = ..., blocks_decoded: _Optional[int] = ..., fragments_decoded: _Optional[int] = ..., generated: _Optional[int] = ..., recoded: _Optional[int] = ..., parity_sent: _Optional[int] = ...) -> None: ...
+
+class DeleteSubscription(_message.Message):
+    __slots__ = ["name"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class Delivery(_message.Message):
     __slots__ = ["expiry_ms", "expiry_s", "group", "history_window", "payload", "priority", "publisher", "replace", "seq", "subscription_id", "tag"]
@@ -396,10 +418,11 @@ class Stats(_message.Message):
     def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ...) -> None: ...
 
 class Subscribe(_message.Message):
-    __slots__ = ["group", "history", "min_priority", "ordered", "reliable", "tags", "use_publisher_history"]
+    __slots__ = ["group", "history", "min_priority", "name", "ordered", "reliable", "tags", "use_publisher_history"]
     GROUP_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
     MIN_PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     ORDERED_FIELD_NUMBER: _ClassVar[int]
     RELIABLE_FIELD_NUMBER: _ClassVar[int]
     TAGS_FIELD_NUMBER: _ClassVar[int]
@@ -407,11 +430,12 @@ class Subscribe(_message.Message):
     group: str
     history: int
     min_priority: int
+    name: str
     ordered: bool
     reliable: bool
     tags: _containers.RepeatedScalarFieldContainer[str]
     use_publisher_history: bool
-    def __init__(self, group: _Optional[str] = ..., reliable: bool = ..., ordered: bool = ..., history: _Optional[int] = ..., use_publisher_history: bool = ..., min_priority: _Optional[int] = ..., tags: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, group: _Optional[str] = ..., reliable: bool = ..., ordered: bool = ..., history: _Optional[int] = ..., use_publisher_history: bool = ..., min_priority: _Optional[int] = ..., tags: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ...) -> None: ...
 
 class SubscribeAck(_message.Message):
     __slots__ = ["subscription_id"]

@@ -368,6 +368,7 @@ def subscribe(
     use_publisher_history: bool = False,
     min_priority: int = 0,
     tags: Sequence[str] = (),
+    name: str = "",
 ) -> Call[int]:
     m = pb.ClientMessage()
     s = m.subscribe
@@ -378,6 +379,7 @@ def subscribe(
     s.use_publisher_history = use_publisher_history
     s.min_priority = min_priority
     s.tags.extend(tags)
+    s.name = name
 
     def read(r: pb.Response) -> int:
         return r.subscribe_ack.subscription_id
@@ -389,6 +391,22 @@ def unsubscribe(subscription: int) -> Call[None]:
     m = pb.ClientMessage()
     m.unsubscribe.subscription_id = subscription
     return Call(m, "ok", _read_ok, effect=lambda inbox, _: inbox.close(subscription))
+
+
+def acknowledge(subscription: int, message: MessageId) -> Call[None]:
+    m = pb.ClientMessage()
+    a = m.acknowledge
+    a.subscription_id = subscription
+    a.group = message.group
+    a.publisher = message.publisher
+    a.seq = message.seq
+    return Call(m, "ok", _read_ok)
+
+
+def delete_subscription(name: str) -> Call[None]:
+    m = pb.ClientMessage()
+    m.delete_subscription.name = name
+    return Call(m, "ok", _read_ok)
 
 
 def request_history(group: str, count: int) -> Call[None]:
