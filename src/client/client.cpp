@@ -21,6 +21,7 @@ ErrorCode code_from(ipc::Error::Code c) {
     case ipc::Error::MALFORMED_FRAME: return ErrorCode::MalformedFrame;
     case ipc::Error::FRAME_TOO_LARGE: return ErrorCode::FrameTooLarge;
     case ipc::Error::UNKNOWN_REQUEST: return ErrorCode::UnknownRequest;
+    case ipc::Error::QUEUE_FULL: return ErrorCode::QueueFull;
     default: return ErrorCode::Unspecified;
   }
 }
@@ -30,6 +31,7 @@ ErrorCode code_from(ipc::Error::Code c) {
 struct Client::Impl {
   std::unique_ptr<Connection> connection;
   std::chrono::milliseconds request_timeout{60'000};
+  std::chrono::milliseconds publish_wait{60'000};
   std::uint64_t next_request_id = 1;
   std::deque<engine::Delivery> deliveries;
   std::deque<engine::Event> events;
@@ -112,8 +114,24 @@ struct Client::Impl {
   }
 
   // A request answered with PublishAck (publish, cancel): the message's id.
+  // A full send queue is asked again, with backoff, for up to publish_wait;
+  // deliveries and events pushed meanwhile are queued by call() as usual.
   MessageId call_for_ack(ipc::ClientMessage& request, const char* what) {
-    const ipc::Response r = call(request);
+    const auto give_up = Connection::Clock::now() + publish_wait;
+    auto pause = std::chrono::milliseconds(5);
+    ipc::Response r;
+    for (;;) {
+      try {
+        r = call(request);
+        break;
+      } catch (const RequestError& e) {
+        if (e.code() != ErrorCode::QueueFull || Connection::Clock::now() + pause > give_up) throw;
+      }
+      const auto until = Connection::Clock::now() + pause;
+      while (Connection::Clock::now() < until)  // pushes are read (and queued) while it waits
+        if (pump(until)) fail_protocol("dissemd sent a response nobody asked for");
+      pause = std::min(pause * 2, std::chrono::milliseconds(200));
+    }
     if (!r.has_publish_ack()) fail_protocol(std::string("dissemd answered ") + what + " with something else");
     return MessageId{r.publish_ack().group(), r.publish_ack().publisher(), r.publish_ack().seq()};
   }
@@ -152,6 +170,8 @@ bool Client::connected() const { return impl_->connection != nullptr; }
 void Client::close() { impl_->drop("connection closed by the application"); }
 
 void Client::set_request_timeout(std::chrono::milliseconds timeout) { impl_->request_timeout = timeout; }
+
+void Client::set_publish_wait(std::chrono::milliseconds limit) { impl_->publish_wait = limit; }
 
 MessageId Client::publish(const std::string& group, std::span<const std::uint8_t> payload, std::uint32_t priority) {
   ipc::ClientMessage m;

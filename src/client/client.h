@@ -40,7 +40,7 @@ class ConnectionError : public std::runtime_error {
 };
 
 // Mirrors ipc.Error.Code.
-enum class ErrorCode { Unspecified, Rejected, Failed, MalformedFrame, FrameTooLarge, UnknownRequest };
+enum class ErrorCode { Unspecified, Rejected, Failed, MalformedFrame, FrameTooLarge, UnknownRequest, QueueFull };
 
 class RequestError : public std::runtime_error {
  public:
@@ -68,6 +68,11 @@ class Client {
   // How long a request waits for its response (default 60 s; publishing a
   // large message takes the daemon a while to make durable).
   void set_request_timeout(std::chrono::milliseconds timeout);
+  // Flow control: when the daemon's send queue has no room (its byte
+  // budget, engine.send_budget_ms), publish() waits for room up to this
+  // long, asking again with backoff (5 ms doubling to 200 ms), then throws
+  // RequestError with ErrorCode::QueueFull. 0 fails at once. Default 60 s.
+  void set_publish_wait(std::chrono::milliseconds limit);
 
   MessageId publish(const std::string& group, std::span<const std::uint8_t> payload, std::uint32_t priority = 0);
   // Every option: expiry or lifetime, history window, tag, replace.

@@ -31,6 +31,13 @@ struct EngineConfig {
   // for company (control traffic never waits: it goes with what is there).
   // 0 = no bundling, every frame its own datagram.
   Micros bundle_delay = 10 * kMillis;
+  // Flow control: own publications waiting for the link may take at most
+  // this much link time (bytes at rate_limit_bps, or link_capacity_bps),
+  // overall and per group; a publish beyond it is refused with QueueFull
+  // (the client waits for room or fails at once). A message larger than a
+  // budget is still taken when nothing of its budget waits. 0 = unbounded.
+  Micros send_budget = 120 * kSeconds;
+  Micros group_send_budget = 60 * kSeconds;
   // Channel awareness (engine/channel_share.h): pace at the capacity less the
   // occupancy heard from others, never below channel_share_min of it. Works
   // on one shared channel and with a radio per node alike.

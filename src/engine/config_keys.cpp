@@ -84,6 +84,8 @@ const std::map<std::string, Field>& fields() {
       {"repair_share", number<double>(&C::repair_share, 0.0, 1.0)},
       {"priority_floor", number<double>(&C::priority_floor, 0.0, 0.5)},
       {"bundle_delay_ms", millis(&C::bundle_delay, 0, 1000)},
+      {"send_budget_ms", millis(&C::send_budget, 0, 86'400'000)},
+      {"group_send_budget_ms", millis(&C::group_send_budget, 0, 86'400'000)},
       {"per_datagram_overhead", number<std::uint32_t>(&C::per_datagram_overhead, 0, 256)},
       {"payload_size", payload_size_field()},
       {"max_queued_datagrams", number<std::size_t>(&C::max_queued_datagrams, 16, 1'000'000)},

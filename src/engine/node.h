@@ -136,6 +136,14 @@ class PublishError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The send queue's byte budget (engine.send_budget_ms, group_send_budget_ms)
+// has no room for the message now: try again once the link has drained
+// some (the client library can wait for room, or fail at once).
+class QueueFull : public PublishError {
+ public:
+  using PublishError::PublishError;
+};
+
 class NodeImpl;
 
 class Node {

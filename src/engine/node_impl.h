@@ -150,6 +150,7 @@ struct PublicationCursor {
   std::shared_ptr<const std::vector<std::uint8_t>> payload;
   std::uint32_t parity_left = 0;  // proactive coded symbols still due for the block just sent
   std::uint32_t parity_block = 0;
+  std::uint32_t length = 0;       // bytes it counts against the send budgets
 };
 
 class NodeImpl {
@@ -163,6 +164,10 @@ class NodeImpl {
   // id, length and digest set.
   MessageId publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
                             Micros now);
+  // A publication leaves the queue (sent, evicted, superseded): its bytes are released.
+  void release_publication(const PublicationCursor& cur);
+  // Throws QueueFull if `bytes` more of `group` would exceed a send budget.
+  void check_send_budget(const std::string& group, std::uint64_t bytes) const;
   // node_supersession.cpp
   // Learns what a message about to be taken supersedes (applied at once),
   // and whether the message itself is superseded (then ended, not taken).
@@ -384,6 +389,10 @@ class NodeImpl {
   std::set<std::pair<std::uint64_t, MessageId>> expiries;
   Micros last_alarm = 0;            // last integrity event raised to applications
   std::uint64_t publish_queue_bytes = 0;  // payload bytes held by publication cursors
+  // Flow control (node_publish.cpp): bytes of publications queued, overall
+  // and per group, against engine.send_budget_ms / group_send_budget_ms.
+  std::uint64_t queued_bytes = 0;
+  std::unordered_map<std::string, std::uint64_t> queued_group_bytes;
 
   Micros next_request_round = 0;
   Micros next_beacon = 0;

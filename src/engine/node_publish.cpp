@@ -89,8 +89,44 @@ MessageId NodeImpl::cancel(const CancelRequest& c, Micros now) {
   return publish_message(c.group, std::move(meta), std::vector<std::uint8_t>{0}, now);
 }
 
+void NodeImpl::release_publication(const PublicationCursor& cur) {
+  if (cur.payload) publish_queue_bytes -= cur.payload->size();
+  queued_bytes -= cur.length;
+  auto it = queued_group_bytes.find(cur.id.group);
+  if (it != queued_group_bytes.end() && (it->second -= cur.length) == 0) queued_group_bytes.erase(it);
+}
+
+void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes) const {
+  // Budgets are link time: bytes at the configured rate. A message larger
+  // than a budget still goes when nothing else waits.
+  const double rate = static_cast<double>(config.rate_limit_bps != 0 ? config.rate_limit_bps : config.link_capacity_bps);
+  auto over = [&](Micros budget, std::uint64_t queued) {
+    if (budget <= 0 || queued == 0) return false;
+    return static_cast<double>(queued + bytes) > rate / 8.0 * static_cast<double>(budget) / static_cast<double>(kSeconds);
+  };
+  const auto g = queued_group_bytes.find(group);
+  const std::uint64_t in_group = g == queued_group_bytes.end() ? 0 : g->second;
+  if (over(config.group_send_budget, in_group))
+    throw QueueFull("send queue full: " + std::to_string(in_group) + " bytes of group '" + group +
+                    "' wait for the link (engine.group_send_budget_ms = " +
+                    std::to_string(config.group_send_budget / kMillis) + ")");
+  if (over(config.send_budget, queued_bytes))
+    throw QueueFull("send queue full: " + std::to_string(queued_bytes) +
+                    " bytes wait for the link (engine.send_budget_ms = " + std::to_string(config.send_budget / kMillis) +
+                    ")");
+}
+
 MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
                                     Micros now) {
+  // A cancel only frees the queue: never refused for room.
+  if (!meta.cancel) {
+    try {
+      check_send_budget(group, payload.size());
+    } catch (const QueueFull&) {
+      ++stats.publish_queue_full;
+      throw;
+    }
+  }
   // The counter is durable before the message is acknowledged, and also kept
   // in node_state so eviction of our own messages can never make it go back.
   // Groups seen at restart were merged with it then; a new group reads it once.
@@ -121,6 +157,9 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   note_expiry(meta);
   own_tags.note(group, seq, meta.tag);
   PublicationCursor cursor{meta.id, 0, nullptr};
+  cursor.length = meta.total_length;
+  queued_bytes += cursor.length;
+  queued_group_bytes[group] += cursor.length;
   if (publish_queue_bytes + body->size() <= config.reassembly_memory) {
     cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(*body);
     publish_queue_bytes += body->size();

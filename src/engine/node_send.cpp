@@ -81,7 +81,7 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
   if (cur.next_offset < total || cur.parity_left > 0) return;
   auto& sent = n.last_sent_seq[cur.id.group];
   sent = std::max(sent, cur.id.seq);
-  if (cur.payload) n.publish_queue_bytes -= cur.payload->size();
+  n.release_publication(cur);
   n.publish_queue.pop_front(level);
 }
 
@@ -158,7 +158,7 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
   auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(n, cur, *st->meta, &length)
                                                         : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length);
   if (!bytes || st == nullptr || st->meta->expired_at(now)) {
-    if (cur.payload) n.publish_queue_bytes -= cur.payload->size();
+    n.release_publication(cur);
     n.publish_queue.pop_front(level);  // evicted (or expired) before it was fully sent
     return std::nullopt;
   }

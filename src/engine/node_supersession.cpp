@@ -41,9 +41,7 @@ void NodeImpl::apply_supersession(const MessageMeta& by, Micros now) {
       [&](const PublicationCursor& cur) {
         return cur.id.group == by.id.group && cur.id.seq < by.id.seq && superseded.ended(stream_of(cur.id), cur.id.seq);
       },
-      [&](const PublicationCursor& cur) {
-        if (cur.payload) publish_queue_bytes -= cur.payload->size();
-      });
+      [&](const PublicationCursor& cur) { release_publication(cur); });
 }
 
 bool NodeImpl::end_if_superseded(const MessageId& id, Micros now) {

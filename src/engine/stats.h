@@ -112,6 +112,7 @@ struct Stats {
   // messages arriving later is refused uncounted); and tag rules refused
   // because a stream had too many.
   std::uint64_t messages_superseded = 0;
+  std::uint64_t publish_queue_full = 0;  // publications refused: a send budget was full
   std::uint64_t supersession_refused = 0;
   // Messages known only from hearsay (message_tracker.h): forgotten after
   // their lifetime, displaced by data, or refused (tracker or streams full).

@@ -100,6 +100,8 @@ Response dispatch_request(Backend& backend, ClientId client, const ClientMessage
   out.set_request_id(request.request_id());
   try {
     run(backend, client, request, out);
+  } catch (const engine::QueueFull& e) {
+    return error_response(request.request_id(), Error::QUEUE_FULL, e.what());
   } catch (const engine::PublishError& e) {
     return error_response(request.request_id(), Error::REJECTED, e.what());
   } catch (const std::invalid_argument& e) {

@@ -62,9 +62,9 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(
-      R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{},"superseded":{},"supersession_refused":{}}})",
+      R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{},"superseded":{},"supersession_refused":{},"queue_full":{}}})",
       s.messages_published, s.messages_completed, s.deliveries, s.duplicate_fragments, s.messages_evicted,
-      s.messages_expired, s.messages_superseded, s.supersession_refused);
+      s.messages_expired, s.messages_superseded, s.supersession_refused, s.publish_queue_full);
   j += fmt::format(R"(,"hearsay":{{"expired":{},"displaced":{},"refused":{},"peers_refused":{}}})",
                    s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
   j += fmt::format(R"(,"queue_drops":{},"own_datagrams_ignored":{}}})", s.queue_drops, s.own_datagrams_ignored);

@@ -213,3 +213,31 @@ TEST_F(Dissemd, DurableSubscriptionResumesAfterKillNineExactlyOnceByMessageId) {
   EXPECT_TRUE(again.delete_subscription("ops-log"));
   EXPECT_FALSE(again.delete_subscription("ops-log")) << "gone";
 }
+
+TEST_F(Dissemd, AFullSendQueueMakesPublishWaitOrFailAsTheClientChooses) {
+  // 40 kbit/s and one second of link time per group: about 5 KB may wait.
+  DaemonProcess d(dir_, "d0", port_,
+                  {"--set", "engine.link_capacity_bps=40000", "--set", "engine.group_send_budget_ms=1000"});
+  dissem::client::Client c(d.socket());
+  c.set_publish_wait(0ms);
+  int published = 0;
+  bool refused = false;
+  for (int i = 0; i < 40 && !refused; ++i) {
+    try {
+      c.publish("bulk", pattern(1000));
+      ++published;
+    } catch (const dissem::client::RequestError& e) {
+      EXPECT_EQ(e.code(), dissem::client::ErrorCode::QueueFull) << e.what();
+      refused = true;
+    }
+  }
+  EXPECT_TRUE(refused) << "fail at once: refused once the budget is full";
+  EXPECT_LE(published, 8);
+  EXPECT_GE(c.stats().engine.publish_queue_full, 1u);
+  // Waiting (backpressure): every publish returns once there is room.
+  c.set_publish_wait(30s);
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 10; ++i) c.publish("bulk", pattern(1000));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GT(took, 0.5) << "the publisher was held back to the link's pace";
+}

@@ -168,3 +168,31 @@ TEST(PrioritySend, RepairsGoAtTheirMessagesPriority) {
   // ... and the priority-0 one waits for all of it.
   EXPECT_EQ(low_repair, 21);
 }
+
+TEST(FlowControl, TheSendBudgetRefusesWhatTheLinkCannotCarrySoonAndFreesAsItDrains) {
+  EngineConfig c = slow(1, 0.0);  // 80 kbit/s: 10 KB a second
+  c.send_budget = 2 * kSeconds;   // 20 KB of link time
+  c.group_send_budget = 1 * kSeconds;
+  Node n(c, cache::Store::open(":memory:"), kT0);
+  int taken = 0;
+  for (int i = 0; i < 30; ++i) {
+    try {
+      n.publish(request("a", bytes_of(1000, static_cast<std::uint8_t>(i))), kT0);
+      ++taken;
+    } catch (const QueueFull& e) {
+      EXPECT_NE(std::string(e.what()).find("group_send_budget_ms"), std::string::npos) << e.what();
+      break;
+    }
+  }
+  EXPECT_EQ(taken, 10) << "10 KB: one second of the link, the group's budget";
+  for (int i = 0; i < 10; ++i) n.publish(request("b", bytes_of(1000, static_cast<std::uint8_t>(i))), kT0);
+  EXPECT_THROW(n.publish(request("c", bytes_of(1000, 1)), kT0), QueueFull) << "20 KB overall";
+  EXPECT_EQ(n.stats().publish_queue_full, 2u);
+  EXPECT_NO_THROW(n.cancel(CancelRequest{"a", {1}, "", 0}, kT0)) << "a cancel is never refused for room";
+  run(n, kT0, 1500 * kMillis);  // the link drains ~15 KB
+  EXPECT_NO_THROW(n.publish(request("c", bytes_of(1000, 1)), kT0 + 1500 * kMillis));
+  // A message larger than a budget goes when nothing of that budget waits.
+  Node big(c, cache::Store::open(":memory:"), kT0);
+  EXPECT_NO_THROW(big.publish(request("a", bytes_of(50'000, 1)), kT0));
+  EXPECT_THROW(big.publish(request("a", bytes_of(10, 1)), kT0), QueueFull);
+}

@@ -37,14 +37,15 @@ def daemons(request):
 def start_daemon(request, daemons):
     """Starts further daemons for one test: start_daemon(name, same_port=True)
     joins the shared pair's port (it becomes their peer); False gives it a
-    port of its own. Stopped (or killed) at the end of the test."""
+    port of its own; `extra` arguments follow (e.g. ("--set", "k=v")).
+    Stopped (or killed) at the end of the test."""
     binary = find_dissemd()
     directory = tempfile.mkdtemp(prefix="dissem-pytest-own-")
     started = []
     shared_port = int(daemons[0].proc.args[daemons[0].proc.args.index("--port") + 1])
 
-    def start(name, same_port=True):
-        d = Daemon(binary, directory, name, shared_port if same_port else pick_port())
+    def start(name, same_port=True, extra=()):
+        d = Daemon(binary, directory, name, shared_port if same_port else pick_port(), extra)
         started.append(d)
         d.wait_ready()
         return d

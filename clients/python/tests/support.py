@@ -143,13 +143,14 @@ def pick_port():
 
 
 class Daemon:
-    def __init__(self, binary, directory, name, port):
+    def __init__(self, binary, directory, name, port, extra=()):
         self.socket = os.path.join(directory, f"{name}.sock")
         self.log_path = os.path.join(directory, f"{name}.log")
         args = [
             binary, "--interface", "lo", "--port", str(port),
             "--cache", os.path.join(directory, f"{name}.db"), "--socket", self.socket,
             "--log-level", "warn", "--set", "engine.link_capacity_bps=200000000",
+            *extra,
         ]
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)

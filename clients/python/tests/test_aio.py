@@ -519,3 +519,22 @@ def test_replace_cancel_get_list_and_filters(daemons):
             assert [m.seq for m in listed.messages] == [gone.seq] and listed.messages[0].cancel
 
     run(main())
+
+
+def test_a_full_send_queue_fails_at_once_or_waits(start_daemon):
+    slow = start_daemon(
+        "slow", same_port=False,
+        extra=("--set", "engine.link_capacity_bps=40000", "--set", "engine.group_send_budget_ms=1000"),
+    )
+
+    async def main():
+        async with await aio.connect(slow.socket) as c:
+            with pytest.raises(RequestError) as err:
+                for _ in range(40):
+                    await c.publish("pytest/bulk", b"x" * 1000, wait=0)
+            assert err.value.code == ErrorCode.QUEUE_FULL
+            assert (await c.stats()).publish_queue_full >= 1
+            for _ in range(5):  # waits for room instead
+                await c.publish("pytest/bulk", b"y" * 1000, wait=30.0)
+
+    run(main(), timeout=60.0)

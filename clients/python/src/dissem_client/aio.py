@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
+import time
 from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Sequence, Set, TypeVar, Union
 
 from . import framing
@@ -297,11 +298,26 @@ class Client:
         lifetime_ms: int = 0,
         expiry_ms: int = 0,
         replace: bool = False,
+        wait: float = 60.0,
     ) -> MessageId:
         """As dissem_client.Client.publish(): returns once the message is durable."""
-        return await self._call(
-            protocol.publish(group, payload, priority, expiry_s, history_window, tag, lifetime_ms, expiry_ms, replace)
-        )
+        # Flow control: while the daemon's send queue is full (QUEUE_FULL),
+        # ask again with backoff for up to `wait` seconds (0: fail at once).
+        deadline = time.monotonic() + wait
+        pause = 0.005
+        while True:
+            try:
+                published: MessageId = await self._call(
+                    protocol.publish(
+                        group, payload, priority, expiry_s, history_window, tag, lifetime_ms, expiry_ms, replace
+                    )
+                )
+                return published
+            except RequestError as e:
+                if e.code != ErrorCode.QUEUE_FULL or time.monotonic() + pause > deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
     async def cancel(self, group: str, seqs: Sequence[int] = (), tag: str = "", expiry_ms: int = 0) -> MessageId:
         """As dissem_client.Client.cancel()."""

@@ -252,6 +252,7 @@ class Client:
         lifetime_ms: int = 0,
         expiry_ms: int = 0,
         replace: bool = False,
+        wait: float = 60.0,
     ) -> MessageId:
         """Publishes `payload` to `group`; returns once the daemon has made the
         message durable in its cache. A higher `priority` is sent (and
@@ -259,10 +260,26 @@ class Client:
         `expiry_ms` (Unix milliseconds) or `expiry_s` (Unix seconds); 0 =
         never. `history_window` is how many prior messages a new subscriber
         should fetch. `replace` (with a `tag`) supersedes this node's older
-        messages of the group with the same tag."""
-        return self._call(
-            protocol.publish(group, payload, priority, expiry_s, history_window, tag, lifetime_ms, expiry_ms, replace)
-        )
+        messages of the group with the same tag. While the daemon's send
+        queue is full (its byte budget) the call waits up to `wait` seconds
+        for room, then raises RequestError QUEUE_FULL (0: at once)."""
+        # Flow control: while the daemon's send queue is full (QUEUE_FULL),
+        # ask again with backoff for up to `wait` seconds (0: fail at once).
+        deadline = time.monotonic() + wait
+        pause = 0.005
+        while True:
+            try:
+                published: MessageId = self._call(
+                    protocol.publish(
+                        group, payload, priority, expiry_s, history_window, tag, lifetime_ms, expiry_ms, replace
+                    )
+                )
+                return published
+            except RequestError as e:
+                if e.code != ErrorCode.QUEUE_FULL or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
     def cancel(self, group: str, seqs: Sequence[int] = (), tag: str = "", expiry_ms: int = 0) -> MessageId:
         """Cancels this node's messages of `group` numbered `seqs`, and every

@@ -16,6 +16,7 @@ class ErrorCode(enum.IntEnum):
     MALFORMED_FRAME = 3
     FRAME_TOO_LARGE = 4
     UNKNOWN_REQUEST = 5
+    QUEUE_FULL = 6  # the daemon's send queue has no room now (publish: retried until `wait` runs out)
 
     @classmethod
     def from_wire(cls, value: int) -> "ErrorCode":

@@ -149,6 +149,7 @@ class Error(_message.Message):
     FRAME_TOO_LARGE: Error.Code
     MALFORMED_FRAME: Error.Code
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_FULL: Error.Code
     REJECTED: Error.Code
     UNKNOWN_REQUEST: Error.Code
     UNSPECIFIED: Error.Code
@@ -314,7 +315,7 @@ class ServerMessage(_message.Message):
     def __init__(self, response: _Optional[_Union[Response, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
 
 class Stats(_message.Message):
-    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent", "supersession_refused"]
+    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent", "supersession_refused"]
     class IntegrityEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -356,6 +357,7 @@ class Stats(_message.Message):
     OWN_DATAGRAMS_IGNORED_FIELD_NUMBER: _ClassVar[int]
     PEAK_RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
     PEERS_REFUSED_FIELD_NUMBER: _ClassVar[int]
+    PUBLISH_QUEUE_FULL_FIELD_NUMBER: _ClassVar[int]
     PUSHES_QUEUED_FIELD_NUMBER: _ClassVar[int]
     PUSHES_SENT_FIELD_NUMBER: _ClassVar[int]
     PUSHES_SUPPRESSED_NTM_FIELD_NUMBER: _ClassVar[int]
@@ -399,6 +401,7 @@ class Stats(_message.Message):
     own_datagrams_ignored: int
     peak_rss_bytes: int
     peers_refused: int
+    publish_queue_full: int
     pushes_queued: int
     pushes_sent: int
     pushes_suppressed_ntm: int
@@ -415,7 +418,7 @@ class Stats(_message.Message):
     summaries_received: int
     summaries_sent: int
     supersession_refused: int
-    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ...) -> None: ...
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., publish_queue_full: _Optional[int] = ...) -> None: ...
 
 class Subscribe(_message.Message):
     __slots__ = ["group", "history", "min_priority", "name", "ordered", "reliable", "tags", "use_publisher_history"]
