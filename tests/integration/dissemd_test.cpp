@@ -241,3 +241,28 @@ TEST_F(Dissemd, AFullSendQueueMakesPublishWaitOrFailAsTheClientChooses) {
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_GT(took, 0.5) << "the publisher was held back to the link's pace";
 }
+
+TEST_F(Dissemd, HistoryIsFetchedWhenTheStreamWasAnnouncedBeforeTheSubscription) {
+  // Issue 13's report: 0 of 3 on loopback once the daemon had heard the
+  // stream announced (by beacons, or its data cached opportunistically).
+  DaemonProcess pub(dir_, "d0", port_), sub(dir_, "d1", port_);
+  dissem::client::Client p(pub.socket());
+  std::vector<dissem::MessageId> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(p.publish("hist", pattern(2000 + static_cast<std::size_t>(i))));
+  dissem::client::Client c(sub.socket());
+  // Until the subscriber's daemon has heard of the publisher (its beacons).
+  for (int i = 0; i < 100 && c.peers().empty(); ++i) std::this_thread::sleep_for(50ms);
+  ASSERT_FALSE(c.peers().empty());
+  std::this_thread::sleep_for(1s);  // a beacon or two more: the stream is known
+  dissem::engine::SubscriptionOptions o;
+  o.history = 3;
+  c.subscribe("hist", o);
+  std::vector<dissem::MessageId> got;
+  while (got.size() < 3) {
+    auto d = c.next_delivery(10s);
+    ASSERT_TRUE(d) << "history delivered " << got.size() << " of 3";
+    got.push_back(d->meta.id);
+  }
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, ids);
+}
