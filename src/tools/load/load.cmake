@@ -7,7 +7,8 @@ add_library(dissem_load_payload STATIC ${CMAKE_CURRENT_LIST_DIR}/stamped_payload
                                        ${CMAKE_CURRENT_LIST_DIR}/message_plan.cpp
                                        ${CMAKE_CURRENT_LIST_DIR}/workload.cpp
                                        ${CMAKE_CURRENT_LIST_DIR}/publication_log.cpp
-                                       ${CMAKE_CURRENT_LIST_DIR}/reception_log.cpp)
+                                       ${CMAKE_CURRENT_LIST_DIR}/reception_log.cpp
+                                       ${CMAKE_CURRENT_LIST_DIR}/json_text.cpp)
 target_include_directories(dissem_load_payload PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(dissem_load_payload PUBLIC fmt::fmt)
 target_compile_options(dissem_load_payload PRIVATE ${DISSEM_WARNINGS})

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "tools/load/json_text.h"
+
 namespace dissem::load {
 
 Stamp stamp_of(const Planned& message, std::uint64_t start_unix_us) {
@@ -38,8 +40,7 @@ std::string PublicationLog::json_members() const {
   std::string streams;
   for (const auto& s : streams_) {
     if (!streams.empty()) streams += ',';
-    // Stream names are [A-Za-z0-9_.-] (workload.cpp): nothing to escape.
-    streams += fmt::format(R"("{}":{{"published":{},"bytes":{}}})", s.name, s.published, s.bytes);
+    streams += fmt::format(R"({}:{{"published":{},"bytes":{}}})", json_string(s.name), s.published, s.bytes);
   }
   return fmt::format(R"("messages_published":{},"bytes_published":{},"publish_s":[{}],"late_max_s":{:.6f},)"
                      R"("streams":{{{}}})",

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "tools/load/json_text.h"
 #include "tools/load/stamped_payload.h"
 
 namespace dissem::load {
@@ -14,17 +15,6 @@ namespace {
 
 std::string number_or_null(std::optional<double> v) {
   return v ? fmt::format("{:.6f}", *v) : std::string("null");
-}
-
-// Names are [A-Za-z0-9_.-] (workload.cpp) and publishers are hex ids or
-// addresses: nothing in them needs escaping, but say so in one place.
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out + "\"";
 }
 
 }  // namespace
@@ -89,7 +79,7 @@ std::string ReceptionLog::stream_json(std::uint32_t stream) const {
   return fmt::format(
       R"({}:{{"id":{},"expected":{},"received":{},"bytes":{},"sources":{},"final_updates_received":{},)"
       R"("latency_mean_s":{},"latency_p50_s":{},"latency_p95_s":{},"latency_max_s":{}}})",
-      quoted(stream_name(stream)), stream, spec ? std::to_string(spec->count) : "null", latencies.size(), bytes,
+      json_string(stream_name(stream)), stream, spec ? std::to_string(spec->count) : "null", latencies.size(), bytes,
       spec ? std::to_string(spec->sources) : "null", spec ? std::to_string(finals.size()) : "null",
       number_or_null(mean), number_or_null(quantile(latencies, 0.5)), number_or_null(quantile(latencies, 0.95)),
       number_or_null(max));
@@ -114,7 +104,7 @@ std::string ReceptionLog::json_members() const {
     if (!messages.empty()) messages += ',';
     messages += fmt::format(R"({{"publisher":{},"stream":{},"index":{},"bytes":{},"latency_s":{:.6f},)"
                             R"("completed_unix":{:.6f}}})",
-                            quoted(r.publisher), quoted(stream_name(r.stream)), r.index, r.bytes, r.latency_s,
+                            json_string(r.publisher), json_string(stream_name(r.stream)), r.index, r.bytes, r.latency_s,
                             r.completed_unix);
     bytes += r.bytes;
   }
