@@ -110,11 +110,12 @@ class Receiver {
     const std::string error = error_.empty() ? "null" : load::json_string(error_);
     std::printf(
         "{\"system\":\"tcp\",\"role\":\"receiver\",\"listen\":\"%s:%u\",\"peer\":%s,%s,\"bytes_read\":%llu,"
-        "\"partial_bytes\":%zu,\"timed_out\":%s,\"stopped_by\":\"%s\",\"interrupted\":%s,\"error\":%s}\n",
+        "\"partial_bytes\":%zu,\"timed_out\":%s,\"stopped_by\":\"%s\",\"interrupted\":%s,\"error\":%s,"
+        "\"duration_s\":%.6f}\n",
         o_.receiver.listen.host.c_str(), o_.receiver.listen.port, load::json_string(peer_).c_str(),
         log_.json_members().c_str(), static_cast<unsigned long long>(bytes_read_), reader_.partial_bytes(),
         end_ == End::Complete ? "false" : "true", end_name(end_), end_ == End::Signal ? "true" : "false",
-        error.c_str());
+        error.c_str(), clock_.elapsed_s());
     std::fflush(stdout);
   }
 

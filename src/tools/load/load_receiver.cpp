@@ -75,9 +75,11 @@ int run_receive(const ReceiveArgs& a) {
     log.add(fmt::format("{:08x}", d->meta.id.publisher), d->payload, unix_us(),
             std::chrono::duration<double>(Clock::now() - t0).count());
   }
-  std::printf("{\"system\":\"dissem\",\"role\":\"receiver\",%s,\"timed_out\":%s,\"stopped_by\":\"%s\",\"daemon\":%s}\n",
-              log.json_members().c_str(), stop == Stop::Complete ? "false" : "true", stop_name(stop),
-              daemon_stats(c).c_str());
+  std::printf(
+      "{\"system\":\"dissem\",\"role\":\"receiver\",%s,\"timed_out\":%s,\"stopped_by\":\"%s\",\"duration_s\":%.6f,"
+      "\"daemon\":%s}\n",
+      log.json_members().c_str(), stop == Stop::Complete ? "false" : "true", stop_name(stop),
+      std::chrono::duration<double>(Clock::now() - t0).count(), daemon_stats(c).c_str());
   return stop == Stop::Complete ? 0 : 4;
 }
 
