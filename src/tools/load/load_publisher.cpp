@@ -57,16 +57,6 @@ Publication publication_of(const PublishArgs& a) {
   return p;
 }
 
-// Until dissemd's publish API carries replacement and lifetimes, a
-// workload that asks for them cannot be published faithfully.
-void refuse_what_the_api_lacks(const Workload& w) {
-  for (const auto& s : w.streams)
-    if (s.replace || s.lifetime_ms != 0)
-      throw std::invalid_argument("stream '" + s.name +
-                                  "': replace and lifetime_ms need dissemd's publish API to carry them; "
-                                  "use --no-replace and no lifetime_ms");
-}
-
 engine::PublishRequest request_of(const PublishArgs& a, const Publication& p, const Planned& m, TagScheme tags,
                                   std::uint64_t start_unix_us) {
   const StreamSpec& spec = p.workload.streams[m.stream];
@@ -76,6 +66,10 @@ engine::PublishRequest request_of(const PublishArgs& a, const Publication& p, co
   const Stamp stamp = p.from_sizes ? Stamp{m.index, unix_us(), 0} : stamp_of(m, start_unix_us);
   r.payload = make_payload(m.bytes, stamp);
   r.priority = spec.priority;
+  r.lifetime_ms = spec.lifetime_ms;
+  // A replacing message supersedes the publisher's older ones with its tag
+  // (--no-replace has cleared the flag); --messages never replaces.
+  r.replace = spec.replace;
   if (!p.from_sizes) r.tag = tag_of(spec, m.index, tags);
   return r;
 }
@@ -84,7 +78,6 @@ engine::PublishRequest request_of(const PublishArgs& a, const Publication& p, co
 
 int run_publish(const PublishArgs& a) {
   const Publication p = publication_of(a);
-  refuse_what_the_api_lacks(p.workload);
   const TagScheme tags = parse_tag_scheme(a.tag_scheme);
   client::Client c(a.socket);
   PublicationLog log(p.workload);
