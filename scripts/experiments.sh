@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every emulated experiment (the paper's Tables 1-3 with dissemd and NRL
-# NORM on the same links; the multi-hop, partition and late-join ones) and
-# writes the Markdown + PNG report. Needs root (network namespaces, TAPs).
+# NORM on the same links; the multi-hop, partition and late-join ones; the
+# seed-000 message-replacement ones with dissemd and TCP) and writes the
+# Markdown + PNG report. Needs root (network namespaces, TAPs).
 #
 #   scripts/experiments.sh quick                 # a few cells, one seed (minutes)
 #   scripts/experiments.sh full                  # every cell, 3 seeds; report into docs/results
@@ -46,9 +47,11 @@ fi
 bash scripts/setup.sh
 bash scripts/python-setup.sh >/dev/null  # matplotlib for the report's plots
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-emu dissem-rogue
+cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-tcp dissem-emu \
+  dissem-rogue
 bin=(--emu build/release/emulation/emu/dissem-emu --bin-dir build/release/src
-     --bin-dir build/release/emulation/baselines/norm --bin-dir build/release/emulation/rogue)
+     --bin-dir build/release/emulation/baselines/norm --bin-dir build/release/emulation/baselines/tcp
+     --bin-dir build/release/emulation/rogue)
 
 # scenario, parallel runs, subnet range (distinct, so no two runs share a /24).
 campaigns=(
@@ -60,6 +63,8 @@ campaigns=(
   "line-5           3 10.82.0.0/16"
   "late-join        2 10.83.0.0/16"
   "hostile-air      2 10.84.0.0/16"
+  "seed000-replacement 4 10.85.0.0/16"
+  "seed000-fluctuating 4 10.86.0.0/16"
 )
 mkdir -p "$out"
 runtime="$out/runtime.txt"

@@ -4,9 +4,10 @@ Writes one Markdown report per experiment found under RESULTS_DIR (a
 campaign's --out directory of emulation/run) with its PNG plots, and an index
 README.md. Experiments are recognised by their cell parameters: baseline
 cells have capacity_kbps and reliability_pct; tactical cells have asymmetric,
-sender_reliability_pct and message_size; any other scenario gets the
-multi-hop figures (delivery ratio, latency, transmissions per delivery,
-time to full delivery after a heal or a late join)."""
+sender_reliability_pct and message_size; the seed-000 scenarios (names
+starting seed000, cells with an experiment) share one page; any other
+scenario gets the multi-hop figures (delivery ratio, latency, transmissions
+per delivery, time to full delivery after a heal or a late join)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import baseline_report, multihop_report, tactical_report
+from . import baseline_report, multihop_report, seed000_report, tactical_report
 from .run_metrics import load_runs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,7 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     for r in runs:
         by_scenario.setdefault(r.scenario, []).append(r)
     index = [f"# {args.title}\n"]
+    seed000 = sorted(s for s, rs in by_scenario.items() if seed000_report.is_seed000(s, rs[0].cell))
     for scenario, scenario_runs in sorted(by_scenario.items()):
+        if scenario in seed000:
+            if scenario == seed000[0]:  # one page for all of them, in the first one's place
+                index.append(_seed000_page(args, seed000, [r for s in seed000 for r in by_scenario[s]]))
+            continue
         cell = scenario_runs[0].cell
         if {"capacity_kbps", "reliability_pct"} <= cell.keys():
             receivers = max(r.subscribers for r in scenario_runs)
@@ -57,3 +63,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"report: wrote {page}")
     (args.out / "README.md").write_text("\n".join(index) + "\n")
     return 0
+
+
+def _seed000_page(args, scenarios: list[str], runs: list) -> str:
+    """One page for the seed-000 scenarios together; its index line."""
+    body = seed000_report.section(seed000_report.load(args.results, scenarios), args.reference, args.out)
+    page = args.out / "seed000.md"
+    page.write_text(f"# seed000 ({', '.join(scenarios)})\n\n{body}")
+    ok = sum(r.status == "ok" for r in runs)
+    print(f"report: wrote {page}")
+    return (f"- [seed000: message replacement]({page.name}) ({', '.join(scenarios)}): {len(runs)} runs, "
+            f"{ok} ok")

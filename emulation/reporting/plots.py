@@ -1,7 +1,8 @@
 """PNG plots (matplotlib, no display): delivery time and bytes against
 capacity for each reliability; success rate against sender reliability; the
 ECDF of per-message latency; delivery and transmissions per delivery for the
-multi-hop experiments."""
+multi-hop experiments; latency over time and its ECDF for the seed-000
+replacement experiments."""
 
 from __future__ import annotations
 
@@ -163,3 +164,50 @@ def multihop(name: str, figures: dict, out_dir: Path) -> list[Path]:
     ax.legend(fontsize=7)
     out.append(_save(fig, out_dir / f"{_slug(name)}-latency-ecdf.png"))
     return out
+
+
+SEED000_COLORS = {"dissem-replace": "tab:blue", "dissem-replace-source": "tab:cyan", "dissem": "tab:green",
+                  "tcp": "tab:red"}
+STREAM_MARKERS = ["o", "^", "s", "D"]
+
+
+def seed000(name: str, runs: list[dict], systems: list[str], out_dir: Path) -> list[Path]:
+    """Latency against production time (each system's first seed, like the
+    paper's figures) and the latency ECDF (all seeds), per system and stream."""
+    streams = []
+    for r in runs:
+        streams += [s for s in r["streams"] if s not in streams]
+    if not runs or not streams:
+        return []
+    palette = _system_colors(systems)
+    colors = {s: SEED000_COLORS.get(s, palette[s]) for s in systems}
+    fig, (over_time, ecdf) = plt.subplots(1, 2, figsize=(11, 4.0))
+    drawn = False
+    for system in systems:
+        mine = sorted((r for r in runs if r["system"] == system), key=lambda r: r["seed"])
+        for k, stream in enumerate(streams):
+            label = f"{system}: {stream}"
+            first = mine[0]["streams"].get(stream) if mine else None
+            if first and first.latencies:
+                over_time.scatter(first.produced_at, first.latencies, s=6, color=colors[system],
+                                  marker=STREAM_MARKERS[k % len(STREAM_MARKERS)], label=label)
+            lat = sorted(x for r in mine if stream in r["streams"] for x in r["streams"][stream].latencies)
+            if lat:
+                ecdf.step(lat, [(i + 1) / len(lat) for i in range(len(lat))], where="post", color=colors[system],
+                          linestyle=["-", "--", ":", "-."][k % 4], label=label)
+                drawn = True
+    if not drawn:
+        plt.close(fig)
+        return []
+    over_time.set_yscale("log")
+    over_time.set_xlabel("produced at (s after the publisher's start)")
+    over_time.set_ylabel("latency (s)")
+    over_time.set_title(f"{name}: latency of each update received (first seed)", fontsize=9)
+    over_time.grid(True, which="both", alpha=0.3)
+    ecdf.set_xscale("log")
+    ecdf.set_xlabel("latency (s)")
+    ecdf.set_ylabel("fraction of the updates received")
+    ecdf.set_title(f"{name}: latency ECDF (all seeds)", fontsize=9)
+    ecdf.grid(True, which="both", alpha=0.3)
+    ecdf.legend(fontsize=7)
+    return [_save(fig, out_dir / f"{_slug(name)}-latency.png")]

@@ -33,3 +33,27 @@ def tactical(reference_dir: Path) -> dict[tuple, dict[str, float | None]]:
     """(sender_reliability_pct, message_size_bytes) -> sent/received/success/overheads."""
     return load_table(reference_dir / "paper-tactical-3subscribers.csv",
                       ("sender_reliability_pct", "message_size_bytes"))
+
+
+SEED000_FILE = "paper-seed000-replacement.csv"
+SEED000_BUNDLED = Path(__file__).resolve().parent / "paper" / SEED000_FILE
+
+
+def seed000(reference_dir: Path) -> list[dict]:
+    """The Mockets paper's figures, one row per (experiment, stream, system):
+    mean_latency_ms, messages_delivered, messages_produced (None where the
+    paper gives none) and its note. From reference_dir if it holds the file,
+    else the copy kept with the reporter (paper/README.md)."""
+    path = reference_dir / SEED000_FILE
+    if not path.exists():
+        path = SEED000_BUNDLED
+    if not path.exists():
+        return []
+    rows = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            rows.append({"experiment": int(row["experiment"]), "stream": row["stream"], "system": row["system"],
+                         "mean_latency_ms": _number(row["mean_latency_ms"]),
+                         "messages_delivered": _number(row["messages_delivered"]),
+                         "messages_produced": _number(row["messages_produced"]), "note": row.get("note") or ""})
+    return rows

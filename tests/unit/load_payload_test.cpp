@@ -1,6 +1,7 @@
 // The experiment workload's stamped payloads and message plans (src/tools/load).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "tools/load/message_plan.h"
@@ -16,6 +17,11 @@ TEST(StampedPayload, RoundTripsItsStamp) {
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->index, 7u);
   EXPECT_EQ(s->published_unix_us, 1'700'000'000'123'456ull);
+  EXPECT_EQ(s->stream, 0u);
+  const auto q = check_payload(make_payload(kStampBytes, {9, 5, 3}));
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->stream, 3u);
+  EXPECT_EQ(q->index, 9u);
 }
 
 TEST(StampedPayload, RejectsAnyAlteredByteAndForeignData) {
@@ -26,11 +32,16 @@ TEST(StampedPayload, RejectsAnyAlteredByteAndForeignData) {
   // depends on the index).
   auto a = make_payload(64, {1, 0});
   const auto b = make_payload(64, {2, 0});
-  std::copy(b.begin() + 16, b.end(), a.begin() + 16);
+  std::copy(b.begin() + kStampBytes, b.end(), a.begin() + kStampBytes);
   EXPECT_FALSE(check_payload(a).has_value());
+  // The same index in another stream is another message.
+  auto c = make_payload(64, {1, 0, 0});
+  const auto d = make_payload(64, {1, 0, 1});
+  std::copy(d.begin() + kStampBytes, d.end(), c.begin() + kStampBytes);
+  EXPECT_FALSE(check_payload(c).has_value());
   EXPECT_FALSE(check_payload(std::vector<std::uint8_t>(100, 0)).has_value());
   EXPECT_FALSE(check_payload(std::vector<std::uint8_t>(3, 0)).has_value());
-  EXPECT_THROW(make_payload(15, {}), std::invalid_argument);
+  EXPECT_THROW(make_payload(kStampBytes - 1, {}), std::invalid_argument);
 }
 
 TEST(MessagePlan, ParsesCountsAndLists) {
@@ -40,7 +51,7 @@ TEST(MessagePlan, ParsesCountsAndLists) {
 }
 
 TEST(MessagePlan, BadItemsAreNamed) {
-  for (const char* bad : {"", "x100", "3x", "abc", "1,,2", "0x100", "5x8", "2x1024,"}) {
+  for (const char* bad : {"", "x100", "3x", "abc", "1,,2", "0x100", "5x8", "5x19", "2x1024,"}) {
     try {
       parse_message_sizes(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <stdexcept>
+#include <string>
 
 #include "tools/load/stamped_payload.h"
 
@@ -30,7 +31,8 @@ std::vector<std::size_t> parse_message_sizes(const std::string& spec) {
     const std::size_t count = x == std::string::npos ? 1 : number(item, std::string_view(item).substr(0, x));
     const std::size_t bytes = number(item, x == std::string::npos ? std::string_view(item) : std::string_view(item).substr(x + 1));
     if (bytes < kStampBytes || bytes > kMaxBytes)
-      throw std::invalid_argument("message sizes: '" + item + "': a message is 16 bytes .. 1 GiB");
+      throw std::invalid_argument("message sizes: '" + item + "': a message is " + std::to_string(kStampBytes) +
+                                  " bytes .. 1 GiB");
     if (count == 0 || sizes.size() + count > kMaxMessages)
       throw std::invalid_argument("message sizes: '" + item + "': 1 .. 1,000,000 messages in all");
     sizes.insert(sizes.end(), count, bytes);

@@ -6,7 +6,7 @@
 namespace dissem::load {
 namespace {
 
-constexpr std::uint32_t kMagic = 0x444c4431;  // "DLD1"
+constexpr std::uint32_t kMagic = 0x444c4432;  // "DLD2"
 
 void put32(std::uint8_t* p, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
@@ -17,10 +17,10 @@ std::uint32_t get32(const std::uint8_t* p) {
   return v;
 }
 
-// A cheap byte pattern that differs between messages and along a message, so
-// a misplaced fragment or a mixed-up message is caught.
-std::uint8_t filler(std::uint32_t index, std::size_t at) {
-  return static_cast<std::uint8_t>((index * 131u) ^ (at * 7u) ^ (at >> 8));
+// A cheap byte pattern that differs between messages (of any stream) and
+// along a message, so a misplaced fragment or a mixed-up message is caught.
+std::uint8_t filler(std::uint32_t stream, std::uint32_t index, std::size_t at) {
+  return static_cast<std::uint8_t>((index * 131u) ^ (stream * 29u) ^ (at * 7u) ^ (at >> 8));
 }
 
 }  // namespace
@@ -29,20 +29,22 @@ std::vector<std::uint8_t> make_payload(std::size_t size, const Stamp& stamp) {
   if (size < kStampBytes) throw std::invalid_argument("a stamped message needs at least 16 bytes");
   std::vector<std::uint8_t> out(size);
   put32(out.data(), kMagic);
-  put32(out.data() + 4, stamp.index);
-  put32(out.data() + 8, static_cast<std::uint32_t>(stamp.published_unix_us));
-  put32(out.data() + 12, static_cast<std::uint32_t>(stamp.published_unix_us >> 32));
-  for (std::size_t i = kStampBytes; i < size; ++i) out[i] = filler(stamp.index, i);
+  put32(out.data() + 4, stamp.stream);
+  put32(out.data() + 8, stamp.index);
+  put32(out.data() + 12, static_cast<std::uint32_t>(stamp.published_unix_us));
+  put32(out.data() + 16, static_cast<std::uint32_t>(stamp.published_unix_us >> 32));
+  for (std::size_t i = kStampBytes; i < size; ++i) out[i] = filler(stamp.stream, stamp.index, i);
   return out;
 }
 
 std::optional<Stamp> check_payload(std::span<const std::uint8_t> payload) {
   if (payload.size() < kStampBytes || get32(payload.data()) != kMagic) return std::nullopt;
   Stamp s;
-  s.index = get32(payload.data() + 4);
-  s.published_unix_us = get32(payload.data() + 8) | (std::uint64_t{get32(payload.data() + 12)} << 32);
+  s.stream = get32(payload.data() + 4);
+  s.index = get32(payload.data() + 8);
+  s.published_unix_us = get32(payload.data() + 12) | (std::uint64_t{get32(payload.data() + 16)} << 32);
   for (std::size_t i = kStampBytes; i < payload.size(); ++i)
-    if (payload[i] != filler(s.index, i)) return std::nullopt;
+    if (payload[i] != filler(s.stream, s.index, i)) return std::nullopt;
   return s;
 }
 

@@ -1,0 +1,43 @@
+// Command line of dissem-tcp: `dissem-tcp sender|receiver [options]`.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "socket_ops.h"
+#include "tools/load/workload.h"
+
+namespace dissem::tcp_baseline {
+
+enum class Role { Sender, Receiver };
+
+struct SenderOptions {
+  Endpoint connect;             // the receiver
+  double connect_timeout_s = 10;
+  int send_buffer = 0;          // SO_SNDBUF; 0: the kernel's autotuning
+};
+
+struct ReceiverOptions {
+  Endpoint listen;
+  std::size_t expect = 0;       // without a workload: messages to wait for
+  double linger_s = -1;         // with a workload: stop this long after its last message was produced
+};
+
+struct Options {
+  Role role = Role::Sender;
+  load::Workload workload;      // --plan and --stream (src/tools/load/workload.h)
+  double time_limit_s = 60;     // counted from process start
+  SenderOptions sender;
+  ReceiverOptions receiver;
+};
+
+// Options to run with, or (help shown, or a usage error reported on stderr
+// naming the option) the exit code to return at once: 0 for help, 2 for errors.
+struct CommandLine {
+  std::optional<Options> options;
+  int exit_code = 0;
+};
+
+CommandLine parse_command_line(int argc, const char* const* argv);
+
+}  // namespace dissem::tcp_baseline

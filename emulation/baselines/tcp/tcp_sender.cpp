@@ -1,0 +1,176 @@
+#include "tcp_sender.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "frame_codec.h"
+#include "run_clock.h"
+#include "socket_ops.h"
+#include "stop_signal.h"
+#include "tools/load/json_text.h"
+#include "tools/load/publication_log.h"
+#include "tools/load/stamped_payload.h"
+
+namespace dissem::tcp_baseline {
+namespace {
+
+constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
+
+enum class End { Running, ReceiverClosed, TimeLimit, Signal, ConnectFailed, Error };
+
+const char* end_name(End e) {
+  switch (e) {
+    case End::ReceiverClosed: return "receiver_closed";
+    case End::TimeLimit: return "time_limit";
+    case End::Signal: return "signal";
+    case End::ConnectFailed: return "connect_failed";
+    case End::Error: return "error";
+    case End::Running: break;
+  }
+  return "running";
+}
+
+bool is_reset(int error) { return error == EPIPE || error == ECONNRESET; }
+
+// The application of the paper's set-up over plain TCP: it produces each
+// message on schedule whatever the network does, and the messages wait in
+// its own buffer, then in the socket's, for TCP to take them. Latency
+// therefore includes every queue, as with the paper's SCTP and SCPS-TP.
+class Sender {
+ public:
+  explicit Sender(const Options& o)
+      : o_(o), schedule_(load::schedule(o.workload)), log_(o.workload) {}
+
+  int run() {
+    try {
+      if (connect()) loop();
+    } catch (const std::exception& e) {
+      end_ = End::Error;
+      error_ = e.what();
+      std::fprintf(stderr, "dissem-tcp sender: %s\n", e.what());
+    }
+    print_result();
+    return end_ == End::ReceiverClosed ? 0 : (end_ == End::TimeLimit || end_ == End::Signal) ? 4 : 1;
+  }
+
+ private:
+  bool connect() {
+    auto fd = connect_with_retry(o_.sender.connect, std::min(o_.sender.connect_timeout_s, o_.time_limit_s),
+                                 [] { return stop_requested(); });
+    connect_s_ = clock_.elapsed_s();
+    if (!fd) {
+      end_ = stop_requested() ? End::Signal : End::ConnectFailed;
+      std::fprintf(stderr, "dissem-tcp sender: no connection to %s:%u\n", o_.sender.connect.host.c_str(),
+                   o_.sender.connect.port);
+      return false;
+    }
+    fd_ = std::move(*fd);
+    set_no_delay(fd_.get());
+    if (o_.sender.send_buffer > 0) set_send_buffer(fd_.get(), o_.sender.send_buffer);
+    set_nonblocking(fd_.get());
+    // The workload's clock starts once connected: time 0 of the schedule.
+    start_s_ = clock_.elapsed_s();
+    start_unix_us_ = RunClock::now_unix_us();
+    return true;
+  }
+
+  double since_start() const { return clock_.elapsed_s() - start_s_; }
+
+  void loop() {
+    while (end_ == End::Running) {
+      if (stop_requested()) end_ = End::Signal;
+      else if (clock_.elapsed_s() >= o_.time_limit_s) end_ = End::TimeLimit;
+      if (end_ != End::Running) return;
+      produce_due();
+      double wait = o_.time_limit_s - clock_.elapsed_s();
+      if (next_ < schedule_.size()) wait = std::min(wait, schedule_[next_].at_s - since_start());
+      pollfd p{fd_.get(), static_cast<short>(POLLIN | (buffer_.empty() ? 0 : POLLOUT)), 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(std::clamp(wait, 0.0, kMaxWaitS) * 1000));
+      if (ready < 0 && errno != EINTR) throw SocketError(std::string("poll: ") + std::strerror(errno));
+      if (ready <= 0) continue;
+      if (p.revents & POLLOUT) write_some();
+      if (p.revents & (POLLIN | POLLHUP | POLLERR)) read_peer();
+    }
+  }
+
+  void produce_due() {
+    const double now = since_start();
+    for (; next_ < schedule_.size() && schedule_[next_].at_s <= now; ++next_) {
+      const load::Planned& m = schedule_[next_];
+      buffer_.push(load::make_payload(m.bytes, load::stamp_of(m, static_cast<std::uint64_t>(start_unix_us_))));
+      log_.add(m, since_start());
+    }
+  }
+
+  void write_some() {
+    while (!buffer_.empty()) {
+      const auto pending = buffer_.pending();
+      const ssize_t n = ::send(fd_.get(), pending.data(), pending.size(), MSG_NOSIGNAL);
+      if (n > 0) {
+        buffer_.consume(static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+      if (n < 0 && is_reset(errno)) {
+        end_ = End::ReceiverClosed;
+        return;
+      }
+      throw SocketError(std::string("send: ") + std::strerror(errno));
+    }
+  }
+
+  // The receiver sends nothing: readable means it closed (done or gone).
+  void read_peer() {
+    std::uint8_t scratch[512];
+    const ssize_t n = ::recv(fd_.get(), scratch, sizeof scratch, MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && is_reset(errno))) end_ = End::ReceiverClosed;
+    else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+      throw SocketError(std::string("recv: ") + std::strerror(errno));
+  }
+
+  void print_result() const;
+
+  const Options& o_;
+  RunClock clock_;
+  std::vector<load::Planned> schedule_;
+  load::PublicationLog log_;
+  SendBuffer buffer_;
+  Fd fd_;
+  std::size_t next_ = 0;
+  double connect_s_ = 0;
+  double start_s_ = 0;
+  std::int64_t start_unix_us_ = 0;
+  End end_ = End::Running;
+  std::string error_;
+};
+
+void Sender::print_result() const {
+  const TcpFigures tcp = fd_ ? tcp_figures(fd_.get()) : TcpFigures{};
+  const std::string error = error_.empty() ? "null" : load::json_string(error_);
+  std::printf(
+      "{\"system\":\"tcp\",\"role\":\"sender\",\"connect\":\"%s:%u\",\"connect_s\":%.6f,\"start_unix\":%.6f,%s,"
+      "\"messages_planned\":%zu,\"messages_written\":%zu,\"bytes_written\":%llu,\"messages_unwritten\":%zu,"
+      "\"socket_unacked_bytes\":%llu,\"tcp_rtt_s\":%.6f,\"tcp_cwnd_segments\":%u,\"tcp_retransmits\":%u,"
+      "\"stopped_by\":\"%s\",\"timed_out\":%s,\"interrupted\":%s,\"error\":%s,\"duration_s\":%.6f}\n",
+      o_.sender.connect.host.c_str(), o_.sender.connect.port, connect_s_, us_to_s(start_unix_us_),
+      log_.json_members().c_str(), schedule_.size(), buffer_.messages_written(),
+      static_cast<unsigned long long>(buffer_.bytes_written()), buffer_.messages_pending(),
+      static_cast<unsigned long long>(tcp.unacked_bytes), tcp.rtt_us / 1e6, tcp.cwnd_segments, tcp.total_retransmits,
+      end_name(end_), end_ == End::TimeLimit ? "true" : "false", end_ == End::Signal ? "true" : "false",
+      error.c_str(), clock_.elapsed_s());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_sender(const Options& options) { return Sender(options).run(); }
+
+}  // namespace dissem::tcp_baseline

@@ -1,0 +1,27 @@
+// dissem-load publish: hands an experiment's messages to dissemd on schedule.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dissem::load {
+
+struct PublishArgs {
+  std::string socket, group;
+  // Either a list of sizes (--messages, one every --interval-s, stamped when
+  // handed over) or a workload (--stream and --plan, stamped when produced).
+  std::string messages;
+  double interval_s = 0;
+  std::uint32_t priority = 0;
+  std::vector<std::string> streams;
+  std::string plan;
+  std::string tag_scheme = "stream";
+  bool no_replace = false;
+};
+
+// Prints one JSON object on stdout; returns the exit code. Throws
+// std::invalid_argument for bad arguments, other exceptions for failures.
+int run_publish(const PublishArgs& args);
+
+}  // namespace dissem::load

@@ -1,0 +1,86 @@
+#include "tools/load/load_receiver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "client/client.h"
+#include "tools/dissem_commands.h"
+#include "tools/load/reception_log.h"
+#include "tools/load/workload.h"
+
+namespace dissem::load {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t unix_us() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
+
+// Why the receiver stopped: everything arrived, the workload was over (its
+// last message produced --linger-s ago), or the time limit.
+enum class Stop { Running, Complete, Linger, TimeLimit };
+
+const char* stop_name(Stop s) {
+  switch (s) {
+    case Stop::Complete: return "complete";
+    case Stop::Linger: return "linger";
+    case Stop::TimeLimit: return "time_limit";
+    case Stop::Running: break;
+  }
+  return "running";
+}
+
+Stop why_stop(const ReceptionLog& log, const ReceiveArgs& a, Clock::time_point deadline) {
+  if (log.complete()) return Stop::Complete;
+  if (Clock::now() >= deadline) return Stop::TimeLimit;
+  const auto end = log.plan_end_unix_us();
+  if (a.linger_s >= 0 && end && unix_us() >= *end + static_cast<std::uint64_t>(a.linger_s * 1e6)) return Stop::Linger;
+  return Stop::Running;
+}
+
+std::string daemon_stats(client::Client& c) {
+  try {
+    std::string daemon = cli::stats_json(c.stats());
+    while (!daemon.empty() && daemon.back() == '\n') daemon.pop_back();
+    return daemon;
+  } catch (const std::exception&) {
+    return "null";  // the result matters more than the daemon's counters
+  }
+}
+
+}  // namespace
+
+int run_receive(const ReceiveArgs& a) {
+  Workload plan = workload_from_options(a.plan, a.streams);
+  if (plan.streams.empty() && a.expect == 0) throw std::invalid_argument("give --expect or a workload (--plan, --stream)");
+  ReceptionLog log(std::move(plan), a.expect);
+  client::Client c(a.socket);
+  c.subscribe(a.group, !a.unreliable, /*ordered=*/false, a.history);
+  const auto t0 = Clock::now();
+  const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(a.time_limit_s));
+  Stop stop = Stop::Running;
+  while ((stop = why_stop(log, a, deadline)) == Stop::Running) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    // Short waits: the linger deadline is checked between deliveries.
+    auto d = c.next_delivery(std::clamp<std::chrono::milliseconds>(left, 0ms, 100ms));
+    if (!d) continue;
+    log.add(fmt::format("{:08x}", d->meta.id.publisher), d->payload, unix_us(),
+            std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  std::printf(
+      "{\"system\":\"dissem\",\"role\":\"receiver\",%s,\"timed_out\":%s,\"stopped_by\":\"%s\",\"duration_s\":%.6f,"
+      "\"daemon\":%s}\n",
+      log.json_members().c_str(), stop == Stop::Complete ? "false" : "true", stop_name(stop),
+      std::chrono::duration<double>(Clock::now() - t0).count(), daemon_stats(c).c_str());
+  return stop == Stop::Complete ? 0 : 4;
+}
+
+}  // namespace dissem::load
