@@ -3,6 +3,8 @@
 // within a level. Levels are kept only while they hold entries.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -20,6 +22,21 @@ class LeveledQueue {
   void push(std::uint32_t level, T item) {
     levels_[level].push_back(std::move(item));
     ++size_;
+  }
+  // Puts `item` at position `index` of `level` (at its end if shorter).
+  void insert(std::uint32_t level, std::size_t index, T item) {
+    auto& entries = levels_[level];
+    entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(std::min(index, entries.size())), std::move(item));
+    ++size_;
+  }
+  // The position within `level` of its first entry `pred` is true for.
+  template <class P>
+  std::optional<std::size_t> find(std::uint32_t level, P&& pred) const {
+    auto it = levels_.find(level);
+    if (it == levels_.end()) return std::nullopt;
+    for (std::size_t i = 0; i < it->second.size(); ++i)
+      if (pred(it->second[i])) return i;
+    return std::nullopt;
   }
   // The highest level with entries (requires !empty()).
   std::uint32_t top() const { return levels_.begin()->first; }

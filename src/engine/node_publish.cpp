@@ -164,11 +164,24 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
     cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(*body);
     publish_queue_bytes += body->size();
   }
-  publish_queue.push(meta.priority, std::move(cursor));
+  // A replacement takes the place in the queue of the oldest message it
+  // replaces that has not begun to go out (Mockets' replace): a stream whose
+  // every message is replaced before it reaches the front still moves on.
+  std::optional<std::size_t> place;
+  if (meta.replace)
+    place = publish_queue.find(meta.priority, [&](const PublicationCursor& c) {
+      const MessageState* st = c.id.group == group ? tracker.find(c.id) : nullptr;
+      return st != nullptr && st->meta && st->meta->tag == meta.tag && c.next_offset == 0 && c.parity_left == 0;
+    });
   ++stats.messages_published;
   // What it supersedes ends here first: out of the queue, the cache and the
   // local subscriptions' waiting lists.
   if (meta.supersedes_any() && superseded.learn(meta)) apply_supersession(meta, now);
+  if (place) {
+    publish_queue.insert(meta.priority, *place, std::move(cursor));
+  } else {
+    publish_queue.push(meta.priority, std::move(cursor));
+  }
   // Local subscribers on this node get it too.
   on_message_settled(meta.id, true, now);
   return meta.id;

@@ -94,8 +94,8 @@ TEST(Supersession, AReplacementEndsTheOlderOnesInThePublishersQueueAndCache) {
   const auto b = pub.publish(tagged("p", 2), kT0);
   const auto other = pub.publish(tagged("q", 3), kT0);
   const auto c = pub.publish(tagged("p", 4, true), kT0);
-  EXPECT_EQ(data_seqs(drain(pub, kT0)), (std::vector<std::uint64_t>{other.seq, c.seq}))
-      << "the superseded messages never went on the air";
+  EXPECT_EQ(data_seqs(drain(pub, kT0)), (std::vector<std::uint64_t>{c.seq, other.seq}))
+      << "the superseded messages never went on the air; the replacement took the first one's place";
   EXPECT_FALSE(pub.store().contains(a));
   EXPECT_FALSE(pub.store().contains(b));
   EXPECT_TRUE(pub.store().contains(other)) << "another tag is untouched";
@@ -244,4 +244,30 @@ TEST(MessageExpiry, ExpiresToTheMillisecondAndIsNeverSentAfter) {
   PublishRequest far = tagged("", 2);
   far.lifetime_ms = static_cast<std::uint32_t>(kMaxExpiryAhead + 1);
   EXPECT_THROW(pub.publish(far, kT0), PublishError) << "beyond what the wire carries unambiguously";
+}
+
+TEST(Supersession, AReplacementTakesTheQueuePlaceOfWhatItReplaces) {
+  // Seed 000, experiment 2 with a tag per source: an update replaced before
+  // it reaches the front would never be sent if each replacement joined the
+  // back of the queue. It takes the replaced one's place instead.
+  EngineConfig slow = fast_config(7);
+  slow.link_capacity_bps = 80'000;
+  slow.coding = false;
+  Node pub(slow, cache::Store::open(":memory:"), kT0);
+  for (int i = 0; i < 5; ++i) pub.publish(tagged("other" + std::to_string(i), static_cast<std::uint8_t>(i)), kT0);
+  pub.publish(tagged("fast", 10, true), kT0);       // seq 6
+  pub.publish(tagged("late", 11), kT0);             // seq 7
+  const auto newest = pub.publish(tagged("fast", 12, true), kT0);  // seq 8 replaces 6, in its place
+  std::vector<std::vector<std::uint8_t>> out;
+  for (Micros t = kT0; t < kT0 + 2 * kSeconds; t += 100 * kMillis) {
+    auto more = drain(pub, t);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  const auto sent = data_seqs(out);
+  const auto at = std::find(sent.begin(), sent.end(), newest.seq);
+  const auto late = std::find(sent.begin(), sent.end(), std::uint64_t{7});
+  ASSERT_NE(at, sent.end());
+  ASSERT_NE(late, sent.end());
+  EXPECT_LT(at, late) << "the replacement went where message 6 stood, before message 7";
+  EXPECT_EQ(std::count(sent.begin(), sent.end(), std::uint64_t{6}), 0);
 }
