@@ -17,24 +17,21 @@ Response error_response(std::uint64_t request_id, Error::Code code, const std::s
 
 namespace {
 
+void set_ack(Response& out, const MessageId& id) {
+  auto& ack = *out.mutable_publish_ack();
+  ack.set_group(id.group);
+  ack.set_publisher(id.publisher);
+  ack.set_seq(id.seq);
+}
+
 void run(Backend& backend, ClientId client, const ClientMessage& request, Response& out) {
   switch (request.request_case()) {
-    case ClientMessage::kPublish: {
-      const MessageId id = backend.publish(client, from_proto(request.publish()));
-      auto& ack = *out.mutable_publish_ack();
-      ack.set_group(id.group);
-      ack.set_publisher(id.publisher);
-      ack.set_seq(id.seq);
+    case ClientMessage::kPublish:
+      set_ack(out, backend.publish(client, from_proto(request.publish())));
       return;
-    }
-    case ClientMessage::kCancel: {
-      const MessageId id = backend.cancel(client, from_proto(request.cancel()));
-      auto& ack = *out.mutable_publish_ack();
-      ack.set_group(id.group);
-      ack.set_publisher(id.publisher);
-      ack.set_seq(id.seq);
+    case ClientMessage::kCancel:
+      set_ack(out, backend.cancel(client, from_proto(request.cancel())));
       return;
-    }
     case ClientMessage::kSubscribe: {
       const auto& s = request.subscribe();
       out.mutable_subscribe_ack()->set_subscription_id(backend.subscribe(client, s.group(), from_proto(s)));

@@ -11,8 +11,9 @@ target_compile_options(dissem_cli_support PRIVATE ${DISSEM_WARNINGS})
 
 add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp
                       ${CMAKE_CURRENT_LIST_DIR}/dissem_cache.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_keygen.cpp)
-# dissem_daemon_config: `dissem keygen` writes key files with daemon/key_files.h.
-target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config)
+# dissem_daemon_config: `dissem keygen` writes key files with daemon/key_files.h;
+# dissem_load_payload: its JSON string quoting (`dissem list --json`).
+target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config dissem_load_payload)
 target_compile_options(dissem PRIVATE ${DISSEM_WARNINGS})
 
 # The CLI integration tests (tests/integration/dissem_cli_test.cpp) run this

@@ -1,30 +1,15 @@
-// `dissem get` and `dissem list`: what the local daemon's cache holds.
+// `dissem get`, `dissem list` and `dissem unsubscribe`: what the local daemon's cache holds.
 #include <cstdio>
 
 #include <fmt/format.h>
 
 #include "tools/dissem_commands.h"
 #include "tools/dissem_common.h"
+#include "tools/load/json_text.h"
 
 namespace dissem::cli {
-namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += static_cast<char>(ch);
-    } else if (ch < 0x20 || ch >= 0x7f) {
-      out += fmt::format("\\u{:04x}", ch);  // bytes outside printable ASCII, one escape each
-    } else {
-      out += static_cast<char>(ch);
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
+using load::json_string;
 
 void run_get(const std::string& socket, const GetOptions& o) {
   auto c = connect_or_explain(socket);

@@ -16,7 +16,7 @@
 #include "norm_session.h"
 #include "payload.h"
 #include "run_clock.h"
-#include "stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace dissem::norm_baseline {
 namespace {
@@ -111,7 +111,7 @@ class Sender {
     double retry_at = 0;
     while (true) {
       double now = clock_.elapsed_s();
-      if (stop_requested()) {
+      if (dissem::baseline::stop_requested()) {
         interrupted_ = true;
         return;
       }

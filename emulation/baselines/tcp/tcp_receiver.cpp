@@ -13,7 +13,7 @@
 #include "frame_codec.h"
 #include "run_clock.h"
 #include "socket_ops.h"
-#include "stop_signal.h"
+#include "common/stop_signal.h"
 #include "tools/load/json_text.h"
 #include "tools/load/reception_log.h"
 
@@ -60,7 +60,7 @@ class Receiver {
 
  private:
   bool accept(int listener) {
-    while (!stop_requested()) {
+    while (!dissem::baseline::stop_requested()) {
       const double left = o_.time_limit_s - clock_.elapsed_s();
       if (left <= 0) break;
       auto accepted = accept_within(listener, std::min(left, kMaxWaitS));
@@ -70,13 +70,13 @@ class Receiver {
       set_nonblocking(fd_.get());
       return true;
     }
-    end_ = stop_requested() ? End::Signal : End::NoSender;
+    end_ = dissem::baseline::stop_requested() ? End::Signal : End::NoSender;
     return false;
   }
 
   End why_stop() const {
     if (log_.complete()) return End::Complete;
-    if (stop_requested()) return End::Signal;
+    if (dissem::baseline::stop_requested()) return End::Signal;
     if (clock_.elapsed_s() >= o_.time_limit_s) return End::TimeLimit;
     const auto end = log_.plan_end_unix_us();
     if (o_.receiver.linger_s >= 0 && end &&

@@ -14,7 +14,7 @@
 #include "frame_codec.h"
 #include "run_clock.h"
 #include "socket_ops.h"
-#include "stop_signal.h"
+#include "common/stop_signal.h"
 #include "tools/load/json_text.h"
 #include "tools/load/publication_log.h"
 #include "tools/load/stamped_payload.h"
@@ -64,10 +64,10 @@ class Sender {
  private:
   bool connect() {
     auto fd = connect_with_retry(o_.sender.connect, std::min(o_.sender.connect_timeout_s, o_.time_limit_s),
-                                 [] { return stop_requested(); });
+                                 [] { return dissem::baseline::stop_requested(); });
     connect_s_ = clock_.elapsed_s();
     if (!fd) {
-      end_ = stop_requested() ? End::Signal : End::ConnectFailed;
+      end_ = dissem::baseline::stop_requested() ? End::Signal : End::ConnectFailed;
       std::fprintf(stderr, "dissem-tcp sender: no connection to %s:%u\n", o_.sender.connect.host.c_str(),
                    o_.sender.connect.port);
       return false;
@@ -86,7 +86,7 @@ class Sender {
 
   void loop() {
     while (end_ == End::Running) {
-      if (stop_requested()) end_ = End::Signal;
+      if (dissem::baseline::stop_requested()) end_ = End::Signal;
       else if (clock_.elapsed_s() >= o_.time_limit_s) end_ = End::TimeLimit;
       if (end_ != End::Running) return;
       produce_due();

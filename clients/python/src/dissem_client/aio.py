@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
-import time
 from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Sequence, Set, TypeVar, Union
 
 from . import framing
@@ -301,10 +300,7 @@ class Client:
         wait: float = 60.0,
     ) -> MessageId:
         """As dissem_client.Client.publish(): returns once the message is durable."""
-        # Flow control: while the daemon's send queue is full (QUEUE_FULL),
-        # ask again with backoff for up to `wait` seconds (0: fail at once).
-        deadline = time.monotonic() + wait
-        pause = 0.005
+        retry = protocol.QueueFullRetry(wait)  # flow control: room in the send queue
         while True:
             try:
                 published: MessageId = await self._call(
@@ -314,10 +310,8 @@ class Client:
                 )
                 return published
             except RequestError as e:
-                if e.code != ErrorCode.QUEUE_FULL or time.monotonic() + pause > deadline:
-                    raise
+                pause = retry.pause_after(e)
             await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.2)
 
     async def cancel(self, group: str, seqs: Sequence[int] = (), tag: str = "", expiry_ms: int = 0) -> MessageId:
         """As dissem_client.Client.cancel()."""

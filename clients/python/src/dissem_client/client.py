@@ -263,10 +263,7 @@ class Client:
         messages of the group with the same tag. While the daemon's send
         queue is full (its byte budget) the call waits up to `wait` seconds
         for room, then raises RequestError QUEUE_FULL (0: at once)."""
-        # Flow control: while the daemon's send queue is full (QUEUE_FULL),
-        # ask again with backoff for up to `wait` seconds (0: fail at once).
-        deadline = time.monotonic() + wait
-        pause = 0.005
+        retry = protocol.QueueFullRetry(wait)  # flow control: room in the send queue
         while True:
             try:
                 published: MessageId = self._call(
@@ -276,10 +273,8 @@ class Client:
                 )
                 return published
             except RequestError as e:
-                if e.code != ErrorCode.QUEUE_FULL or time.monotonic() + pause > deadline:
-                    raise
+                pause = retry.pause_after(e)
             time.sleep(pause)
-            pause = min(pause * 2, 0.2)
 
     def cancel(self, group: str, seqs: Sequence[int] = (), tag: str = "", expiry_ms: int = 0) -> MessageId:
         """Cancels this node's messages of `group` numbered `seqs`, and every

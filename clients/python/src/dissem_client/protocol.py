@@ -26,6 +26,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import itertools
+import time
 from typing import Callable, Deque, Dict, Generic, List, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 from google.protobuf.message import DecodeError
@@ -314,6 +315,25 @@ class Call(Generic[T]):
 
 def _read_ok(response: pb.Response) -> None:
     return None
+
+
+class QueueFullRetry:
+    """How a publish waits for room in the daemon's send queue: it asks again,
+    with backoff (5 ms doubling to 200 ms), while the daemon answers
+    QUEUE_FULL, for up to `wait` seconds (0: not at all)."""
+
+    def __init__(self, wait: float) -> None:
+        self._deadline = time.monotonic() + wait
+        self._pause = 0.005
+
+    def pause_after(self, error: RequestError) -> float:
+        """The pause before asking again; raises `error` when it is not
+        QUEUE_FULL or the wait is over."""
+        if error.code != ErrorCode.QUEUE_FULL or time.monotonic() + self._pause > self._deadline:
+            raise error
+        pause = self._pause
+        self._pause = min(self._pause * 2, 0.2)
+        return pause
 
 
 def _read_message_id(r: pb.Response) -> MessageId:
