@@ -428,3 +428,25 @@ TEST_F(DissemCli, DurableSubscribeResumesWhereItLeftOffAndUnsubscribeEndsIt) {
   EXPECT_EQ(cli.run({"--socket", a.socket(), "unsubscribe", "worker"}).code, 0);
   EXPECT_EQ(cli.run({"--socket", a.socket(), "unsubscribe", "worker"}).code, 1) << "no longer there";
 }
+
+TEST_F(DissemCli, SubscribeFiltersOnPriorityAndTag) {
+  CliDaemon a(dir_, "a", port_);
+  CliRunner cli(dir_);
+  const auto got = dir_ / "filtered.out";
+  Subscriber s(dir_, {"--socket", a.socket(), "subscribe", "f", "--min-priority", "3", "--tag", "alert", "--tag",
+                      "warn", "--count", "2", "--timeout-s", "20", "-o", got.string()});
+  ASSERT_TRUE(s.wait_subscribed()) << s.stderr_text();
+  const std::vector<std::vector<std::string>> messages{
+      {"low-alert", "--priority", "1", "--tag", "alert"},   // below the priority
+      {"high-track", "--priority", "5", "--tag", "track"},  // another tag
+      {"high-alert", "--priority", "5", "--tag", "alert"},
+      {"mid-warn", "--priority", "3", "--tag", "warn"}};
+  for (const auto& m : messages) {
+    write_file(dir_ / "m.txt", m[0]);
+    std::vector<std::string> args{"--socket", a.socket(), "publish", "f", (dir_ / "m.txt").string()};
+    args.insert(args.end(), m.begin() + 1, m.end());
+    ASSERT_EQ(cli.run(args).code, 0);
+  }
+  ASSERT_EQ(s.finish(30s), std::optional<int>(0)) << s.stderr_text();
+  EXPECT_EQ(slurp(got), "high-alertmid-warn");
+}
