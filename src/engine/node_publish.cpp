@@ -118,10 +118,17 @@ void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes) 
 
 MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
                                     Micros now) {
-  // A cancel only frees the queue: never refused for room.
-  if (!meta.cancel) {
+  // A cancel only frees the queue: never refused for room. A replacement
+  // needs room only for what it adds beyond the queued messages it ends.
+  std::uint64_t freed = 0;
+  if (meta.replace)
+    publish_queue.for_each([&](const PublicationCursor& c) {
+      const MessageState* st = c.id.group == group ? tracker.find(c.id) : nullptr;
+      if (st != nullptr && st->meta && st->meta->tag == meta.tag) freed += c.length;
+    });
+  if (!meta.cancel && freed < payload.size()) {
     try {
-      check_send_budget(group, payload.size());
+      check_send_budget(group, payload.size() - freed);
     } catch (const QueueFull&) {
       ++stats.publish_queue_full;
       throw;

@@ -189,6 +189,18 @@ TEST(FlowControl, TheSendBudgetRefusesWhatTheLinkCannotCarrySoonAndFreesAsItDrai
   EXPECT_THROW(n.publish(request("c", bytes_of(1000, 1)), kT0), QueueFull) << "20 KB overall";
   EXPECT_EQ(n.stats().publish_queue_full, 2u);
   EXPECT_NO_THROW(n.cancel(CancelRequest{"a", {1}, "", 0}, kT0)) << "a cancel is never refused for room";
+  // A replacement in a full group is taken when it ends what it adds.
+  PublishRequest tagged = request("b", bytes_of(1000, 50));
+  tagged.tag = "t";
+  EXPECT_THROW(n.publish(tagged, kT0), QueueFull);
+  Node rep(c, cache::Store::open(":memory:"), kT0);
+  PublishRequest position = request("a", bytes_of(1000, 1));
+  position.tag = "pos";
+  rep.publish(position, kT0);
+  for (int i = 0; i < 9; ++i) rep.publish(request("a", bytes_of(1000, static_cast<std::uint8_t>(i))), kT0);
+  EXPECT_THROW(rep.publish(request("a", bytes_of(1000, 99)), kT0), QueueFull) << "the group's 10 KB are full";
+  position.replace = true;
+  EXPECT_NO_THROW(rep.publish(position, kT0)) << "it ends the queued position update it would add to";
   run(n, kT0, 1500 * kMillis);  // the link drains ~15 KB
   EXPECT_NO_THROW(n.publish(request("c", bytes_of(1000, 1)), kT0 + 1500 * kMillis));
   // A message larger than a budget goes when nothing of that budget waits.
