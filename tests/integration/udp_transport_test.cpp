@@ -315,11 +315,18 @@ TEST(UdpTransport, AWakeUpReadsWhatTheSocketHoldsAsOneBoundedBurst) {
 TEST(UdpTransport, DestroyedWhileReceivePendingIsSafe) {
   asio::io_context io;
   const auto port = unused_port();
+  const auto token = run_token();
   int calls = 0;
   {
     UdpTransport a(io, loopback_config(Mode::Multicast, port));
-    a.start([&](std::span<const std::uint8_t>, const Endpoint&) { ++calls; });
+    // Only this test's own datagrams count: concurrent tests may share the group and port.
+    a.start([&](std::span<const std::uint8_t> d, const Endpoint&) {
+      if (std::string(d.begin(), d.end()).rfind(token, 0) == 0) ++calls;
+    });
     io.run_for(5ms);
+    // A datagram of ours waits in the socket while the receive is pending.
+    ASSERT_TRUE(a.send(bytes_of(token + "x")));
+    std::this_thread::sleep_for(5ms);
   }
   // The aborted receive completes now, after the transport is gone.
   io.restart();
@@ -333,7 +340,8 @@ TEST(UdpTransport, HandlerMayDestroyTheTransport) {
   const auto token = run_token();
   auto a = std::make_unique<UdpTransport>(io, loopback_config(Mode::Multicast, port));
   int calls = 0;
-  a->start([&](std::span<const std::uint8_t>, const Endpoint&) {
+  a->start([&](std::span<const std::uint8_t> d, const Endpoint&) {
+    if (std::string(d.begin(), d.end()).rfind(token, 0) != 0) return;  // another test's datagram
     ++calls;
     a.reset();
   });
