@@ -53,6 +53,9 @@ struct EngineConfig {
 
   // Round trip used until one is measured from beacon echoes.
   Micros configured_rtt = 50 * kMillis;
+  // Control traffic (beacons and requests, half each) stays within this
+  // share of the link capacity (engine/link_timers.h).
+  double control_share = 0.05;
 
   // --- missing-fragment requests ------------------------------------------
   double request_probability = 0.7;    // p: chance each eligible item joins a round's MFR
@@ -61,7 +64,7 @@ struct EngineConfig {
   // Off by default: with per-node radios (MANE's model) a receiver's answers
   // do not take air time from the sender, and gating them starves repair.
   double serve_gate_fraction = 0.0;
-  Micros traffic_window = 500 * kMillis;  // sliding window of the incoming-traffic meter
+  Micros traffic_window = 0;  // sliding window of the incoming-traffic meter; 0 = derived (link_timers.h)
   std::uint32_t max_backoff_exponent = 5;  // an item's interval doubles at most this often
   double mfr_budget_fraction = 0.05;       // MFR bytes per round <= this share of capacity
   Micros reorder_time = 200 * kMillis;     // ordered-unreliable: wait this long for a gap
@@ -108,8 +111,10 @@ struct EngineConfig {
   std::uint64_t coding_memory = 64ull << 20;  // bytes of partially decoded blocks held
 
   // --- beacons and peers -----------------------------------------------------
-  Micros beacon_interval = 1 * kSeconds;
-  Micros peer_silent_after = 5 * kSeconds;
+  // 0 = derived from the link capacity (engine/link_timers.h): 1 s and 5 s
+  // on links faster than about 40 kbit/s, longer below.
+  Micros beacon_interval = 0;
+  Micros peer_silent_after = 0;
 
   // --- defensive limits --------------------------------------------------
   std::uint32_t max_message_size = 64u << 20;     // larger total_length is rejected
@@ -118,7 +123,7 @@ struct EngineConfig {
   // Messages known only from hearsay (beacons, summaries, requests; no
   // fragment or symbol seen) beyond the newest a stream's data showed are
   // forgotten after this long; data displaces them when the tracker is full.
-  Micros hearsay_lifetime = 60 * kSeconds;
+  Micros hearsay_lifetime = 0;  // 0 = derived (link_timers.h): 60 s, longer on slow links
   std::size_t max_streams = 4096;                 // streams learnt from hearsay; data may add more
   std::size_t max_peers = 1024;                   // neighbours tracked at once (beacons from more are not)
   std::uint64_t reassembly_memory = 64ull << 20;  // bytes of in-memory reassembly for subscribed groups

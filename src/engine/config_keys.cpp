@@ -68,6 +68,18 @@ Field millis(Micros EngineConfig::*member, double lo_ms, double hi_ms) {
           [=](const EngineConfig& c) { return exact_text(static_cast<double>(c.*member) / 1000.0); }};
 }
 
+// 0 (derived from the link: engine/link_timers.h) or a duration in [lo_ms, hi_ms].
+Field derived_millis(Micros EngineConfig::*member, double lo_ms, double hi_ms) {
+  return {[=](EngineConfig& c, const std::string& k, const std::string& v) {
+            const double ms = parse_number<double>(k, v, 0.0, hi_ms);
+            if (ms != 0.0 && ms < lo_ms)
+              throw ConfigError("config key '" + k + "': " + v + " is out of range: 0 (derived from the link) or [" +
+                                exact_text(lo_ms) + ", " + exact_text(hi_ms) + "]");
+            c.*member = static_cast<Micros>(ms * 1000.0);
+          },
+          [=](const EngineConfig& c) { return exact_text(static_cast<double>(c.*member) / 1000.0); }};
+}
+
 Field flag(bool EngineConfig::*member) {
   return {[=](EngineConfig& c, const std::string& k, const std::string& v) { c.*member = parse_bool(k, v); },
           [=](const EngineConfig& c) { return std::string(c.*member ? "true" : "false"); }};
@@ -79,7 +91,7 @@ const std::map<std::string, Field>& fields() {
   static const std::map<std::string, Field> f = {
       {"node_id", number<NodeId>(&C::node_id, 1, std::numeric_limits<NodeId>::max())},
       {"seed", number<std::uint64_t>(&C::seed, 0, u64max)},
-      {"link_capacity_bps", number<std::uint64_t>(&C::link_capacity_bps, 1000, 100'000'000'000ULL)},
+      {"link_capacity_bps", number<std::uint64_t>(&C::link_capacity_bps, 50, 100'000'000'000ULL)},
       {"rate_limit_bps", number<std::uint64_t>(&C::rate_limit_bps, 0, 100'000'000'000ULL)},
       {"repair_share", number<double>(&C::repair_share, 0.0, 1.0)},
       {"priority_floor", number<double>(&C::priority_floor, 0.0, 0.5)},
@@ -93,7 +105,7 @@ const std::map<std::string, Field>& fields() {
       {"request_probability", number<double>(&C::request_probability, 0.01, 1.0)},
       {"traffic_gate_fraction", number<double>(&C::traffic_gate_fraction, 0.0, 100.0)},
       {"serve_gate_fraction", number<double>(&C::serve_gate_fraction, 0.0, 100.0)},
-      {"traffic_window_ms", millis(&C::traffic_window, 10, 60'000)},
+      {"traffic_window_ms", derived_millis(&C::traffic_window, 10, 3'600'000)},
       {"max_backoff_exponent", number<std::uint32_t>(&C::max_backoff_exponent, 0, 16)},
       {"mfr_budget_fraction", number<double>(&C::mfr_budget_fraction, 0.001, 1.0)},
       {"reorder_time_ms", millis(&C::reorder_time, 0, 600'000)},
@@ -105,12 +117,13 @@ const std::map<std::string, Field>& fields() {
       {"serve_member_share", number<double>(&C::serve_member_share, 0.0, 10.0)},
       {"serve_stranger_share", number<double>(&C::serve_stranger_share, 0.0, 10.0)},
       {"serve_burst_ms", millis(&C::serve_burst, 10, 600'000)},
-      {"beacon_interval_ms", millis(&C::beacon_interval, 10, 3'600'000)},
-      {"peer_silent_after_ms", millis(&C::peer_silent_after, 10, 86'400'000)},
+      {"beacon_interval_ms", derived_millis(&C::beacon_interval, 10, 3'600'000)},
+      {"peer_silent_after_ms", derived_millis(&C::peer_silent_after, 10, 86'400'000)},
+      {"control_share", number<double>(&C::control_share, 0.001, 0.5)},
       {"max_message_size", number<std::uint32_t>(&C::max_message_size, 1, 1u << 30)},
       {"reassembly_memory", number<std::uint64_t>(&C::reassembly_memory, 0, 1ull << 40)},
       {"max_tracked_messages", number<std::size_t>(&C::max_tracked_messages, 16, 100'000'000)},
-      {"hearsay_lifetime_ms", millis(&C::hearsay_lifetime, 100, 86'400'000)},
+      {"hearsay_lifetime_ms", derived_millis(&C::hearsay_lifetime, 100, 86'400'000)},
       {"max_streams", number<std::size_t>(&C::max_streams, 1, 10'000'000)},
       {"max_peers", number<std::size_t>(&C::max_peers, 1, 1'000'000)},
       {"max_request_fragments", number<std::size_t>(&C::max_request_fragments, 1, 1'000'000)},

@@ -7,6 +7,7 @@
 #include "controllers/controller_set.h"
 #include "engine/config_keys.h"
 #include "engine/fragmenter.h"
+#include "engine/link_timers.h"
 #include "engine/node_impl.h"
 #include "wire/message_digest.h"
 
@@ -41,14 +42,15 @@ ServeBudget::Settings serve_budget_settings(const EngineConfig& c) {
 }  // namespace
 
 NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micros now)
-    : config(checked(c)),
+    : config(with_link_timers(checked(c))),
       store(std::move(s)),
       rng(c.seed),
+      naming(c.node_id, c.max_streams * 2),
       tracker(c.max_tracked_messages, c.reassembly_memory, c.max_streams),
       peers(c.max_peers),
       ntm(0),
-      meter(c.traffic_window),
-      first_pass_meter(c.traffic_window),
+      meter(config.traffic_window),
+      first_pass_meter(config.traffic_window),
       channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
       split(c.repair_share),
@@ -92,6 +94,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   // may have been evicted): the counter, not the cache, is what never goes back.
   for (auto& [group, last] : last_published_seq) last = std::max(last, saved_seq(*store, group));
   restore_durable();
+  naming.restore(*store);
   // Spread first beacons so nodes started together do not collide.
   next_beacon = now + rng.uniform_int(0, config.beacon_interval / 4);
   next_housekeeping = now + kHousekeepingInterval;
@@ -207,14 +210,9 @@ void NodeImpl::on_timer(Micros now) {
   }
   if (now >= next_request_round) {
     run_request_round(now);
-    next_request_round = now + timing.request_round;
+    next_request_round = std::max(now + timing.request_round, request_spacing_until);
   }
-  if (now >= next_beacon) {
-    send_beacon(now);
-    // +-10 % jitter keeps beacons of different nodes from synchronising.
-    const Micros j = config.beacon_interval / 10;
-    next_beacon = now + config.beacon_interval + rng.uniform_int(-j, j);
-  }
+  if (now >= next_beacon) beacon_due(now);
   expire_due(now);
   if (now >= next_housekeeping) {
     housekeeping(now);

@@ -1,23 +1,57 @@
 // Beacons: peer discovery, round-trip echoes, the newest sequence number of
-// every stream (in a rotating window), reception reports for publishers'
-// redundancy, and, for the controllers that need them, interests and the
-// oldest message held.
+// every stream (in a rotating window) with its group reference, reception
+// reports for publishers' redundancy, and, for the controllers that need
+// them, interests and the oldest message held.
+//
+// Paced to the link (link_timers.h): at most beacon_max_bytes each, and on
+// slow links a beacon saying nothing new doubles the wait for the next (up
+// to 8x the period), while a node sending its own first pass defers them.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <string>
+#include <utility>
 
+#include "engine/link_timers.h"
 #include "engine/node_impl.h"
 #include "engine/request_scheduler.h"
 
 namespace dissem::engine {
 
-void NodeImpl::send_beacon(Micros now) {
+void NodeImpl::beacon_due(Micros now) {
+  const Micros longest = beacon_interval_max(config);
+  // Our data on the air says we are alive and what we publish: on a slow
+  // link, hold the beacon while our first pass goes (for at most the longest period).
+  if (slow_link(config) && !publish_queue.empty() && now - last_beacon_at < longest) {
+    next_beacon = std::min(now + config.beacon_interval, last_beacon_at + longest);
+    return;
+  }
+  const auto [bytes, content] = send_beacon(now);
+  last_beacon_at = now;
+  quiet_beacons = slow_link(config) && content == last_beacon_content ? std::min<std::uint32_t>(quiet_beacons + 1, 3) : 0;
+  last_beacon_content = content;
+  // Never more than its half of the control share, whatever its size.
+  const Micros period = std::min(std::max(config.beacon_interval, control_spacing(config, bytes)) << quiet_beacons,
+                                 std::max(longest, control_spacing(config, bytes)));
+  // +-10 % jitter keeps beacons of different nodes from synchronising.
+  const Micros j = period / 10;
+  next_beacon = now + period + rng.uniform_int(-j, j);
+}
+
+std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   wire::Beacon b;
   b.set_node(config.node_id);
   b.set_sent_us(static_cast<std::uint64_t>(now));
   b.set_seq(++beacons_sent);
+  const std::size_t limit = beacon_max_bytes(config);
+  // Echoes take at most half the beacon (about 20 bytes each).
+  constexpr std::size_t kEchoBytes = 20;
+  std::size_t echo_bytes = 0;
   for (const auto& [id, p] : peers.all()) {
     if (p.beacon_heard_at == 0) continue;
+    if (16 + echo_bytes + kEchoBytes > limit / 2) break;
+    echo_bytes += kEchoBytes;
     auto* e = b.add_echoes();
     e->set_peer(id);
     e->set_peer_sent_us(p.beacon_sent_us);
@@ -50,13 +84,15 @@ void NodeImpl::send_beacon(Micros now) {
     const auto& [stream, newest] = known[(start + i) % known.size()];
     const auto from = oldest.find(stream);
     const std::uint64_t held_from = from != oldest.end() && from->second <= newest ? from->second : 0;
-    const std::size_t cost =
-        2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) + (held_from != 0 ? 1 + varint_size(held_from) : 0);
-    if (size + cost > config.payload_size) break;
+    const std::uint32_t ref = naming.ref_of(stream.publisher, stream.group);
+    const std::size_t cost = 2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) +
+                             (held_from != 0 ? 1 + varint_size(held_from) : 0) + (ref != 0 ? 1 + varint_size(ref) : 0);
+    if (size + cost > limit) break;
     auto* n = b.add_newest();
     n->set_group(stream.group);
     n->set_publisher(stream.publisher);
     n->set_seq(newest);
+    n->set_group_ref(ref);
     if (held_from != 0) n->set_oldest(held_from);
     size += cost;
     ++beacon_rotation;
@@ -69,7 +105,7 @@ void NodeImpl::send_beacon(Micros now) {
   std::sort(losses.rbegin(), losses.rend());
   for (const auto& [loss, publisher] : losses) {
     const std::size_t cost = 2 + 5 + 3;
-    if (size + cost > config.payload_size) break;
+    if (size + cost > limit) break;
     auto* r = b.add_reception();
     r->set_publisher(publisher);
     r->set_loss_permille(static_cast<std::uint32_t>(std::lround(loss * 1000.0)));
@@ -80,7 +116,7 @@ void NodeImpl::send_beacon(Micros now) {
   if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
     for (const auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius)) {
       const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0) + 5;
-      if (size + cost > config.payload_size) break;
+      if (size + cost > limit) break;
       auto* w = b.add_interests();
       w->set_group(i.group);
       w->set_distance(i.distance);
@@ -89,7 +125,14 @@ void NodeImpl::send_beacon(Micros now) {
       size += cost;
     }
   }
-  enqueue_control(wire::encode(b), TrafficKind::Beacon);
+  auto bytes = wire::encode(b);
+  const std::size_t sent = bytes.size();
+  enqueue_control(std::move(bytes), TrafficKind::Beacon);
+  // What it says, without what changes every time.
+  b.clear_sent_us();
+  b.clear_seq();
+  b.clear_echoes();
+  return {sent, std::hash<std::string>{}(b.SerializeAsString())};
 }
 
 }  // namespace dissem::engine

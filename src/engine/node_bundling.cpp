@@ -2,8 +2,11 @@
 // datagram, up to payload_size bytes. A datagram with room left for another
 // frame like the last one waits up to engine.bundle_delay_ms for more;
 // control frames (requests, beacons, summaries) never wait but take along
-// whatever is held, and a frame that leaves no such room goes at once. Each
-// frame stays self-describing: receivers handle the items one by one.
+// whatever is held, and a frame that leaves no such room goes at once.
+// Receivers handle the items one by one; a data frame that follows one of
+// the same stream leans on it for its publisher and group (a "context"
+// frame, wire/data_frame.h), so a bundle of one stream's small messages
+// pays for the stream's identity once.
 // The network key's trailer seals the datagram as a whole.
 #include <algorithm>
 
@@ -29,19 +32,25 @@ OutgoingDatagram flush(NodeImpl& n, Micros now) {
   std::vector<OutgoingDatagram> frames = std::move(n.bundle);
   n.bundle.clear();
   n.bundle_bytes = 0;
+  n.bundle_context = {};
   if (frames.size() == 1) {
     const std::size_t size = frames.front().bytes.size();
     return emit(n, std::move(frames.front()), size, now);
   }
-  wire::Bundle b;
+  std::vector<std::vector<std::uint8_t>> items;
+  items.reserve(frames.size());
+  for (auto& f : frames) items.push_back(std::move(f.bytes));
+  std::vector<std::size_t> sizes;
+  auto bytes = wire::encode_bundle(items, &sizes);
+  // Each frame was counted whole when it was taken: count what it saved back.
   std::size_t counted = 0;
-  for (const auto& f : frames) {
-    b.add_items(f.bytes.data(), f.bytes.size());
-    counted += f.bytes.size();
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    n.stats.sent[static_cast<std::size_t>(frames[i].kind)].bytes -= items[i].size() - sizes[i];
+    counted += sizes[i];
   }
   ++n.stats.bundles_sent;
   n.stats.bundled_items += frames.size();
-  return emit(n, OutgoingDatagram{wire::encode(b), frames.front().kind}, counted, now);
+  return emit(n, OutgoingDatagram{std::move(bytes), frames.front().kind}, counted, now);
 }
 
 }  // namespace
@@ -64,8 +73,10 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
       if (bundle.empty() || now - bundle_since < config.bundle_delay) return std::nullopt;  // wait for company
       return flush(*this, now);
     }
-    // The Bundle's own prefix byte and field overhead count against the room.
-    const std::size_t cost = f->bytes.size() + wire::kBundleItemOverhead;
+    // The Bundle's own prefix byte and each item's length count against the room.
+    wire::DataContext context = bundle_context;
+    const std::size_t item = wire::compact_in_bundle(f->bytes, context).size();
+    const std::size_t cost = item + wire::bundle_item_overhead(item);
     if (1 + bundle_bytes + cost > config.payload_size) {
       if (bundle.empty()) {
         const std::size_t size = f->bytes.size();
@@ -76,6 +87,7 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
     }
     if (bundle.empty()) bundle_since = now;
     bundle_bytes += cost;
+    bundle_context = std::move(context);
     const bool control = is_control(f->kind);
     bundle.push_back(std::move(*f));
     // Waiting is for frames that leave room for another like them: one that

@@ -34,6 +34,7 @@
 #include "engine/manifest_chain.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
+#include "engine/group_naming.h"
 #include "engine/peers.h"
 #include "engine/priority_floor.h"
 #include "engine/random.h"
@@ -284,6 +285,7 @@ class NodeImpl {
   wire::Decoded decoded;  // reused decode target
   wire::Decoded bundle_item;  // ... and for the items of a bundle
   Stats stats;
+  GroupNaming naming;  // short group references: learnt, our own, and when to name in full
 
   MessageTracker tracker;
   Subscriptions subscriptions;
@@ -338,6 +340,7 @@ class NodeImpl {
   // and a frame taken that did not fit it (it starts the next one).
   std::vector<OutgoingDatagram> bundle;
   std::size_t bundle_bytes = 0;
+  wire::DataContext bundle_context;  // data frames lean on the one before (wire/data_frame.h)
   Micros bundle_since = 0;
   std::optional<OutgoingDatagram> bundle_carry;
   // The send queues, by message priority (leveled_queue.h): publications,
@@ -395,16 +398,26 @@ class NodeImpl {
   std::unordered_map<std::string, std::uint64_t> queued_group_bytes;
 
   Micros next_request_round = 0;
+  Micros request_spacing_until = 0;  // the last MFR's share of the control budget (link_timers.h)
   Micros next_beacon = 0;
   Micros next_housekeeping = 0;
   std::size_t beacon_rotation = 0;
   std::uint32_t beacons_sent = 0;
+  // Beacon pacing on slow links (node_beacon.cpp): when the last one went,
+  // what it said (its content without timestamps and echoes), and how many
+  // in a row said nothing new.
+  Micros last_beacon_at = 0;
+  std::size_t last_beacon_content = 0;
+  std::uint32_t quiet_beacons = 0;
 
  private:
   // node.cpp
   void run_request_round(Micros now);
   void serve_due_requests(Micros now);
-  void send_beacon(Micros now);
+  // node_beacon.cpp: sends a beacon now or defers it; schedules the next.
+  void beacon_due(Micros now);
+  // Builds and queues one; returns its size and a hash of what it says.
+  std::pair<std::size_t, std::size_t> send_beacon(Micros now);
   void housekeeping(Micros now);
   void release_due_forwards(Micros now);
   // Our own first pass has yet to send (all of) `block` of `id`.
@@ -450,6 +463,11 @@ class NodeImpl {
   // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
   // handler, then the traffic meters.
   void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);
+  // wire::decode with our group references; learns the ones a data frame announces.
+  std::optional<DecodeError> decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
+                                          wire::DataContext* context);
+  // How to frame a data fragment of `publisher` in `group` now.
+  wire::DataEncoding data_encoding(NodeId publisher, const std::string& group, Micros now);
   void dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now);
   // The manifest is authentic: vouched for by the chain, or its signature
   // verifies under `key`. Failures are not counted here (the caller does),

@@ -176,6 +176,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   for (const auto& nw : b.newest()) {
     if (nw.seq() == 0 || nw.publisher() == 0) continue;
     const StreamId stream{nw.group(), nw.publisher()};
+    if (n.naming.on_mapping(nw.publisher(), nw.group_ref(), nw.group(), *n.store)) ++n.stats.group_refs_changed;
     n.learn_stream(stream, nw.seq(), 0, true, now);
     // Anti-entropy: the peer caches from `oldest` on, so that exists too.
     if (learn_held && nw.oldest() != 0 && stream.publisher != n.config.node_id && n.wants_group(stream.group))
@@ -247,18 +248,29 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
   return outcome;
 }
 
+std::optional<DecodeError> NodeImpl::decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
+                                                  wire::DataContext* context) {
+  if (auto err = wire::decode(bytes, limits, out, &naming.refs(), context)) return err;
+  if (out.kind == wire::Kind::Data && naming.on_frame(out.data, out.data_info, *store)) ++stats.group_refs_changed;
+  return std::nullopt;
+}
+
+wire::DataEncoding NodeImpl::data_encoding(NodeId publisher, const std::string& group, Micros now) {
+  return naming.encoding(publisher, group, now, config.beacon_interval, *store);
+}
+
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
   const auto frame = open_incoming(bytes);
   if (!frame) return;
-  if (auto err = wire::decode(*frame, limits, decoded)) {
+  if (auto err = decode_frame(*frame, decoded, nullptr)) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;
   }
   if (decoded.kind == wire::Kind::Bundle) {
     ++stats.bundles_received;
-    for (const auto& item : decoded.bundle.items()) {
-      const std::span bytes_of_item(reinterpret_cast<const std::uint8_t*>(item.data()), item.size());
-      if (auto err = wire::decode(bytes_of_item, limits, bundle_item)) {
+    wire::DataContext context;
+    for (const auto& item : decoded.items) {
+      if (auto err = decode_frame(item, bundle_item, &context)) {
         ++stats.malformed[static_cast<std::size_t>(*err)];
         continue;
       }
@@ -287,7 +299,7 @@ void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch
     const auto frame = open_incoming(datagram);
     if (!frame) continue;
     BatchItem& item = next_entry();
-    if (auto err = wire::decode(*frame, limits, item.decoded)) {
+    if (auto err = decode_frame(*frame, item.decoded, nullptr)) {
       ++stats.malformed[static_cast<std::size_t>(*err)];
       continue;
     }
@@ -297,12 +309,12 @@ void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch
     if (item.decoded.kind != wire::Kind::Bundle) continue;
     ++stats.bundles_received;
     item.usable = false;
-    const wire::Bundle received = item.decoded.bundle;  // entries may move as the batch grows
+    const auto received = item.decoded.items;  // entries may move as the batch grows
     const NodeId bundle_sealer = sealer;
-    for (const auto& bytes : received.items()) {
+    wire::DataContext context;
+    for (const auto& bytes : received) {
       BatchItem& inner = next_entry();
-      const std::span item_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-      if (auto err = wire::decode(item_bytes, limits, inner.decoded)) {
+      if (auto err = decode_frame(bytes, inner.decoded, &context)) {
         ++stats.malformed[static_cast<std::size_t>(*err)];
         continue;
       }
@@ -326,6 +338,12 @@ void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
   const bool first_pass = (d.kind == wire::Kind::Data && !d.data.repair() && d.data.hops() == 0) ||
                           (d.kind == wire::Kind::Coded && !d.coded.repair() && d.coded.hops() == 0) ||
                           (d.kind == wire::Kind::Window && !d.window.repair() && d.window.hops() == 0);
+  if (first_pass) {
+    const NodeId publisher = d.kind == wire::Kind::Data    ? d.data.publisher()
+                             : d.kind == wire::Kind::Coded ? d.coded.publisher()
+                                                           : d.window.publisher();
+    peers.touch(publisher, now);
+  }
   const std::uint64_t integrity_before = stats.integrity_total();
   const std::uint64_t duplicates_before = stats.duplicate_fragments;
   dispatch_datagram(d, size, now);

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "engine/link_timers.h"
 #include "engine/node_impl.h"
 #include "engine/request_scheduler.h"
 
@@ -54,7 +55,11 @@ void NodeImpl::run_request_round(Micros now) {
   }
   ++stats.mfrs_sent;
   stats.mfr_items_sent += round->items;
-  enqueue_control(wire::encode(round->request), TrafficKind::Request);
+  auto bytes = wire::encode(round->request);
+  // Requests keep to their half of the control share: on a slow link the
+  // next round waits until this one's bytes fit it.
+  request_spacing_until = now + control_spacing(config, bytes.size());
+  enqueue_control(std::move(bytes), TrafficKind::Request);
 }
 
 namespace {

@@ -20,7 +20,7 @@ std::optional<OutgoingDatagram> finish(NodeImpl& n, std::vector<std::uint8_t> by
 
 std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const MessageId& id, std::uint32_t offset,
                                                          bool repair, std::uint32_t hops, std::uint32_t* length,
-                                                         NodeId forwarder = 0) {
+                                                         Micros now, NodeId forwarder = 0) {
   const MessageState* st = n.tracker.find(id);
   if (st == nullptr || !st->meta) return std::nullopt;
   if (st->meta->digest == 0) return std::nullopt;  // every fragment carries the digest
@@ -30,7 +30,7 @@ std::optional<std::vector<std::uint8_t>> encode_fragment(NodeImpl& n, const Mess
   fill_fragment(d, *st->meta, offset, frags.front().data, repair, hops, forwarder);
   if (n.config.block_symbols != wire::kDefaultBlockSymbols) d.set_block_symbols(n.config.block_symbols);
   if (length != nullptr) *length = static_cast<std::uint32_t>(frags.front().data.size());
-  return wire::encode(d);
+  return wire::encode(d, n.data_encoding(id.publisher, id.group, now));
 }
 
 // How much of the planned proactive redundancy may go out now (0..1): all
@@ -88,13 +88,13 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
 // The next first-pass fragment from the cursor's in-memory payload, cut as
 // publish() cut it into the cache.
 std::optional<std::vector<std::uint8_t>> encode_from_memory(NodeImpl& n, const PublicationCursor& cur,
-                                                            const MessageMeta& meta, std::uint32_t* length) {
+                                                            const MessageMeta& meta, std::uint32_t* length, Micros now) {
   const auto& payload = *cur.payload;
   *length = std::min<std::uint32_t>(n.config.payload_size, meta.total_length - cur.next_offset);
   wire::DataFragment d;
   fill_fragment(d, meta, cur.next_offset, std::span(payload).subspan(cur.next_offset, *length), false, 0);
   if (n.config.block_symbols != wire::kDefaultBlockSymbols) d.set_block_symbols(n.config.block_symbols);
-  return wire::encode(d);
+  return wire::encode(d, n.data_encoding(meta.id.publisher, meta.id.group, now));
 }
 
 // Counts a queued fragment the NTM found already on the air, by why it was queued.
@@ -155,8 +155,8 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
   if (cur.parity_left > 0) return next_parity(n, level, now);
   std::uint32_t length = 0;
   const MessageState* st = n.tracker.find(cur.id);
-  auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(n, cur, *st->meta, &length)
-                                                        : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length);
+  auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(n, cur, *st->meta, &length, now)
+                                                        : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length, now);
   if (!bytes || st == nullptr || st->meta->expired_at(now)) {
     n.release_publication(cur);
     n.publish_queue.pop_front(level);  // evicted (or expired) before it was fully sent
@@ -252,7 +252,7 @@ std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Mic
     // A rebroadcast is not a repair and names its forwarder; a push is
     // (it answers a summary, as a repair answers a request).
     const bool forward = q.origin == FragmentOrigin::Forward;
-    auto bytes = encode_fragment(*this, q.key.message, q.key.offset, !forward, q.hops, nullptr,
+    auto bytes = encode_fragment(*this, q.key.message, q.key.offset, !forward, q.hops, nullptr, now,
                                  forward ? config.node_id : 0);
     if (!bytes) return std::nullopt;  // evicted or expired meanwhile
     ntm.record(q.key, now);

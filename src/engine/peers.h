@@ -41,6 +41,11 @@ class PeerTable {
   // beyond max_peers is not added (false; counted in refused()).
   bool heard(NodeId id, Micros now);
   std::uint64_t refused() const { return refused_; }
+  // A known peer's first-pass data heard: it is alive (on slow links its
+  // beacons wait while it sends). Unknown ids are not added.
+  void touch(NodeId id, Micros now) {
+    if (auto it = peers_.find(id); it != peers_.end()) it->second.last_heard = std::max(it->second.last_heard, now);
+  }
   // An established neighbour: one whose beacons we have heard more than once
   // (not just an id some datagram named, nor a one-off phantom beacon). Only
   // these scale the serving timers, rank responders and get a member's

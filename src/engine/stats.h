@@ -32,14 +32,15 @@ enum class DecodeError : std::uint8_t {
   BadRange,         // fragment or requested range outside [0, total_length)
   OversizedRequest,  // an MFR asks for more than the per-request limit
   BadDigest,         // verification data missing where required, or of the wrong size
-  BadSupersession    // replace without a tag, cancel ending nothing, superseded ranges not older and ascending
+  BadSupersession,   // replace without a tag, cancel ending nothing, superseded ranges not older and ascending
+  UnknownGroupRef    // a data frame names its group by a reference this node has not learnt (yet)
 };
-constexpr std::size_t kDecodeErrors = 10;
+constexpr std::size_t kDecodeErrors = 11;
 
 constexpr std::string_view decode_error_name(DecodeError e) {
   constexpr std::string_view names[] = {"empty",     "bad_version", "unknown_kind", "unparseable",
                                         "bad_group", "bad_length",  "bad_range",    "oversized_request", "bad_digest",
-                                        "bad_supersession"};
+                                        "bad_supersession", "unknown_group_ref"};
   return names[static_cast<std::size_t>(e)];
 }
 
@@ -148,7 +149,10 @@ struct Stats {
   // bundles received.
   std::uint64_t bundles_sent = 0;
   std::uint64_t bundled_items = 0;
-  std::uint64_t bundles_received = 0;           // proactive redundancy of our own publications
+  std::uint64_t bundles_received = 0;
+  // Short group references (wire/group_refs.h): a publisher's ref heard
+  // under another name than before (it lost its node state).
+  std::uint64_t group_refs_changed = 0;
 
   std::uint64_t integrity_total() const {
     std::uint64_t t = 0;

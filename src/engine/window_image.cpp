@@ -5,6 +5,10 @@
 namespace dissem::engine {
 namespace {
 
+// Images are the same at every node, whatever references it knows: the
+// group by name, and the digest explicit (it checks what a window decodes).
+constexpr wire::DataEncoding kImageEncoding{0, true, true};
+
 wire::DataFragment canonical(const MessageMeta& meta, std::span<const std::uint8_t> payload) {
   wire::DataFragment d;
   fill_fragment(d, meta, 0, payload, false, 0);
@@ -14,7 +18,7 @@ wire::DataFragment canonical(const MessageMeta& meta, std::span<const std::uint8
 }  // namespace
 
 std::vector<std::uint8_t> window_image(const MessageMeta& meta, std::span<const std::uint8_t> payload) {
-  const auto datagram = wire::encode(canonical(meta, payload));
+  const auto datagram = wire::encode(canonical(meta, payload), kImageEncoding);
   std::vector<std::uint8_t> image(2 + datagram.size());
   image[0] = static_cast<std::uint8_t>(datagram.size() >> 8);
   image[1] = static_cast<std::uint8_t>(datagram.size());
@@ -24,11 +28,8 @@ std::vector<std::uint8_t> window_image(const MessageMeta& meta, std::span<const 
 
 bool window_eligible(const MessageMeta& meta, std::uint32_t payload_size) {
   if (meta.total_length == 0 || meta.total_length > payload_size) return false;
-  // The image's size without building it: the header fields as the message
-  // carries them, with an empty stand-in payload, plus the payload's bytes.
-  wire::DataFragment d = canonical(meta, {});
-  const std::size_t length_varint = meta.total_length < (1u << 7) ? 1 : meta.total_length < (1u << 14) ? 2 : 3;
-  const std::size_t size = 2 + wire::encoded_size(d) + 1 + length_varint + meta.total_length;
+  // The image's size without building it: the frame with the payload's length.
+  const std::size_t size = 2 + wire::data_frame_size(canonical(meta, {}), kImageEncoding, meta.total_length);
   return size <= payload_size && size <= 0xffff;
 }
 

@@ -77,6 +77,7 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_bundles_sent(s.bundles_sent);
   out.set_bundled_items(s.bundled_items);
   out.set_bundles_received(s.bundles_received);
+  out.set_group_refs_changed(s.group_refs_changed);
   out.set_requests_trimmed(s.requests_trimmed);
   out.set_request_bytes_trimmed(s.request_bytes_trimmed);
   out.set_forwards_queued(s.forwards_queued);
@@ -143,6 +144,7 @@ StatsSnapshot from_proto(const Stats& in) {
   s.bundles_sent = in.bundles_sent();
   s.bundled_items = in.bundled_items();
   s.bundles_received = in.bundles_received();
+  s.group_refs_changed = in.group_refs_changed();
   s.requests_trimmed = in.requests_trimmed();
   s.request_bytes_trimmed = in.request_bytes_trimmed();
   s.forwards_queued = in.forwards_queued();

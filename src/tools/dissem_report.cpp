@@ -59,6 +59,7 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   j += fmt::format(R"(,"signatures":{{"checked":{},"vouched":{}}})", s.signatures_checked, s.signatures_vouched);
   j += fmt::format(R"(,"bundling":{{"bundles_sent":{},"bundled_items":{},"bundles_received":{}}})", s.bundles_sent,
                    s.bundled_items, s.bundles_received);
+  j += fmt::format(R"(,"group_refs_changed":{})", s.group_refs_changed);
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "wire/utf8.h"
+
 namespace dissem::wire {
 namespace {
 
@@ -41,7 +43,9 @@ std::optional<DecodeError> check_supersession(const Datagram& d, const Limits& l
 }
 
 std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limits) {
-  if (!valid_group(d.group(), limits)) return DecodeError::BadGroup;
+  // Framed by hand, so the names' UTF-8 is checked here (protobuf checks the other kinds').
+  if (!valid_group(d.group(), limits) || !valid_utf8(d.group())) return DecodeError::BadGroup;
+  if (!valid_utf8(d.tag())) return DecodeError::Unparseable;
   if (d.total_length() == 0 || d.total_length() > limits.max_message_size) return DecodeError::BadLength;
   if (d.payload().empty() || d.seq() == 0 || d.publisher() == 0) return DecodeError::BadRange;
   const std::uint64_t end = std::uint64_t{d.offset()} + d.payload().size();
@@ -187,21 +191,29 @@ std::optional<DecodeError> check_summary(const Summary& s, const Limits& limits)
   return std::nullopt;
 }
 
-std::optional<DecodeError> check_bundle(const Bundle& b) {
-  if (b.items_size() < 2 || static_cast<std::size_t>(b.items_size()) > kMaxBundleItems) return DecodeError::BadRange;
-  for (const auto& item : b.items()) {
-    // Every item a frame of this version, and no bundle in a bundle.
+// Items: a varint length and the frame, 2 to 64 of them, filling the datagram exactly.
+std::optional<DecodeError> read_bundle(std::span<const std::uint8_t> body, std::vector<std::span<const std::uint8_t>>& items) {
+  items.clear();
+  Reader r(body);
+  while (r.remaining() > 0) {
+    const std::uint64_t n = r.varint();
+    const auto item = r.take(static_cast<std::size_t>(std::min<std::uint64_t>(n, SIZE_MAX)));
+    if (!r.ok()) return DecodeError::Unparseable;
     if (item.empty()) return DecodeError::Empty;
-    const auto prefix = static_cast<std::uint8_t>(item[0]);
-    if (prefix >> 4 != kWireVersion) return DecodeError::BadVersion;
-    if ((prefix & 0x0f) == static_cast<std::uint8_t>(Kind::Bundle)) return DecodeError::UnknownKind;
+    // Every item a frame of this version, and no bundle in a bundle.
+    if (item[0] >> 4 != kWireVersion) return DecodeError::BadVersion;
+    if ((item[0] & 0x0f) == static_cast<std::uint8_t>(Kind::Bundle)) return DecodeError::UnknownKind;
+    if (items.size() == kMaxBundleItems) return DecodeError::BadRange;
+    items.push_back(item);
   }
+  if (items.size() < 2) return DecodeError::BadRange;
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Limits& limits, Decoded& out) {
+std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Limits& limits, Decoded& out,
+                                  const GroupRefs* refs, DataContext* context) {
   if (bytes.empty()) return DecodeError::Empty;
   const std::uint8_t version = bytes[0] >> 4;
   const std::uint8_t kind = bytes[0] & 0x0f;
@@ -211,7 +223,7 @@ std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Lim
   switch (static_cast<Kind>(kind)) {
     case Kind::Data:
       out.kind = Kind::Data;
-      if (!out.data.ParseFromArray(body, size)) return DecodeError::Unparseable;
+      if (auto err = decode_data(bytes.subspan(1), refs, context, out.data, out.data_info)) return err;
       return check_data(out.data, limits);
     case Kind::Request:
       out.kind = Kind::Request;
@@ -235,20 +247,38 @@ std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Lim
       return check_window(out.window, limits);
     case Kind::Bundle:
       out.kind = Kind::Bundle;
-      if (!out.bundle.ParseFromArray(body, size)) return DecodeError::Unparseable;
-      return check_bundle(out.bundle);
+      return read_bundle(bytes.subspan(1), out.items);
   }
   return DecodeError::UnknownKind;
 }
 
-std::vector<std::uint8_t> encode(const DataFragment& m) { return frame(Kind::Data, m); }
+std::vector<std::uint8_t> encode(const DataFragment& m, const DataEncoding& e) {
+  std::vector<std::uint8_t> out;
+  encode_data(m, e, out);
+  return out;
+}
+std::vector<std::uint8_t> encode(const DataFragment& m) { return encode(m, DataEncoding{}); }
 std::vector<std::uint8_t> encode(const MissingFragmentRequest& m) { return frame(Kind::Request, m); }
 std::vector<std::uint8_t> encode(const Beacon& m) { return frame(Kind::Beacon, m); }
 std::vector<std::uint8_t> encode(const Summary& m) { return frame(Kind::Summary, m); }
 std::vector<std::uint8_t> encode(const CodedSymbol& m) { return frame(Kind::Coded, m); }
 std::vector<std::uint8_t> encode(const WindowSymbol& m) { return frame(Kind::Window, m); }
-std::vector<std::uint8_t> encode(const Bundle& m) { return frame(Kind::Bundle, m); }
+
+std::vector<std::uint8_t> encode_bundle(std::span<const std::vector<std::uint8_t>> frames,
+                                        std::vector<std::size_t>* item_sizes) {
+  std::vector<std::uint8_t> out{prefix(Kind::Bundle)};
+  DataContext context;
+  if (item_sizes != nullptr) item_sizes->clear();
+  for (const auto& f : frames) {
+    const auto item = compact_in_bundle(f, context);
+    if (item_sizes != nullptr) item_sizes->push_back(item.size());
+    put_varint(out, item.size());
+    out.insert(out.end(), item.begin(), item.end());
+  }
+  return out;
+}
 
 std::size_t encoded_size(const google::protobuf::MessageLite& m) { return m.ByteSizeLong() + 1; }
+std::size_t encoded_size(const DataFragment& m, const DataEncoding& e) { return data_frame_size(m, e); }
 
 }  // namespace dissem::wire

@@ -8,6 +8,7 @@
 #include "engine/fragmenter.h"
 #include "engine/node.h"
 #include "sim/simulation.h"
+#include "support/air_reader.h"
 #include "support/node_harness.h"
 #include "support/temp_db.h"
 #include "wire/codec.h"
@@ -25,10 +26,12 @@ constexpr NodeId kReceiver = 2;
 
 std::uint64_t integrity(const Node& n, IntegrityEvent e) { return n.stats().integrity[static_cast<std::size_t>(e)]; }
 
-// A received datagram's data fragment, for a forger to alter.
-wire::DataFragment parse(const std::vector<std::uint8_t>& datagram) {
+// The i-th received datagram's data fragment, for a forger to alter (the
+// others announce the group references it may use).
+wire::DataFragment parse(const std::vector<std::vector<std::uint8_t>>& datagrams, std::size_t i) {
   wire::Decoded d;
-  EXPECT_EQ(wire::decode(datagram, wire::Limits{}, d), std::nullopt);
+  AirReader air;
+  EXPECT_EQ(air.decode_among(datagrams, i, d), std::nullopt);
   EXPECT_EQ(d.kind, wire::Kind::Data);
   return d.data;
 }
@@ -59,7 +62,7 @@ TEST(MessageIntegrity, CorruptedBytesUnderTheRealDigestAreNeverDeliveredAndTheMe
   ASSERT_EQ(real.fragments.size(), 10u);
   auto rx = receiver();
   // The forger's copy of fragment 4: same header (digest included), other bytes.
-  auto forged = parse(real.fragments[4]);
+  auto forged = parse(real.fragments, 4);
   forged.mutable_payload()->at(17) ^= 0x40;
   rx->on_datagram(wire::encode(forged), kT0 + 1);
   for (std::size_t i = 0; i < 10; ++i) rx->on_datagram(real.fragments[i], kT0 + 2);
@@ -85,7 +88,7 @@ TEST(MessageIntegrity, AForgedFirstFragmentWithAnotherDigestOrLengthDoesNotBlock
   for (const bool change_length : {false, true}) {
     SCOPED_TRACE(change_length ? "another length" : "another digest");
     auto rx = receiver();
-    auto forged = parse(real.fragments[0]);
+    auto forged = parse(real.fragments, 0);
     forged.set_digest(forged.digest() ^ 1);
     if (change_length) forged.set_total_length(20'000);
     rx->on_datagram(wire::encode(forged), kT0 + 1);  // first: it fixes the claim
@@ -109,7 +112,7 @@ TEST(MessageIntegrity, VerifiedDataIsNeverReplaced) {
   for (const auto& f : real.fragments) rx->on_datagram(f, kT0 + 1);
   ASSERT_TRUE(rx->poll_delivery());
   // Later copies with other bytes, another digest or another length change nothing.
-  auto forged = parse(real.fragments[1]);
+  auto forged = parse(real.fragments, 1);
   forged.mutable_payload()->at(0) ^= 1;
   rx->on_datagram(wire::encode(forged), kT0 + 2);
   forged.set_digest(forged.digest() + 1);
@@ -127,7 +130,7 @@ TEST(MessageIntegrity, APollutedCodedSymbolIsCaughtAfterDecoding) {
   const auto real = publish(4'200, 9);  // 3 fragments: one block
   ASSERT_EQ(real.fragments.size(), 3u);
   auto rx = receiver();
-  const auto header = parse(real.fragments[0]);
+  const auto header = parse(real.fragments, 0);
   wire::CodedSymbol junk;
   junk.set_group(header.group());
   junk.set_publisher(header.publisher());
@@ -163,7 +166,7 @@ TEST(MessageIntegrity, DataUnderTheNodesOwnIdIsNeverTakenFromTheAir) {
   EXPECT_EQ(integrity(pub, IntegrityEvent::OwnId), 0u);
 
   // An acknowledged publication rewritten by a forger: refused.
-  auto forged = parse(sent[0]);
+  auto forged = parse(sent, 0);
   forged.set_digest(forged.digest() ^ 0xff);
   forged.mutable_payload()->at(3) ^= 1;
   pub.on_datagram(wire::encode(forged), kT0 + kSeconds);

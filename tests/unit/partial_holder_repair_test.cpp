@@ -9,6 +9,7 @@
 
 #include "engine/node.h"
 #include "sim/simulation.h"
+#include "support/air_reader.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
 
@@ -35,9 +36,10 @@ TEST(PartialHolderRepair, ARelayOfEqualRankWithTheParitySymbolCompletesASubscrib
   // The first pass: the relay hears sources 0, 1, 3, 4 and the parity
   // symbol; the subscriber hears sources 0, 1, 3, 4, 5. Nobody hears source 2.
   std::size_t parity = 0;
+  AirReader air;
   for (const auto& d : drain(pub, kT0)) {
     wire::Decoded w;
-    ASSERT_FALSE(wire::decode(d, wire::Limits{}, w));
+    ASSERT_FALSE(air.decode(d, w));
     if (w.kind == wire::Kind::Coded && parity++ == 0) relay.on_datagram(d, kT0);
     if (w.kind != wire::Kind::Data) continue;
     const std::uint32_t source = w.data.offset() / 1400;

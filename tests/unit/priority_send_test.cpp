@@ -9,6 +9,7 @@
 #include "engine/node.h"
 #include "engine/priority_floor.h"
 #include "sim/simulation.h"
+#include "support/air_reader.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
 
@@ -31,10 +32,11 @@ struct Sent {
 std::vector<Sent> run(Node& n, Micros from, Micros span) {
   std::vector<Sent> out;
   wire::Decoded d;
+  AirReader air;
   for (Micros t = from; t < from + span;) {
     if (t >= n.next_deadline()) n.on_timer(t);
     if (auto g = n.poll_datagram(t)) {
-      if (!wire::decode(g->bytes, wire::Limits{}, d) && d.kind == wire::Kind::Data)
+      if (!air.decode(g->bytes, d) && d.kind == wire::Kind::Data)
         out.push_back({d.data.seq(), d.data.priority(), d.data.repair()});
     } else {
       t = std::max(t + 1, std::min(from + span, n.next_deadline()));

@@ -9,6 +9,7 @@
 #include "engine/node.h"
 #include "engine/supersession.h"
 #include "sim/simulation.h"
+#include "support/air_reader.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
 
@@ -38,8 +39,9 @@ MessageMeta meta(std::uint64_t seq, const std::string& tag) {
 std::vector<std::uint64_t> data_seqs(const std::vector<std::vector<std::uint8_t>>& datagrams) {
   std::vector<std::uint64_t> out;
   wire::Decoded d;
+  AirReader air;
   for (const auto& bytes : only_data(datagrams))
-    if (!wire::decode(bytes, wire::Limits{}, d)) out.push_back(d.data.seq());
+    if (!air.decode(bytes, d)) out.push_back(d.data.seq());
   return out;
 }
 

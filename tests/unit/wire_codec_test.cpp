@@ -6,6 +6,7 @@
 
 #include "engine/fragmenter.h"
 #include "wire/codec.h"
+#include "wire/message_digest.h"
 
 using dissem::engine::DecodeError;
 namespace wire = dissem::wire;
@@ -43,33 +44,72 @@ TEST(WireCodec, DataFragmentRoundTrips) {
 }
 
 TEST(WireCodec, HeaderOverheadWithinBudget) {
-  // At most 40 bytes of header per fragment for a 12-character group (the
-  // first budget), plus the 9 of the message digest every fragment carries
-  // since integrity checking (tag + fixed64).
+  // A mid-message fragment, the group named in full (12 characters), with
+  // priority and expiry: within the first budget of 40 bytes plus the 8 of
+  // the digest every fragment of a multi-fragment message carries.
   const auto d = sample_fragment();
-  const std::size_t overhead = wire::encode(d).size() - d.payload().size();
-  std::printf("per-fragment protocol overhead: %zu bytes (12-char group, mid-message fragment)\n", overhead);
-  EXPECT_LE(overhead, 40u + 9u);
+  const std::size_t named = wire::encode(d).size() - d.payload().size();
+  const std::size_t by_ref = wire::encode(d, {1, false, false}).size() - d.payload().size();
+  std::printf("per-fragment protocol overhead: %zu bytes named (12-char group), %zu by reference "
+              "(mid-message fragment, priority and expiry set)\n",
+              named, by_ref);
+  EXPECT_LE(named, 40u + 9u);
+  EXPECT_EQ(named - by_ref, 1u + d.group().size()) << "the name costs its length and bytes, no more";
   auto without = d;
   without.clear_digest();
-  EXPECT_EQ(wire::encode(d).size() - wire::encode(without).size(), 9u) << "the digest costs 9 bytes, no more";
+  EXPECT_EQ(wire::encode(d, {1, false, false}).size(), wire::encode(without, {1, false, true}).size());
+}
+
+TEST(WireCodec, ASmallMessageInAKnownGroupCostsAtMostTwelveBytes) {
+  // Issue 14's target: a single-fragment message, group known by reference,
+  // no options. The sequence number is a varint: the budget holds to 2^21.
+  for (const std::uint64_t seq : {1ull, 127ull, 16'383ull, 2'097'151ull}) {
+    dissem::MessageMeta meta;
+    meta.id = {"tracks/blue-force", 0xA1B2C3D4, seq};
+    const std::vector<std::uint8_t> payload(134, 0x5a);
+    meta.total_length = static_cast<std::uint32_t>(payload.size());
+    meta.digest = wire::message_digest(payload);
+    wire::DataFragment d;
+    dissem::engine::fill_fragment(d, meta, 0, payload, false, 0);
+    const auto bytes = wire::encode(d, {3, false, false});
+    const std::size_t header = bytes.size() - payload.size();
+    std::printf("one 134-byte message, seq %llu: %zu bytes of header\n", static_cast<unsigned long long>(seq), header);
+    EXPECT_LE(header, 12u);
+    // It decodes, digest and length included, where the reference is known.
+    wire::GroupRefs refs;
+    refs.learn(0xA1B2C3D4, 3, "tracks/blue-force");
+    wire::Decoded out;
+    ASSERT_EQ(wire::decode(bytes, wire::Limits{}, out, &refs), std::nullopt);
+    EXPECT_EQ(out.data.group(), "tracks/blue-force");
+    EXPECT_EQ(out.data.seq(), seq);
+    EXPECT_EQ(out.data.total_length(), 134u);
+    EXPECT_EQ(out.data.digest(), meta.digest) << "computed from the payload, as the publisher did";
+    EXPECT_EQ(wire::decode(bytes, wire::Limits{}, out), DecodeError::UnknownGroupRef) << "unknown elsewhere";
+  }
 }
 
 TEST(WireCodec, RejectsEmptyAndWrongVersion) {
   EXPECT_EQ(decode({}), DecodeError::Empty);
   auto bytes = wire::encode(sample_fragment());
-  bytes[0] = static_cast<std::uint8_t>((1 << 4) | 1);  // version 1: expiry in seconds, no supersession
+  bytes[0] = static_cast<std::uint8_t>((2 << 4) | 1);  // version 2: protobuf data frames, names in full
   EXPECT_EQ(decode(bytes), DecodeError::BadVersion);
-  bytes[0] = static_cast<std::uint8_t>((3 << 4) | 1);
+  bytes[0] = static_cast<std::uint8_t>((4 << 4) | 1);
   EXPECT_EQ(decode(bytes), DecodeError::BadVersion);
   bytes[0] = static_cast<std::uint8_t>((wire::kWireVersion << 4) | 9);
   EXPECT_EQ(decode(bytes), DecodeError::UnknownKind);
 }
 
 TEST(WireCodec, RejectsTruncated) {
-  auto bytes = wire::encode(sample_fragment());
-  bytes.resize(bytes.size() - 100);  // payload length now points past the end
-  EXPECT_EQ(decode(bytes), DecodeError::Unparseable);
+  // Anywhere in the header: the frame does not parse. (The payload is the
+  // rest of the datagram: UDP delivers datagrams whole, and a payload cut
+  // short by a buggy sender is the digest's to catch.)
+  const auto whole = wire::encode(sample_fragment());
+  const std::size_t header = whole.size() - sample_fragment().payload().size();
+  for (std::size_t keep = 1; keep < header; ++keep) {
+    auto bytes = whole;
+    bytes.resize(keep);
+    EXPECT_EQ(decode(bytes), DecodeError::Unparseable) << "cut to " << keep << " bytes";
+  }
 }
 
 TEST(WireCodec, RejectsOffsetsBeyondTotalLength) {
@@ -229,7 +269,7 @@ TEST(WireCodec, OnlyRebroadcastsCarryTheForwarder) {
   const auto without = wire::encode(d).size();
   dissem::engine::fill_fragment(d, meta, 409600, payload, false, 2, 0x01020304);
   const auto bytes = wire::encode(d);
-  EXPECT_EQ(bytes.size(), without + 5);  // one tag byte and a fixed32, on rebroadcasts only
+  EXPECT_EQ(bytes.size(), without + 4);  // a fixed32, on rebroadcasts only
   wire::Decoded out;
   ASSERT_EQ(wire::decode(bytes, wire::Limits{}, out), std::nullopt);
   EXPECT_EQ(out.data.forwarder(), 0x01020304u);
@@ -288,4 +328,17 @@ TEST(WireCodec, SignaturesAndChainLinksHaveTheirSizesAndALinkNeedsASignature) {
   EXPECT_EQ(check(std::string(64, 's'), std::string(17, 'l')), DecodeError::BadDigest);
   EXPECT_EQ(check("", std::string(16, 'l')), DecodeError::BadDigest) << "a link outside a signed manifest";
   EXPECT_EQ(check(std::string(63, 's'), ""), DecodeError::BadDigest);
+}
+
+TEST(WireCodec, DataFramesRefuseNamesAndTagsThatAreNotUtf8) {
+  auto d = sample_fragment();
+  d.set_group("caf\xc3\xa9/\xe2\x82\xac");  // "café/€": well-formed
+  EXPECT_EQ(decode(wire::encode(d)), std::nullopt);
+  for (const char* bad : {"\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "a\xff" "b"}) {
+    d.set_group(bad);
+    EXPECT_EQ(decode(wire::encode(d)), DecodeError::BadGroup) << "overlong, surrogate, too high, truncated or stray";
+  }
+  d.set_group("g");
+  d.set_tag("\xfe");
+  EXPECT_EQ(decode(wire::encode(d)), DecodeError::Unparseable);
 }
