@@ -27,7 +27,7 @@ from typing import Any
 from . import eel, facts, topology
 from .emulator import Emulator, RunFailure, build_argv, cleanup, read_stats
 from .errors import ScenarioError, TemplateError
-from .late_start import LateNode, LateNodes
+from .late_start import LateNodes, plan_late_nodes
 from .matrix import Cell
 from .processes import POLL_S, ManagedProcess, run_bounded, stop_all
 from .results import last_json_object
@@ -233,7 +233,7 @@ class Run:
                     self.collects.append(NodeProcess("collect", role, node_id, False,
                                                      command_text=spec.collect.text(names), argv=argv))
 
-        self.late = self._late_nodes(probes, node_names, envs)
+        self.late = plan_late_nodes(self.sc, self.procs, probes, node_names, envs, self.rundir / "logs")
         daemons = [np for np in self.procs if np.kind == "daemon"]
         for np in daemons:
             if self.late.delay(np.node_id) == 0:
@@ -243,21 +243,6 @@ class Run:
         status = self._wait_for_commands(limit, deadline, node_names, envs, daemons)
         self._collect(node_names, envs)
         return status
-
-    def _late_nodes(self, probes, node_names, envs) -> LateNodes:
-        """[nodes] start_delay_s: resolved per node; their commands shift by as much."""
-        late = []
-        for node_id, param in sorted(self.sc.node_start_delay.items()):
-            delay = float(param.resolve(node_names[node_id]))
-            if delay <= 0:
-                continue
-            mine = [(role, argv, envs[(n, role)], str(node_names[n]["workdir"])) for n, role, argv in probes
-                    if n == node_id]
-            late.append(LateNode(node_id, self.sc.nodes.node(node_id).name, delay, mine))
-            for np in self.procs:
-                if np.node_id == node_id and np.kind == "command":
-                    np.start_at += delay
-        return LateNodes(late, self.rundir / "logs", self.sc.ready_timeout_s)
 
     def _step_late_nodes(self, elapsed_s: float, node_names, envs) -> None:
         for node in self.late.due_to_start(elapsed_s):

@@ -37,6 +37,23 @@ class LateNode:
     give_up: float = 0.0
 
 
+def plan_late_nodes(sc, procs, probes, node_names, envs, logs: Path) -> "LateNodes":
+    """[nodes] start_delay_s resolved per node; the late nodes' role
+    commands (procs of kind "command") are shifted by their node's delay."""
+    late = []
+    for node_id, param in sorted(sc.node_start_delay.items()):
+        delay = float(param.resolve(node_names[node_id]))
+        if delay <= 0:
+            continue
+        mine = [(role, argv, envs[(n, role)], str(node_names[n]["workdir"])) for n, role, argv in probes
+                if n == node_id]
+        late.append(LateNode(node_id, sc.nodes.node(node_id).name, delay, mine))
+        for np in procs:
+            if np.node_id == node_id and np.kind == "command":
+                np.start_at += delay
+    return LateNodes(late, logs, sc.ready_timeout_s)
+
+
 class LateNodes:
     """Drives the late nodes from the run's waiting loop (step() each pass)."""
 
