@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Runs every emulated experiment (the paper's Tables 1-3 with dissemd and NRL
 # NORM on the same links; the multi-hop, partition and late-join ones; the
-# seed-000 message-replacement ones with dissemd and TCP) and writes the
-# Markdown + PNG report. Needs root (network namespaces, TAPs).
+# seed-000 message-replacement ones with dissemd and TCP; seed 004's tracks
+# over HF (75 to 2400 bit/s, simplex) and satcom with dissemd and NORM; seed
+# 003's updates across random disconnections and seed 002's sensor stream,
+# each with dissemd and TCP) and writes the Markdown + PNG report. Needs root
+# (network namespaces, TAPs).
 #
 #   scripts/experiments.sh quick                 # a few cells, one seed (minutes)
 #   scripts/experiments.sh full                  # every cell, 3 seeds; report into docs/results
 #
-# The runs are bound by the emulated links (56 kbit/s to 10 Mbit/s), not by
-# the CPU: a 2-core machine carries dozens at once. So every campaign runs at
+# The runs are bound by the emulated links (75 bit/s to 10 Mbit/s), not by
+# the CPU: a 2-core machine carries dozens at once. The seed-004 HF cells
+# last 680 s each (10 minutes of offered load), so all 12 of a scenario run
+# at once; the full profile then takes about as long as its longest
+# campaign (~15 minutes for the seed-004 HF and seed-003 ones). So every campaign runs at
 # the same time, each on its own range of subnets, with the number of
 # parallel runs given below (--jobs J caps each of them at J). Options:
 # --out DIR (results, default emulation/out/<profile>), --report DIR (default
@@ -65,6 +71,11 @@ campaigns=(
   "hostile-air      2 10.84.0.0/16"
   "seed000-replacement 4 10.85.0.0/16"
   "seed000-fluctuating 4 10.86.0.0/16"
+  "seed004-hf-2nodes 12 10.87.0.0/16"
+  "seed004-hf-3nodes 12 10.88.0.0/16"
+  "seed004-satcom     8 10.89.0.0/16"
+  "seed003-disconnections 6 10.90.0.0/16"
+  "seed002-sensors    2 10.91.0.0/16"
 )
 mkdir -p "$out"
 runtime="$out/runtime.txt"

@@ -10,7 +10,7 @@ packages=(
   libboost-dev libboost-system-dev
   libcli11-dev libtomlplusplus-dev
   clang libclang-rt-14-dev
-  python3 python3-matplotlib mypy python3-pip python3-setuptools python3-wheel python3-venv
+  python3 python3-matplotlib python3-scipy mypy python3-pip python3-setuptools python3-wheel python3-venv
   libnorm-dev iproute2 ethtool tshark
   libisal-dev libsodium-dev
 )

@@ -18,8 +18,9 @@ std::string node_fields(const NodeCounters& c) {
 std::string link_fields(const LinkCounters& c) {
   return fmt::format(
       "\"offered\": {}, \"delivered\": {}, \"bytes_delivered\": {}, \"lost\": {}, \"queue_dropped\": {}, "
-      "\"duplicated\": {}, \"in_flight\": {}",
-      c.offered, c.delivered, c.bytes_delivered, c.lost, c.queue_dropped, c.duplicated, c.in_flight());
+      "\"duplicated\": {}, \"half_duplex_dropped\": {}, \"in_flight\": {}",
+      c.offered, c.delivered, c.bytes_delivered, c.lost, c.queue_dropped, c.duplicated, c.half_duplex_dropped,
+      c.in_flight());
 }
 
 }  // namespace
@@ -49,6 +50,7 @@ LinkCounters Counters::link_totals() const {
     t.lost += c.lost;
     t.queue_dropped += c.queue_dropped;
     t.duplicated += c.duplicated;
+    t.half_duplex_dropped += c.half_duplex_dropped;
     t.delivered += c.delivered;
     t.bytes_delivered += c.bytes_delivered;
   }

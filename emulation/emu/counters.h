@@ -30,11 +30,14 @@ struct LinkCounters {
   std::uint64_t lost = 0;     // loss draw (EEL loss, Gilbert-Elliott, or a disconnected link)
   std::uint64_t queue_dropped = 0;  // drop-tail at the link's rate limit
   std::uint64_t duplicated = 0;     // extra copies made
+  std::uint64_t half_duplex_dropped = 0;  // due while the receiver was on the air (half-duplex channel)
   std::uint64_t delivered = 0;      // copies handed to the receiver, duplicates included
   std::uint64_t bytes_delivered = 0;
 
   // Copies still waiting for their delivery time when the counters are read.
-  std::uint64_t in_flight() const { return offered + duplicated - lost - queue_dropped - delivered; }
+  std::uint64_t in_flight() const {
+    return offered + duplicated - lost - queue_dropped - half_duplex_dropped - delivered;
+  }
   bool any() const { return offered != 0 || duplicated != 0 || delivered != 0; }
 };
 

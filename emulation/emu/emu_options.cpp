@@ -25,6 +25,38 @@ void check_prefix(std::string_view option, std::string_view prefix) {
         option, prefix, kMaxPrefixLength));
 }
 
+// "S:R=PGB,PBG,LOSSBAD": burst loss on the link S -> R.
+LinkGilbert parse_link_gilbert(std::string_view text, std::size_t nodes) {
+  const auto eq = text.find('=');
+  const auto colon = text.substr(0, eq).find(':');
+  if (eq == std::string_view::npos || colon == std::string_view::npos)
+    throw OptionsError(fmt::format("--gilbert-link: '{}' is not S:R=PGB,PBG,LOSSBAD", text));
+  const auto node = [&](std::string_view id_text) {
+    std::size_t id = 0;
+    const auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+    if (id_text.empty() || ec != std::errc{} || end != id_text.data() + id_text.size() || id < 1 || id > nodes)
+      throw OptionsError(fmt::format("--gilbert-link: node '{}' in '{}' is not in 1..{}", id_text, text, nodes));
+    return id;
+  };
+  LinkGilbert g;
+  g.sender = node(text.substr(0, colon));
+  g.receiver = node(text.substr(colon + 1, eq - colon - 1));
+  if (g.sender == g.receiver)
+    throw OptionsError(fmt::format("--gilbert-link: '{}' names a link from a node to itself", text));
+  try {
+    g.params = parse_gilbert(text.substr(eq + 1));
+  } catch (const std::invalid_argument& e) {
+    throw OptionsError(fmt::format("--gilbert-link: '{}': {}", text, e.what()));
+  }
+  return g;
+}
+
+TimeNs milliseconds_option(std::string_view option, double ms) {
+  if (!std::isfinite(ms) || ms < 0 || ms > 1e9)
+    throw OptionsError(fmt::format("{}: {} is not a number of milliseconds in 0..1e9", option, ms));
+  return static_cast<TimeNs>(std::llround(ms * 1e6));
+}
+
 }  // namespace
 
 bool is_valid_prefix(std::string_view prefix) {
@@ -41,6 +73,8 @@ ModelConfig EmuOptions::model_config() const {
   c.radio_bps = radio_bps;
   c.shared_channel_bps = shared_channel_bps;
   c.gilbert = gilbert;
+  c.link_gilbert = link_gilbert;
+  c.half_duplex = half_duplex;
   c.default_connected = !default_disconnected;
   c.overhead_bytes = overhead_bytes;
   c.seed = seed;
@@ -56,7 +90,9 @@ EmuOptions parse_emu_options(int argc, const char* const* argv) {
   long long nodes = 0, queue_packets = 50, overhead_bytes = 0, rt_priority = 10;
   std::uint64_t seed = 1;
   std::string radio_bps, shared_channel_bps;
-  std::vector<std::string> radio_bps_node;
+  std::vector<std::string> radio_bps_node, gilbert_link;
+  std::string half_duplex_bps;
+  double turnaround_ms = 0, max_hold_ms = 0;
   double duration = 0;
   bool default_disconnected = false;
 
@@ -72,6 +108,17 @@ EmuOptions parse_emu_options(int argc, const char* const* argv) {
   app.add_option("--radio-bps-node", radio_bps_node, "I=BPS: radio rate of node I (repeatable)");
   app.add_option("--shared-channel-bps", shared_channel_bps, "All nodes share one channel of BPS (0 = off)");
   app.add_option("--gilbert", gilbert, "PGB,PBG,LOSSBAD: Gilbert-Elliott burst loss on every link (probabilities)");
+  app.add_option("--gilbert-link", gilbert_link,
+                 "S:R=PGB,PBG,LOSSBAD: burst loss on link S -> R in place of --gilbert (repeatable)");
+  app.add_option("--half-duplex-bps", half_duplex_bps,
+                 "All nodes share one half-duplex channel of BPS (an HF net): one transmitter at a time, "
+                 "a node on the air hears nothing (0 = off)");
+  auto* turnaround_opt = app.add_option("--turnaround-ms", turnaround_ms,
+                                        "Half-duplex: quiet time before another node may transmit")
+                             ->capture_default_str();
+  auto* max_hold_opt = app.add_option("--max-hold-ms", max_hold_ms,
+                                      "Half-duplex: longest turn while others wait (0 = no limit)")
+                           ->capture_default_str();
   app.add_flag("--default-disconnected", default_disconnected, "Links not set by the EEL pass nothing");
   app.add_option("--pcap-dir", pcap_dir, "Write n<i>.pcap per node (frames sent and received)");
   app.add_option("--stats-json", stats_json, "Write counters as JSON here at the end of the run");
@@ -146,6 +193,26 @@ EmuOptions parse_emu_options(int argc, const char* const* argv) {
       throw OptionsError(fmt::format("--gilbert: {}", e.what()));
     }
   }
+  for (const auto& entry : gilbert_link) {
+    LinkGilbert g = parse_link_gilbert(entry, o.nodes);
+    for (const auto& other : o.link_gilbert)
+      if (other.sender == g.sender && other.receiver == g.receiver)
+        throw OptionsError(fmt::format("--gilbert-link: link {}:{} is given twice", g.sender, g.receiver));
+    o.link_gilbert.push_back(g);
+  }
+  if (!half_duplex_bps.empty()) o.half_duplex.bps = parse_bps("--half-duplex-bps", half_duplex_bps);
+  if (o.half_duplex.bps == 0 && (turnaround_opt->count() > 0 || max_hold_opt->count() > 0))
+    throw OptionsError(fmt::format("{}: only applies with --half-duplex-bps",
+                                   turnaround_opt->count() > 0 ? "--turnaround-ms" : "--max-hold-ms"));
+  o.half_duplex.turnaround = milliseconds_option("--turnaround-ms", turnaround_ms);
+  o.half_duplex.max_hold = milliseconds_option("--max-hold-ms", max_hold_ms);
+  if (o.half_duplex.bps > 0 && o.shared_channel_bps > 0)
+    throw OptionsError("--half-duplex-bps: cannot be combined with --shared-channel-bps");
+  if (o.half_duplex.bps > 0)
+    for (auto bps : o.radio_bps)
+      if (bps > 0)
+        throw OptionsError("--half-duplex-bps: cannot be combined with --radio-bps or --radio-bps-node "
+                           "(the half-duplex channel is every node's radio)");
   o.default_disconnected = default_disconnected;
   if (!pcap_dir.empty()) o.pcap_dir = pcap_dir;
   if (!stats_json.empty()) o.stats_json = stats_json;

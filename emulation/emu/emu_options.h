@@ -2,7 +2,8 @@
 // added, never changed):
 //   dissem-emu --prefix NAME --nodes N [--subnet 10.77.0.0/24] [--eel FILE] [--seed S]
 //              [--queue-packets 50] [--radio-bps BPS] [--radio-bps-node I=BPS]...
-//              [--shared-channel-bps BPS] [--gilbert PGB,PBG,LOSSBAD] [--default-disconnected]
+//              [--shared-channel-bps BPS] [--gilbert PGB,PBG,LOSSBAD] [--gilbert-link S:R=PGB,PBG,LOSSBAD]...
+//              [--half-duplex-bps BPS [--turnaround-ms MS] [--max-hold-ms MS]] [--default-disconnected]
 //              [--pcap-dir DIR] [--stats-json FILE] [--duration SECONDS] [--overhead-bytes B]
 //              [--rt-priority P]
 //   dissem-emu --cleanup NAME
@@ -38,6 +39,8 @@ struct EmuOptions {
   std::vector<std::uint64_t> radio_bps;  // per node (index id-1), after --radio-bps and --radio-bps-node
   std::uint64_t shared_channel_bps = 0;
   std::optional<GilbertParams> gilbert;
+  std::vector<LinkGilbert> link_gilbert;  // --gilbert-link, one per ordered link
+  HalfDuplexParams half_duplex;
   bool default_disconnected = false;
   std::optional<std::string> pcap_dir;
   std::optional<std::string> stats_json;

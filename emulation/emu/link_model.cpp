@@ -21,11 +21,25 @@ LinkModel::LinkModel(ModelConfig config, AddressPlan addresses)
     for (auto bps : config_.radio_bps)
       if (bps > 0) throw std::invalid_argument("a shared channel excludes per-node radio rates");
 
+  if (config_.half_duplex.bps > 0) {
+    if (config_.shared_channel_bps > 0) throw std::invalid_argument("a half-duplex channel excludes a shared channel");
+    for (auto bps : config_.radio_bps)
+      if (bps > 0) throw std::invalid_argument("a half-duplex channel excludes per-node radio rates");
+    half_duplex_.emplace(config_.nodes, config_.half_duplex);
+  }
+
   links_.reserve(config_.nodes * config_.nodes);
   const LinkEffects initial = config_.default_connected ? LinkEffects{} : LinkEffects::disconnected();
   for (std::size_t i = 0; i < config_.nodes * config_.nodes; ++i) {
     links_.emplace_back(derive_seed(config_.seed, i + 1));
     links_.back().effects = initial;
+    links_.back().gilbert = config_.gilbert;
+  }
+  for (const auto& g : config_.link_gilbert) {
+    if (g.sender < 1 || g.sender > config_.nodes || g.receiver < 1 || g.receiver > config_.nodes ||
+        g.sender == g.receiver)
+      throw std::invalid_argument("a per-link Gilbert-Elliott setting names a link outside the nodes");
+    link(g.sender, g.receiver).gilbert = g.params;
   }
 }
 
@@ -74,6 +88,10 @@ void LinkModel::offer(TimeNs now, NodeId sender, FramePtr frame) {
   }
 
   std::optional<TimeNs> leaves;
+  if (half_duplex_) {
+    offer_half_duplex(now, sender, std::move(frame));
+    return;
+  }
   if (config_.shared_channel_bps > 0) {
     leaves = channel_.admit(now, sender - 1, wire_time(*frame, config_.shared_channel_bps), config_.queue_packets);
   } else if (const auto bps = config_.radio_bps[sender - 1]; bps > 0) {
@@ -87,6 +105,24 @@ void LinkModel::offer(TimeNs now, NodeId sender, FramePtr frame) {
     return;
   }
   push(*leaves, EventKind::leave_radio, sender, 0, std::move(frame));
+}
+
+void LinkModel::offer_half_duplex(TimeNs now, NodeId sender, FramePtr frame) {
+  const TimeNs duration = wire_time(*frame, config_.half_duplex.bps);
+  if (!half_duplex_->offer(now, sender, std::move(frame), duration, config_.queue_packets)) {
+    ++counters_.node(sender).radio_queue_dropped;
+    return;
+  }
+  schedule_half_duplex();
+}
+
+void LinkModel::schedule_half_duplex() {
+  // Once on the air, a transmission's end is fixed: one pending event suffices.
+  if (half_duplex_scheduled_) return;
+  if (const auto end = half_duplex_->next_end()) {
+    push(*end, EventKind::leave_half_duplex, 0, 0, nullptr);
+    half_duplex_scheduled_ = true;
+  }
 }
 
 void LinkModel::enter_links(TimeNs now, NodeId sender, const FramePtr& frame) {
@@ -108,7 +144,7 @@ void LinkModel::enter_link(TimeNs now, NodeId sender, NodeId receiver, const Fra
     return;
   }
   double loss = l.effects.loss_pct / 100;
-  if (config_.gilbert) loss = l.burst.step(l.rng, *config_.gilbert, loss);
+  if (l.gilbert) loss = l.burst.step(l.rng, *l.gilbert, loss);
   if (l.rng.uniform() < loss) {
     ++c.lost;
     return;
@@ -149,18 +185,33 @@ void LinkModel::advance(TimeNs now) {
       case EventKind::leave_radio:
         enter_links(e.at, e.sender, e.frame);
         break;
-      case EventKind::deliver: {
-        LinkCounters& c = counters_.link(e.sender, e.receiver);
-        ++c.delivered;
-        c.bytes_delivered += e.frame->size();
-        NodeCounters& r = counters_.node(e.receiver);
-        ++r.frames_received;
-        r.bytes_received += e.frame->size();
-        due_.push_back(Delivery{e.at, e.sender, e.receiver, std::move(e.frame)});
+      case EventKind::leave_half_duplex: {
+        half_duplex_scheduled_ = false;
+        HalfDuplexChannel::Transmission sent = half_duplex_->finish();
+        schedule_half_duplex();
+        enter_links(sent.end, sent.sender, sent.frame);
         break;
       }
+      case EventKind::deliver:
+        deliver(e);
+        break;
     }
   }
+}
+
+void LinkModel::deliver(Event& e) {
+  LinkCounters& c = counters_.link(e.sender, e.receiver);
+  // A node on the air hears nothing (a half-duplex radio).
+  if (half_duplex_ && half_duplex_->transmitting(e.receiver, e.at)) {
+    ++c.half_duplex_dropped;
+    return;
+  }
+  ++c.delivered;
+  c.bytes_delivered += e.frame->size();
+  NodeCounters& r = counters_.node(e.receiver);
+  ++r.frames_received;
+  r.bytes_received += e.frame->size();
+  due_.push_back(Delivery{e.at, e.sender, e.receiver, std::move(e.frame)});
 }
 
 void LinkModel::poll(TimeNs now, std::vector<Delivery>& out) {

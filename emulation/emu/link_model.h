@@ -15,6 +15,9 @@
 //     (0 = not queued), ending at t''; then latency + uniform jitter, so the
 //     copy is due at t'' + latency + U[0, jitter]; a duplicate, if drawn, gets
 //     its own jitter draw and takes no link capacity.
+// With a half-duplex channel (half_duplex_channel.h) in place of the radio
+// stage, a copy due at a node while that node is on the air is lost
+// (counted as half_duplex_dropped).
 #pragma once
 
 #include <cstddef>
@@ -27,10 +30,18 @@
 #include "engine/random.h"
 #include "ethernet.h"
 #include "gilbert_elliott.h"
+#include "half_duplex_channel.h"
 #include "link_effects.h"
 #include "serialiser.h"
 
 namespace dissem::emu {
+
+// Burst loss on one ordered link, in place of ModelConfig::gilbert there.
+struct LinkGilbert {
+  NodeId sender = 0;
+  NodeId receiver = 0;
+  GilbertParams params;
+};
 
 struct ModelConfig {
   std::size_t nodes = 0;
@@ -38,6 +49,8 @@ struct ModelConfig {
   std::vector<std::uint64_t> radio_bps;   // per node, index id-1; empty or 0 = no radio stage
   std::uint64_t shared_channel_bps = 0;   // > 0: one channel for all senders (excludes radio_bps)
   std::optional<GilbertParams> gilbert;   // burst loss on every link
+  std::vector<LinkGilbert> link_gilbert;  // per link, overrides `gilbert` on that link
+  HalfDuplexParams half_duplex;           // bps > 0: one half-duplex channel (excludes radio and shared)
   bool default_connected = true;          // links not set by the EEL: no effects, or disconnected
   std::uint32_t overhead_bytes = 0;       // added to each frame's length when serialising
   std::uint64_t seed = 1;
@@ -79,6 +92,8 @@ class LinkModel {
   Counters& counters() { return counters_; }
   std::size_t effect_changes_applied() const { return effect_changes_applied_; }
   std::size_t effect_changes_pending() const { return effect_changes_.size() - effect_changes_applied_; }
+  // Hand-overs of the half-duplex channel from one node to another (0 without one).
+  std::uint64_t half_duplex_turnarounds() const { return half_duplex_ ? half_duplex_->turnarounds() : 0; }
   const ModelConfig& config() const { return config_; }
   const AddressPlan& addresses() const { return addresses_; }
 
@@ -88,10 +103,11 @@ class LinkModel {
     LinkEffects effects;
     Random rng;  // one stream per link: traffic on one link never shifts another's draws
     GilbertElliott burst;
+    std::optional<GilbertParams> gilbert;  // the chain's parameters on this link, if any
     Serialiser queue;
   };
 
-  enum class EventKind { leave_radio, deliver, change_effects };
+  enum class EventKind { leave_radio, leave_half_duplex, deliver, change_effects };
   struct Event {
     TimeNs at = 0;
     std::uint64_t order = 0;  // ties keep the order events were made in
@@ -117,6 +133,9 @@ class LinkModel {
   void push(TimeNs at, EventKind kind, NodeId sender, NodeId receiver, FramePtr frame, std::size_t change = 0);
   void advance(TimeNs now);
   void enter_links(TimeNs now, NodeId sender, const FramePtr& frame);
+  void offer_half_duplex(TimeNs now, NodeId sender, FramePtr frame);
+  void schedule_half_duplex();
+  void deliver(Event& e);
   void enter_link(TimeNs now, NodeId sender, NodeId receiver, const FramePtr& frame, FrameClass cls);
   TimeNs wire_time(const Frame& frame, std::uint64_t bps) const;
 
@@ -125,6 +144,8 @@ class LinkModel {
   std::vector<LinkState> links_;
   std::vector<Serialiser> radios_;
   SharedChannel channel_;
+  std::optional<HalfDuplexChannel> half_duplex_;
+  bool half_duplex_scheduled_ = false;  // a leave_half_duplex event is pending
   std::vector<EffectChange> effect_changes_;
   std::size_t effect_changes_applied_ = 0;
   std::vector<Event> events_;  // a min-heap under Later (a vector so events can be moved out)

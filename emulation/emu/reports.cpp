@@ -12,22 +12,40 @@
 namespace dissem::emu {
 namespace {
 
+std::string gilbert_fields(const GilbertParams& g) {
+  return fmt::format("\"p_good_to_bad\": {}, \"p_bad_to_good\": {}, \"loss_in_bad\": {}", g.p_good_to_bad,
+                     g.p_bad_to_good, g.loss_in_bad);
+}
+
+double seconds(TimeNs t) { return static_cast<double>(t) / static_cast<double>(kNsPerSecond); }
+
 std::string optional_string(const std::optional<std::string>& s) { return s ? json_string(*s) : "null"; }
 
 std::string config_json(const EmuOptions& o) {
   std::string radio = "[";
   for (std::size_t i = 0; i < o.radio_bps.size(); ++i) radio.append(i ? ", " : "").append(std::to_string(o.radio_bps[i]));
   radio.append("]");
-  const std::string gilbert =
-      o.gilbert ? fmt::format("{{\"p_good_to_bad\": {}, \"p_bad_to_good\": {}, \"loss_in_bad\": {}}}",
-                              o.gilbert->p_good_to_bad, o.gilbert->p_bad_to_good, o.gilbert->loss_in_bad)
-                : "null";
+  const std::string gilbert = o.gilbert ? fmt::format("{{{}}}", gilbert_fields(*o.gilbert)) : "null";
+  std::string links = "[";
+  for (std::size_t i = 0; i < o.link_gilbert.size(); ++i) {
+    const LinkGilbert& g = o.link_gilbert[i];
+    links.append(i ? ", " : "")
+        .append(fmt::format("{{\"from\": {}, \"to\": {}, {}}}", g.sender, g.receiver, gilbert_fields(g.params)));
+  }
+  links.append("]");
+  const std::string half_duplex =
+      o.half_duplex.bps > 0
+          ? fmt::format("{{\"bps\": {}, \"turnaround_s\": {}, \"max_hold_s\": {}}}", o.half_duplex.bps,
+                        seconds(o.half_duplex.turnaround), seconds(o.half_duplex.max_hold))
+          : "null";
   return fmt::format(
       "{{\"prefix\": {}, \"nodes\": {}, \"subnet\": {}, \"eel\": {}, \"seed\": {}, \"queue_packets\": {}, "
-      "\"radio_bps\": {}, \"shared_channel_bps\": {}, \"gilbert\": {}, \"default_connected\": {}, "
+      "\"radio_bps\": {}, \"shared_channel_bps\": {}, \"half_duplex\": {}, \"gilbert\": {}, "
+      "\"gilbert_links\": {}, \"default_connected\": {}, "
       "\"overhead_bytes\": {}, \"pcap_dir\": {}, \"duration_s\": {}, \"ipv6\": false}}",
       json_string(o.prefix), o.nodes, json_string(o.subnet.to_string()), optional_string(o.eel_path), o.seed,
-      o.queue_packets, radio, o.shared_channel_bps, gilbert, o.default_disconnected ? "false" : "true",
+      o.queue_packets, radio, o.shared_channel_bps, half_duplex, gilbert, links,
+      o.default_disconnected ? "false" : "true",
       o.overhead_bytes, optional_string(o.pcap_dir), o.duration_s ? fmt::format("{}", *o.duration_s) : "null");
 }
 
@@ -60,11 +78,11 @@ std::string stats_json(const EmuOptions& options, const LinkModel& model, const 
   std::string out = fmt::format(
       "{{\"emulator\": \"dissem-emu\", \"schema\": 1, \"seed\": {},\n\"config\": {},\n"
       "\"run\": {{\"duration_s\": {:.6f}, \"origin_unix_s\": {:.6f}, \"stopped_by\": {}, \"eel_events\": {}, \"eel_events_applied\": {}, "
-      "\"eel_events_pending\": {}, \"ignored_eel_events\": {}, \"scheduling\": {}}},\n",
+      "\"eel_events_pending\": {}, \"ignored_eel_events\": {}, \"scheduling\": {}, \"half_duplex_turnarounds\": {}}},\n",
       options.seed, config_json(options), static_cast<double>(run.ran) / static_cast<double>(kNsPerSecond),
       static_cast<double>(run.origin_unix) / static_cast<double>(kNsPerSecond),
       json_string(run.stopped_by), run.eel_events, run.eel_events_at_start + model.effect_changes_applied(),
-      model.effect_changes_pending(), ignored, json_string(run.scheduling));
+      model.effect_changes_pending(), ignored, json_string(run.scheduling), model.half_duplex_turnarounds());
   out.append(model.counters().json_members());
   out.append("}\n");
   return out;

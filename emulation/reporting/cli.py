@@ -6,7 +6,9 @@ README.md. Experiments are recognised by their cell parameters: baseline
 cells have capacity_kbps and reliability_pct; tactical cells have asymmetric,
 sender_reliability_pct and message_size; the seed-000 scenarios (names
 starting seed000, cells with an experiment) share one page; any other
-scenario gets the multi-hop figures (delivery ratio, latency, transmissions
+scenario gets the multi-hop figures; seed002*, seed003* and seed004*
+scenarios get one page per seed paper (sensor stream, disconnections,
+tracks over HF and satcom); any other (delivery ratio, latency, transmissions
 per delivery, time to full delivery after a heal or a late join)."""
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import baseline_report, multihop_report, seed000_report, tactical_report
+from . import (baseline_report, multihop_report, seed000_report, seed002_report, seed003_report, seed004_report,
+               tactical_report)
 from .run_metrics import load_runs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,10 +45,16 @@ def main(argv: list[str] | None = None) -> int:
         by_scenario.setdefault(r.scenario, []).append(r)
     index = [f"# {args.title}\n"]
     seed000 = sorted(s for s, rs in by_scenario.items() if seed000_report.is_seed000(s, rs[0].cell))
+    paged = {module: sorted(s for s in by_scenario if is_it(s)) for module, is_it in SEED_PAGES.items()}
     for scenario, scenario_runs in sorted(by_scenario.items()):
         if scenario in seed000:
             if scenario == seed000[0]:  # one page for all of them, in the first one's place
                 index.append(_seed000_page(args, seed000, [r for s in seed000 for r in by_scenario[s]]))
+            continue
+        module = next((m for m, names in paged.items() if scenario in names), None)
+        if module is not None:
+            if scenario == paged[module][0]:
+                index.append(_seed_page(args, module, paged[module], [r for s in paged[module] for r in by_scenario[s]]))
             continue
         cell = scenario_runs[0].cell
         if {"capacity_kbps", "reliability_pct"} <= cell.keys():
@@ -63,6 +72,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"report: wrote {page}")
     (args.out / "README.md").write_text("\n".join(index) + "\n")
     return 0
+
+
+SEED_PAGES = {seed002_report: seed002_report.is_seed002, seed003_report: seed003_report.is_seed003,
+              seed004_report: seed004_report.is_seed004}
+
+
+def _seed_page(args, module, scenarios: list[str], runs: list) -> str:
+    """One page per seed paper (002, 003, 004) for its scenarios; its index line."""
+    body = module.section(module.load(args.results, scenarios), args.out)
+    page = args.out / f"{module.SCENARIO_PREFIX}.md"
+    page.write_text(f"# {module.SCENARIO_PREFIX} ({', '.join(scenarios)})\n\n{body}")
+    ok = sum(r.status == "ok" for r in runs)
+    print(f"report: wrote {page}")
+    return f"- [{module.SCENARIO_PREFIX}]({page.name}) ({', '.join(scenarios)}): {len(runs)} runs, {ok} ok"
 
 
 def _seed000_page(args, scenarios: list[str], runs: list) -> str:

@@ -23,7 +23,7 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
         plan.subnet = subnet
         cell_names = facts.cell_facts(sc, plan.cell, plan.seed)
         limit = time_limit(plan, cell_names)
-        expansion = topology.expand(sc.topology, cell_names, len(sc.nodes))
+        expansion = topology.expand(sc.topology, cell_names, len(sc.nodes), horizon_s=limit)
         eel_path = plan.rundir / "scenario.eel"
         if (plan.cell.id, plan.seed) not in shown_eel:
             shown_eel.add((plan.cell.id, plan.seed))
@@ -34,7 +34,7 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
             out.write(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
         out.write(f"\n-- {plan.label}  (run dir {plan.rundir})\n")
         argv = build_argv(plan.emu, sc, cell_names, plan.prefix, subnet, eel_path, plan.seed,
-                          expansion.default_disconnected, plan.rundir, limit)
+                          expansion, plan.rundir, limit)
         out.write(f"emulator: {shlex.join(argv)}\n")
         layout = facts.predicted_layout(plan.prefix, subnet, len(sc.nodes))
         addresses = {e["id"]: e["address"] for e in layout}
@@ -58,6 +58,10 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
                     lines.append(f"  command [{role}, {how}, +{delay:g} s]: {spec.command.text(names)}")
                 if spec.collect:
                     lines.append(f"  collect [{role}]: {spec.collect.text(names)}")
+            late = sc.node_start_delay.get(node.id)
+            if lines and late is not None and float(late.resolve(names)) > 0:
+                lines.insert(0, f"  late start: daemons +{float(late.resolve(names)):g} s after the others are "
+                                "ready, commands as much later")
             if lines:
                 out.write(f"node {node.id} {node.name} ({names['address']}, {names['interface']}"
                           f"{', via: ' + wrap if wrap else ''}):\n")

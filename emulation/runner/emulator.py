@@ -18,6 +18,7 @@ from typing import Any
 
 from .processes import POLL_S, run_bounded, signal_group
 from .scenario import EmulatorSpec, Scenario
+from .topology import Expansion, resolve_gilbert
 
 EMULATOR_NAME = "dissem-emu"
 
@@ -53,7 +54,7 @@ def _num(x: float) -> str:
 
 
 def build_argv(emu: str, scenario: Scenario, names: dict[str, Any], prefix: str,
-               subnet: ipaddress.IPv4Network, eel_path: Path, seed: int, default_disconnected: bool,
+               subnet: ipaddress.IPv4Network, eel_path: Path, seed: int, expansion: Expansion,
                rundir: Path, time_limit_s: float) -> list[str]:
     spec: EmulatorSpec = scenario.emulator
     argv = [emu, "--prefix", prefix, "--nodes", str(len(scenario.nodes)), "--subnet", str(subnet),
@@ -67,8 +68,16 @@ def build_argv(emu: str, scenario: Scenario, names: dict[str, Any], prefix: str,
     if spec.shared_channel_bps is not None:
         argv += ["--shared-channel-bps", _num(spec.shared_channel_bps.resolve(names))]
     if spec.gilbert is not None:
-        argv += ["--gilbert", ",".join(_num(p.resolve(names)) for p in spec.gilbert)]
-    if default_disconnected:
+        argv += ["--gilbert", ",".join(_num(x) for x in resolve_gilbert(spec.gilbert, names))]
+    for (sender, receiver), g in sorted(expansion.gilbert.items()):
+        argv += ["--gilbert-link", f"{sender}:{receiver}=" + ",".join(_num(x) for x in g)]
+    if spec.half_duplex_bps is not None:
+        argv += ["--half-duplex-bps", _num(spec.half_duplex_bps.resolve(names))]
+        if spec.turnaround_ms is not None:
+            argv += ["--turnaround-ms", _num(spec.turnaround_ms.resolve(names))]
+        if spec.max_hold_ms is not None:
+            argv += ["--max-hold-ms", _num(spec.max_hold_ms.resolve(names))]
+    if expansion.default_disconnected:
         argv.append("--default-disconnected")
     if spec.pcap:
         argv += ["--pcap-dir", str(rundir / "pcap")]

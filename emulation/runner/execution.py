@@ -27,6 +27,7 @@ from typing import Any
 from . import eel, facts, topology
 from .emulator import Emulator, RunFailure, build_argv, cleanup, read_stats
 from .errors import ScenarioError, TemplateError
+from .late_start import LateNodes, plan_late_nodes
 from .matrix import Cell
 from .processes import POLL_S, ManagedProcess, run_bounded, stop_all
 from .results import last_json_object
@@ -92,6 +93,7 @@ class Run:
         self.procs: list[NodeProcess] = []
         self.collects: list[NodeProcess] = []   # started only at the end, see _collect
         self.emulator: Emulator | None = None
+        self.late = LateNodes([], self.rundir / "logs", self.sc.ready_timeout_s)
         self.result: dict[str, Any] = {}
         self.node_rows: list[dict[str, Any]] = []
 
@@ -161,6 +163,10 @@ class Run:
         is guarded so that a failure in one never skips the next."""
         emu_code = cleanup_code = None
         try:
+            self.late.stop()
+        except Exception:
+            self._note_runner_error()
+        try:
             stop_all([np.proc for np in self.procs if np.proc], self.sc.stop_grace_s)
         except Exception:
             self._note_runner_error()
@@ -175,11 +181,11 @@ class Run:
 
     def _run(self, cell_names: dict[str, Any], limit: float) -> tuple[str, str | None]:
         plan, sc = self.plan, self.sc
-        expansion = topology.expand(sc.topology, cell_names, len(sc.nodes))
+        expansion = topology.expand(sc.topology, cell_names, len(sc.nodes), horizon_s=limit)
         eel_path = self.rundir / "scenario.eel"
         eel_path.write_text(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
         argv = build_argv(plan.emu, sc, cell_names, plan.prefix, plan.subnet, eel_path, plan.seed,
-                          expansion.default_disconnected, self.rundir, limit)
+                          expansion, self.rundir, limit)
         self.emulator = Emulator(argv, self.rundir, plan.prefix)
         emu_nodes = self.emulator.wait_ready(sc.emulator.ready_timeout_s, self.cancel, len(sc.nodes))
         # Scheduled link events count from here: reports relate results to them.
@@ -227,14 +233,26 @@ class Run:
                     self.collects.append(NodeProcess("collect", role, node_id, False,
                                                      command_text=spec.collect.text(names), argv=argv))
 
+        self.late = plan_late_nodes(self.sc, self.procs, probes, node_names, envs, self.rundir / "logs")
         daemons = [np for np in self.procs if np.kind == "daemon"]
         for np in daemons:
-            self._start(np, node_names[np.node_id], envs[(np.node_id, np.role)])
-        self._probe_all(probes, node_names, envs, deadline, daemons)
+            if self.late.delay(np.node_id) == 0:
+                self._start(np, node_names[np.node_id], envs[(np.node_id, np.role)])
+        self._probe_all([p for p in probes if self.late.delay(p[0]) == 0], node_names, envs, deadline, daemons)
 
         status = self._wait_for_commands(limit, deadline, node_names, envs, daemons)
         self._collect(node_names, envs)
         return status
+
+    def _step_late_nodes(self, elapsed_s: float, node_names, envs) -> None:
+        for node in self.late.due_to_start(elapsed_s):
+            for np in self.procs:
+                if np.kind == "daemon" and np.node_id == node.node_id:
+                    self._start(np, node_names[np.node_id], envs[(np.node_id, np.role)])
+        failed = self.late.step()
+        if failed:
+            raise RunFailure("not-ready", f"ready probe of late node(s) {', '.join(failed)} never succeeded "
+                                          f"within {self.sc.ready_timeout_s:g} s of their start (see logs/*.probe.log)")
 
     def _wait_for_commands(self, limit, deadline, node_names, envs, daemons) -> tuple[str, str | None]:
         sc = self.sc
@@ -245,8 +263,9 @@ class Run:
             if self.cancel.is_set():
                 raise RunFailure("interrupted", "interrupted")
             now = time.monotonic()
+            self._step_late_nodes(now - t0, node_names, envs)
             for np in commands:
-                if np.proc is None and now - t0 >= np.start_at:
+                if np.proc is None and now - t0 >= np.start_at and self.late.is_ready(np.node_id):
                     self._start(np, node_names[np.node_id], envs[(np.node_id, np.role)])
             self._check_alive(daemons)
             if waited and all(np.proc is not None and np.proc.poll() is not None for np in waited):
@@ -279,6 +298,8 @@ class Run:
         if self.emulator is not None and not self.emulator.alive():
             raise RunFailure("error", f"the emulator exited (code {self.emulator.popen.returncode}) during the run")
         for np in daemons:
+            if np.proc is None:
+                continue  # a late node's daemon, not started yet
             code = np.proc.poll()
             if code is not None:
                 node = self.sc.nodes.node(np.node_id).name

@@ -76,6 +76,9 @@ class EmulatorSpec:
     radio_bps_node: dict[int, Param] = field(default_factory=dict)
     shared_channel_bps: Param | None = None
     gilbert: list[Param] | None = None
+    half_duplex_bps: Param | None = None
+    turnaround_ms: Param | None = None
+    max_hold_ms: Param | None = None
     pcap: bool = False
     ready_timeout_s: float = 30.0
     stop_timeout_s: float = 15.0
@@ -102,6 +105,9 @@ class Scenario:
     cell_names: set[str]
     run_names: set[str]
     node_names: set[str]
+    # [nodes.start_delay_s]: node id -> seconds its daemons start after the
+    # other nodes are ready (its role commands shift by as much).
+    node_start_delay: dict[int, Param] = field(default_factory=dict)
 
     @property
     def source(self) -> str:
@@ -135,7 +141,7 @@ def parse(data: dict, path: Path) -> Scenario:
     stop_grace_s = top.number("stop_grace_s", 5.0, minimum=0, maximum=600)
     ready_timeout_s = top.number("ready_timeout_s", 30.0, minimum=0.1, maximum=3600)
 
-    nodes = _nodes(top.table("nodes", required=True))
+    nodes, delays_table = _nodes(top.table("nodes", required=True))
     roles = list(nodes.roles)
     matrix = _matrix(top.table("matrix"), role_fact_names(roles) | role_address_fact_names(roles))
 
@@ -148,9 +154,24 @@ def parse(data: dict, path: Path) -> Scenario:
     topology = topology_mod.parse(top.table("topology"), nodes, cell_names, path.parent)
     emulator = _emulator(top.table("emulator"), nodes, cell_names)
     systems = _systems(top.table("systems", required=True), nodes, run_names, node_names)
+    delays = _start_delays(delays_table, nodes, cell_names)
     top.finish()
     return Scenario(path, name, description, time_limit_s, seeds, cpu_heavy, stop_grace_s, ready_timeout_s,
-                    nodes, matrix, profiles, topology, emulator, systems, cell_names, run_names, node_names)
+                    nodes, matrix, profiles, topology, emulator, systems, cell_names, run_names, node_names,
+                    delays)
+
+
+def _start_delays(t: Table, nodes: NodeSet, names) -> dict[int, Param]:
+    """{selector = seconds}: late nodes. A node matched twice is an error."""
+    out: dict[int, Param] = {}
+    for key in t.keys():
+        param = t.param(key, names, minimum=0)
+        for node_id in nodes.select([key], t.source, t.path(key)):
+            if node_id in out:
+                raise t.error(key, f"node {nodes.node(node_id).name} already has a start delay")
+            out[node_id] = param
+    t.finish()
+    return out
 
 
 def _seeds(t: Table, key: str, default) -> list[int]:
@@ -162,7 +183,7 @@ def _seeds(t: Table, key: str, default) -> list[int]:
     return list(seeds)
 
 
-def _nodes(t: Table) -> NodeSet:
+def _nodes(t: Table) -> tuple[NodeSet, Table]:
     names = t.list("names", None)
     count = t.integer("count", len(names) if names else None, minimum=1, maximum=250)
     if count is None:
@@ -190,8 +211,9 @@ def _nodes(t: Table) -> NodeSet:
     for role, ids in node_set.roles.items():
         for i in ids:
             node_set.node(i).roles.append(role)
+    delays = t.table("start_delay_s")  # read once the placeholder names are known
     t.finish()
-    return node_set
+    return node_set, delays
 
 
 def _scalar_list(t: Table, key: str) -> list[Any]:
@@ -251,15 +273,17 @@ def _emulator(t: Table, nodes: NodeSet, names) -> EmulatorSpec:
             spec.radio_bps_node[i] = p
     per_node.finish()
     spec.shared_channel_bps = t.param("shared_channel_bps", names, default=None, minimum=0)
-    if t.has("gilbert"):
-        g = t.raw("gilbert")
-        if isinstance(g, str):
-            g = [x.strip() for x in g.split(",")]
-        if not isinstance(g, list) or len(g) != 3:
-            raise t.error("gilbert", "expected [p_good_to_bad, p_bad_to_good, loss_pct_in_bad]")
-        bounds = [(0, 1), (0, 1), (0, 100)]
-        spec.gilbert = [t.make_param(f"gilbert[{i + 1}]", v, names, minimum=lo, maximum=hi)
-                        for i, (v, (lo, hi)) in enumerate(zip(g, bounds))]
+    spec.gilbert = topology_mod.parse_gilbert(t, "gilbert", names)
+    spec.half_duplex_bps = t.param("half_duplex_bps", names, default=None, minimum=1)
+    spec.turnaround_ms = t.param("turnaround_ms", names, default=None, minimum=0)
+    spec.max_hold_ms = t.param("max_hold_ms", names, default=None, minimum=0)
+    if spec.half_duplex_bps is None and (spec.turnaround_ms is not None or spec.max_hold_ms is not None):
+        raise t.error("turnaround_ms" if spec.turnaround_ms is not None else "max_hold_ms",
+                      "only applies with half_duplex_bps (the half-duplex channel)")
+    if spec.half_duplex_bps is not None and (spec.shared_channel_bps is not None or spec.radio_bps is not None
+                                             or spec.radio_bps_node):
+        raise t.error("half_duplex_bps", "excludes radio_bps, radio_bps_node and shared_channel_bps "
+                                         "(the half-duplex channel is every node's radio)")
     spec.pcap = t.boolean("pcap", False)
     spec.ready_timeout_s = t.number("ready_timeout_s", 30.0, minimum=0.1, maximum=3600)
     spec.stop_timeout_s = t.number("stop_timeout_s", 15.0, minimum=0.1, maximum=600)

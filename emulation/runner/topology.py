@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from . import eel
+from . import eel, outages
 from .eel import LinkEvent, LinkParams
 from .errors import ScenarioError, TemplateError
 from .nodes import NodeSet
@@ -37,6 +37,7 @@ class Change:
     enabled: Param | None = None
     asymmetric: Param | None = None
     at_s: Param | None = None
+    gilbert: list[Param] | None = None
 
 
 @dataclass
@@ -56,6 +57,8 @@ class TopologySpec:
     default_disconnected: Param | None = None
     overrides: list[Change] = field(default_factory=list)
     events: list[Change] = field(default_factory=list)
+    gilbert: list[Param] | None = None           # burst loss on every link of the shorthand
+    outages: list[outages.OutageSpec] = field(default_factory=list)
 
 
 @dataclass
@@ -63,6 +66,31 @@ class Expansion:
     events: list[LinkEvent]
     default_disconnected: bool
     links: dict[tuple[int, int], LinkParams]   # state at t = 0
+    # Per link: Gilbert-Elliott (p_good_to_bad, p_bad_to_good, loss_in_bad as a probability).
+    gilbert: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict)
+    # Per link: the random outages drawn for this run, [start, end) in seconds.
+    outages: dict[tuple[int, int], list[tuple[float, float]]] = field(default_factory=dict)
+
+
+def parse_gilbert(t: Table, key: str, names) -> list[Param] | None:
+    """[p_good_to_bad, p_bad_to_good, loss_pct_in_bad] (or "a,b,c"): the
+    burst-loss chain of dissem-emu; the loss in the bad state in percent,
+    as link loss is written everywhere else."""
+    if not t.has(key):
+        return None
+    g = t.raw(key)
+    if isinstance(g, str):
+        g = [x.strip() for x in g.split(",")]
+    if not isinstance(g, list) or len(g) != 3:
+        raise t.error(key, "expected [p_good_to_bad, p_bad_to_good, loss_pct_in_bad]")
+    bounds = [(0, 1), (0, 1), (0, 100)]
+    return [t.make_param(f"{key}[{i + 1}]", v, names, minimum=lo, maximum=hi)
+            for i, (v, (lo, hi)) in enumerate(zip(g, bounds))]
+
+
+def resolve_gilbert(params: list[Param], names) -> tuple[float, float, float]:
+    a, b, loss_pct = (float(p.resolve(names)) for p in params)
+    return a, b, loss_pct / 100.0
 
 
 def _link_params(table: Table, names, with_defaults: bool) -> dict[str, Param]:
@@ -83,8 +111,12 @@ def _change(t: Table, nodes: NodeSet, names, timed: bool) -> Change:
                     enabled=t.param("enabled", names, default=None, kind="bool"))
     if timed:
         change.at_s = t.param("at_s", names, minimum=0)
+        if t.has("gilbert"):
+            raise t.error("gilbert", "burst loss is set per link at t = 0 (topology or [[topology.override]]), "
+                                     "not in timed events")
     else:
         change.asymmetric = t.param("asymmetric", names, default=None, kind="bool")
+        change.gilbert = parse_gilbert(t, "gilbert", names)
     t.finish()
     return change
 
@@ -97,6 +129,7 @@ def parse(table: Table, nodes: NodeSet, names: set[str], scenario_dir) -> Topolo
     spec = TopologySpec(src, kind, _link_params(table, names, with_defaults=True))
     n = len(nodes)
     spec.default_disconnected = table.param("default_disconnected", names, default=None, kind="bool")
+    spec.gilbert = parse_gilbert(table, "gilbert", names)
 
     if kind == "grid":
         spec.rows = table.integer("rows", minimum=1)
@@ -145,9 +178,12 @@ def parse(table: Table, nodes: NodeSet, names: set[str], scenario_dir) -> Topolo
 
     spec.overrides = [_change(t, nodes, names, timed=False) for t in table.tables("override")]
     spec.events = [_change(t, nodes, names, timed=True) for t in table.tables("event")]
-    if kind == "eel" and (spec.overrides or spec.events):
-        raise table.error("override" if spec.overrides else "event",
-                          "overrides and timed events apply to shorthands; write them into the EEL instead")
+    spec.outages = [outages.parse(t, nodes, names) for t in table.tables("outage")]
+    if kind == "eel" and (spec.overrides or spec.events or spec.outages or spec.gilbert):
+        which = next(k for k, v in (("override", spec.overrides), ("event", spec.events), ("outage", spec.outages),
+                                    ("gilbert", spec.gilbert)) if v)
+        raise table.error(which, "overrides, timed events, outages and burst loss apply to shorthands; "
+                                 "write links into the EEL and burst loss into [emulator] instead")
     table.finish()
     return spec
 
@@ -200,19 +236,24 @@ def _matched(change: Change, links) -> list[tuple[int, int]]:
     return matched
 
 
-def expand(spec: TopologySpec, names: Mapping[str, Any], n: int) -> Expansion:
-    """Link events for one cell (names: the cell's placeholder values)."""
+def expand(spec: TopologySpec, names: Mapping[str, Any], n: int, horizon_s: float | None = None) -> Expansion:
+    """Link events for one cell (names: the cell's placeholder values, seed
+    included); random outages are drawn up to horizon_s (the run's length;
+    None: no outages are drawn)."""
     if spec.kind == "eel":
         return _expand_literal(spec, names, n)
     links = base_links(spec, n)
     defaults = _resolve_all(spec.defaults, names)
     values = {p: dict(defaults) for p in links}
     disabled: set[tuple[int, int]] = set()
+    gilbert = {p: resolve_gilbert(spec.gilbert, names) for p in links} if spec.gilbert else {}
     for ov in spec.overrides:
         matched = _matched(ov, links)
         if not matched:
             raise ScenarioError(spec.source, ov.key, f"matches no link of the {spec.kind} topology")
         update = _resolve_all(ov.link, names)
+        if ov.gilbert:
+            gilbert.update({p: resolve_gilbert(ov.gilbert, names) for p in matched})
         for p in matched:
             values[p].update(update)
         if ov.enabled is not None:
@@ -249,9 +290,12 @@ def expand(spec: TopologySpec, names: Mapping[str, Any], n: int) -> Expansion:
             events.append(LinkEvent(at, *p, params.disable() if off else params))
 
     events.sort(key=lambda e: (e.time_s, e.sender, e.receiver))
+    down = (outages.intervals(spec.outages, links, names, horizon_s, spec.source)
+            if spec.outages and horizon_s is not None else {})
+    events = outages.apply(events, down)
     complete = len(links) == n * (n - 1)
     dd = spec.default_disconnected.resolve(names) if spec.default_disconnected else not complete
-    return Expansion(events, dd, t0)
+    return Expansion(events, dd, t0, gilbert, down)
 
 
 def _expand_literal(spec: TopologySpec, names, n: int) -> Expansion:

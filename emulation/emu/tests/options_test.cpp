@@ -91,6 +91,41 @@ TEST(EmuOptions, BadOptionsNameTheOption) {
   EXPECT_NE(error_of({"--cleanup", "a", "--prefix", "a"}).find("--cleanup"), std::string::npos);
 }
 
+TEST(EmuOptions, PerLinkGilbertAndHalfDuplexParse) {
+  const auto o = parse_emu_options({"--prefix", "hf", "--nodes", "3", "--gilbert-link", "1:2=0.1,0.2,0.5",
+                                    "--gilbert-link", "3:1=0,1,1", "--half-duplex-bps", "75", "--turnaround-ms",
+                                    "1500", "--max-hold-ms", "20000"});
+  ASSERT_EQ(o.link_gilbert.size(), 2u);
+  EXPECT_EQ(o.link_gilbert[0].sender, 1u);
+  EXPECT_EQ(o.link_gilbert[0].receiver, 2u);
+  EXPECT_DOUBLE_EQ(o.link_gilbert[0].params.p_bad_to_good, 0.2);
+  EXPECT_EQ(o.link_gilbert[1].sender, 3u);
+  EXPECT_EQ(o.half_duplex.bps, 75u);
+  EXPECT_EQ(o.half_duplex.turnaround, 1'500'000'000);
+  EXPECT_EQ(o.half_duplex.max_hold, 20'000'000'000);
+  const ModelConfig c = o.model_config();
+  EXPECT_EQ(c.half_duplex.bps, 75u);
+  EXPECT_EQ(c.link_gilbert.size(), 2u);
+}
+
+TEST(EmuOptions, BadPerLinkGilbertAndHalfDuplexNameTheOption) {
+  const auto err = [](std::vector<std::string> extra) {
+    std::vector<std::string> args{"--prefix", "a", "--nodes", "3"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return error_of(args);
+  };
+  EXPECT_NE(err({"--gilbert-link", "1:4=0,0,0"}).find("--gilbert-link: node '4'"), std::string::npos);
+  EXPECT_NE(err({"--gilbert-link", "2:2=0,0,0"}).find("to itself"), std::string::npos);
+  EXPECT_NE(err({"--gilbert-link", "1-2=0,0,0"}).find("S:R=PGB,PBG,LOSSBAD"), std::string::npos);
+  EXPECT_NE(err({"--gilbert-link", "1:2=0,0,2"}).find("loss_in_bad"), std::string::npos);
+  EXPECT_NE(err({"--gilbert-link", "1:2=0,0,0", "--gilbert-link", "1:2=0,0,1"}).find("twice"), std::string::npos);
+  EXPECT_NE(err({"--turnaround-ms", "10"}).find("--turnaround-ms: only applies"), std::string::npos);
+  EXPECT_NE(err({"--half-duplex-bps", "75", "--turnaround-ms", "-1"}).find("--turnaround-ms"), std::string::npos);
+  EXPECT_NE(err({"--half-duplex-bps", "75", "--shared-channel-bps", "75"}).find("--half-duplex-bps"),
+            std::string::npos);
+  EXPECT_NE(err({"--half-duplex-bps", "75", "--radio-bps", "75"}).find("--half-duplex-bps"), std::string::npos);
+}
+
 TEST(EmuOptions, HelpIsNotAnError) {
   try {
     parse_emu_options({"--help"});

@@ -29,9 +29,20 @@ TEST(Reports, StatsCarrySeedConfigAndRun) {
             std::string::npos);
   EXPECT_NE(json.find("\"run\": {\"duration_s\": 1.500000, \"origin_unix_s\": 1700000000.250000, \"stopped_by\": \"SIGTERM\", \"eel_events\": 3, "
                       "\"eel_events_applied\": 1, \"eel_events_pending\": 0, \"ignored_eel_events\": {\"location\": 2}, "
-                      "\"scheduling\": \"fifo:10\"}"),
+                      "\"scheduling\": \"fifo:10\", \"half_duplex_turnarounds\": 0}"),
             std::string::npos);
   EXPECT_NE(json.find("\"links\": []"), std::string::npos);
+  EXPECT_NE(json.find("\"half_duplex\": null"), std::string::npos);
+  EXPECT_NE(json.find("\"gilbert_links\": []"), std::string::npos);
+}
+
+TEST(Reports, StatsCarryHalfDuplexAndPerLinkGilbert) {
+  const auto options = parse_emu_options({"--prefix", "x", "--nodes", "2", "--half-duplex-bps", "75",
+                                          "--turnaround-ms", "1500", "--gilbert-link", "2:1=0.1,0.2,0.5"});
+  LinkModel model(options.model_config(), AddressPlan("x", 2));
+  const std::string json = stats_json(options, model, RunSummary{0, 0, "SIGTERM", 0, 0, {}, "normal"});
+  EXPECT_NE(json.find("\"half_duplex\": {\"bps\": 75, \"turnaround_s\": 1.5, \"max_hold_s\": 0}"), std::string::npos);
+  EXPECT_NE(json.find("\"gilbert_links\": [{\"from\": 2, \"to\": 1, \"p_good_to_bad\": 0.1"), std::string::npos);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 //
 //   dissem-load publish --socket S --group G --messages 1x819200 [--interval-s T]
 //   dissem-load publish --socket S --group G --plan exp1.plan [--stream SPEC]... [--tag-scheme stream|source]
+//                       [--offer-for-s S]
 //   dissem-load receive --socket S --group G --expect N [--time-limit-s T]
 //   dissem-load receive --socket S --group G --plan exp1.plan [--linger-s L] [--time-limit-s T]
 //
@@ -46,6 +47,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"stream", "source"}))
       ->capture_default_str();
   pub->add_flag("--no-replace", p.no_replace, "publish the workload's replacing streams without replacement");
+  pub->add_option("--offer-for-s", p.offer_for_s,
+                  "offer the load for this many seconds only: later messages are not published, and a publish "
+                  "waiting for room gives up then (0 = the whole plan, waiting as long as it takes)")
+      ->check(CLI::NonNegativeNumber);
   ReceiveArgs r;
   auto* rec = app.add_subcommand("receive", "receive stamped messages and report latency");
   rec->add_option("--socket", r.socket, "dissemd's IPC socket")->required();

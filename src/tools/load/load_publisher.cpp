@@ -83,15 +83,42 @@ int run_publish(const PublishArgs& a) {
   PublicationLog log(p.workload);
   const auto t0 = Clock::now();
   const std::uint64_t start_unix = unix_us();
+  const auto at = [&](double s) {
+    return t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  std::size_t not_offered = 0;
   for (const Planned& m : p.schedule) {
-    std::this_thread::sleep_until(t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m.at_s)));
+    if (a.offer_for_s > 0 && m.at_s >= a.offer_for_s) {
+      ++not_offered;
+      continue;
+    }
+    std::this_thread::sleep_until(at(m.at_s));
     const double produced_s = seconds_since(t0);
-    c.publish(request_of(a, p, m, tags, start_unix));
+    if (a.offer_for_s > 0) {
+      if (produced_s >= a.offer_for_s) {
+        ++not_offered;
+        continue;
+      }
+      // Wait for room in the send queue at most until the offer ends.
+      c.set_publish_wait(std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::duration<double>(a.offer_for_s - produced_s)));
+      try {
+        c.publish(request_of(a, p, m, tags, start_unix));
+      } catch (const client::RequestError& e) {
+        if (e.code() != client::ErrorCode::QueueFull) throw;
+        ++not_offered;  // the offer ended while the daemon's queue was full
+        continue;
+      }
+    } else {
+      c.publish(request_of(a, p, m, tags, start_unix));
+    }
     log.add(m, produced_s);
   }
-  std::printf("{\"system\":\"dissem\",\"role\":\"sender\",\"start_unix\":%.6f,\"tag_scheme\":\"%s\",%s,\"duration_s\":%.6f}\n",
+  const std::string offer =
+      a.offer_for_s > 0 ? fmt::format(",\"offer_for_s\":{:.3f},\"not_offered\":{}", a.offer_for_s, not_offered) : "";
+  std::printf("{\"system\":\"dissem\",\"role\":\"sender\",\"start_unix\":%.6f,\"tag_scheme\":\"%s\",%s%s,\"duration_s\":%.6f}\n",
               static_cast<double>(start_unix) / 1e6, a.tag_scheme.c_str(), log.json_members().c_str(),
-              seconds_since(t0));
+              offer.c_str(), seconds_since(t0));
   return 0;
 }
 

@@ -18,6 +18,12 @@ struct PublishArgs {
   std::string plan;
   std::string tag_scheme = "stream";
   bool no_replace = false;
+  // > 0: a long-running offered load. Nothing is published later than this
+  // many seconds after the start (the rest of the plan is not offered), and a
+  // publish waiting for room in the daemon's send queue waits at most until
+  // then: a load offered above capacity ends on time instead of when the
+  // backlog drains.
+  double offer_for_s = 0;
 };
 
 // Prints one JSON object on stdout; returns the exit code. Throws
