@@ -152,6 +152,8 @@ void Daemon::pump() {
     if (it != owner_.end()) ipc_->deliver(it->second, m->subscription, *m);
   }
   while (auto e = node_->poll_event()) {
+    // Link events go to the clients watching links, by their own watches.
+    if (e->kind == engine::Event::Kind::LinkChanged) continue;
     if (e->kind == engine::Event::Kind::ForgedOwnData) {
       log(LogLevel::Warn, "data under this node's id {:08x} that it never published: group '{}' seq {} (forged; "
           "refused; counted in stats integrity.own_id)", e->message.publisher, e->message.group, e->message.seq);
