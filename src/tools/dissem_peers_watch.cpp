@@ -85,7 +85,7 @@ void watch_peers(const std::string& socket, const PeersOptions& o) {
                          elapsed);
     frame += peers_table(c.peers());
     if (terminal && !recent.empty()) {
-      frame += "\nlink events, newest last:\n";
+      frame += "\nlink events (seconds since the start), newest last:\n";
       for (const auto& line : recent) frame += line + '\n';
     }
     if (!terminal) frame += '\n';
@@ -100,7 +100,8 @@ void watch_peers(const std::string& socket, const PeersOptions& o) {
       while (e) {
         const std::string line = link_event_line(*e);
         if (terminal) {
-          recent.push_back(line);
+          const double at = std::chrono::duration<double>(Clock::now() - start).count();
+          recent.push_back(fmt::format("{:7.1f} s  {}", at, line));
           if (recent.size() > kRecentEvents) recent.pop_front();
           redraw = true;
         } else {
