@@ -8,6 +8,7 @@
 #include "client/connection.h"
 #include "ipc.pb.h"
 #include "ipc/convert.h"
+#include "ipc/convert_links.h"
 #include "ipc/framing.h"
 
 namespace dissem::client {
@@ -35,6 +36,7 @@ struct Client::Impl {
   std::uint64_t next_request_id = 1;
   std::deque<engine::Delivery> deliveries;
   std::deque<engine::Event> events;
+  std::deque<ipc::LinkEventInfo> link_events;
   // Why the connection ended, for calls made after it did.
   std::string closed_reason = "not connected";
 
@@ -70,6 +72,13 @@ struct Client::Impl {
           events.push_back(ipc::from_proto(m.event()));
         } catch (const std::invalid_argument&) {
           // An event kind newer than this library: nothing to hand out.
+        }
+        return std::nullopt;
+      case ipc::ServerMessage::kLinkEvent:
+        try {
+          link_events.push_back(ipc::from_proto(m.link_event()));
+        } catch (const std::invalid_argument&) {
+          // A link event kind newer than this library.
         }
         return std::nullopt;
       case ipc::ServerMessage::kResponse:
@@ -295,6 +304,24 @@ std::vector<ipc::PeerInfo> Client::peers() {
   out.reserve(static_cast<std::size_t>(r.peers().peers_size()));
   for (const auto& p : r.peers().peers()) out.push_back(ipc::from_proto(p));
   return out;
+}
+
+void Client::watch_links(const std::optional<engine::LinkThresholds>& thresholds) {
+  ipc::ClientMessage m;
+  auto& w = *m.mutable_watch_links();
+  if (thresholds) ipc::to_proto(*thresholds, *w.mutable_thresholds());
+  impl_->call(m);
+}
+
+void Client::unwatch_links() {
+  ipc::ClientMessage m;
+  m.mutable_watch_links()->set_stop(true);
+  impl_->call(m);
+}
+
+std::optional<ipc::LinkEventInfo> Client::next_link_event(std::chrono::milliseconds timeout) {
+  if (!impl_->link_events.empty() || impl_->connection) return impl_->next(impl_->link_events, timeout);
+  throw ConnectionError(impl_->closed_reason);
 }
 
 std::optional<engine::Delivery> Client::next_delivery(std::chrono::milliseconds timeout) {

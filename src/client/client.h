@@ -99,13 +99,22 @@ class Client {
   std::vector<engine::CachedMessage> list(const engine::ListRequest& request, bool* truncated = nullptr);
 
   ipc::StatsSnapshot stats();
+  // Neighbours and their links: last heard, loss each way, RTT, rates.
   std::vector<ipc::PeerInfo> peers();
+  // From now on the daemon pushes link events (a neighbour appeared, fell
+  // silent, or its loss or received rate crossed a threshold), starting
+  // with every current neighbour as appeared; by `thresholds`, or the
+  // daemon's engine.link_* when not given. Asking again replaces the
+  // thresholds. RequestError (Rejected) names a threshold out of range.
+  void watch_links(const std::optional<engine::LinkThresholds>& thresholds = std::nullopt);
+  void unwatch_links();
 
   // The oldest pushed delivery (or event), waiting up to `timeout` for one.
   // nullopt on timeout. Throws ConnectionError once the connection is gone
   // and nothing queued remains.
   std::optional<engine::Delivery> next_delivery(std::chrono::milliseconds timeout);
   std::optional<engine::Event> next_event(std::chrono::milliseconds timeout);
+  std::optional<ipc::LinkEventInfo> next_link_event(std::chrono::milliseconds timeout);
 
  private:
   struct Impl;

@@ -12,6 +12,7 @@
 #include "daemon/log.h"
 #include "daemon/private_files.h"
 #include "daemon/process_memory.h"
+#include "ipc/convert_links.h"
 #include "net/interface_info.h"
 
 namespace dissem::daemon {
@@ -152,6 +153,8 @@ void Daemon::pump() {
     if (it != owner_.end()) ipc_->deliver(it->second, m->subscription, *m);
   }
   while (auto e = node_->poll_event()) {
+    // Link events go to the clients watching links, by their own watches.
+    if (e->kind == engine::Event::Kind::LinkChanged) continue;
     if (e->kind == engine::Event::Kind::ForgedOwnData) {
       log(LogLevel::Warn, "data under this node's id {:08x} that it never published: group '{}' seq {} (forged; "
           "refused; counted in stats integrity.own_id)", e->message.publisher, e->message.group, e->message.seq);
@@ -163,6 +166,7 @@ void Daemon::pump() {
     }
     ipc_->broadcast_event(*e);
   }
+  send_link_events(now);
   arm_timer();
 }
 
@@ -250,11 +254,27 @@ ipc::StatsSnapshot Daemon::stats() {
 std::vector<ipc::PeerInfo> Daemon::peers() {
   std::vector<ipc::PeerInfo> out;
   const Micros now = unix_now();
-  for (const auto& p : node_->peers()) out.push_back(ipc::PeerInfo{p.node, now - p.last_heard, p.estimated_loss, p.srtt});
+  for (const auto& link : node_->links(now)) out.push_back(ipc::peer_info(link, now));
   return out;
 }
 
+void Daemon::watch_links(ipc::ClientId client, bool watch, const std::optional<engine::LinkThresholds>& thresholds) {
+  if (!watch) {
+    link_watchers_.forget(client);
+    return;
+  }
+  link_watchers_.watch(client, thresholds.value_or(node_->config().link_thresholds));
+  pump_later();  // the neighbours as they are, after the Ok has gone out
+}
+
+void Daemon::send_link_events(Micros now) {
+  if (!link_watchers_.due(now)) return;
+  for (const auto& [client, e] : link_watchers_.evaluate(node_->links(now), now))
+    ipc_->link_event(client, ipc::LinkEventInfo{e.kind, ipc::peer_info(e.link, now)});
+}
+
 void Daemon::client_closed(ipc::ClientId client) {
+  link_watchers_.forget(client);
   for (auto it = owner_.begin(); it != owner_.end();) {
     if (it->second == client) {
       node_->unsubscribe(it->first, unix_now());

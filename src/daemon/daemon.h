@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "daemon/daemon_config.h"
+#include "daemon/link_watchers.h"
 #include "engine/node.h"
 #include "ipc/backend.h"
 #include "ipc/ipc_server.h"
@@ -52,6 +53,8 @@ class Daemon final : public ipc::Backend {
   std::vector<engine::CachedMessage> list(ipc::ClientId client, const engine::ListRequest& request) override;
   ipc::StatsSnapshot stats() override;
   std::vector<ipc::PeerInfo> peers() override;
+  void watch_links(ipc::ClientId client, bool watch,
+                   const std::optional<engine::LinkThresholds>& thresholds) override;
   void client_closed(ipc::ClientId client) override;
 
  private:
@@ -64,6 +67,8 @@ class Daemon final : public ipc::Backend {
   void pump();
   void pump_later();
   void arm_timer();
+  // Link events to the clients that watch links, when an evaluation is due.
+  void send_link_events(Micros now);
 
   boost::asio::io_context& io_;
   DaemonConfig config_;
@@ -72,6 +77,7 @@ class Daemon final : public ipc::Backend {
   std::unique_ptr<ipc::IpcServer> ipc_;
   boost::asio::steady_timer timer_;
   std::unordered_map<engine::SubscriptionId, ipc::ClientId> owner_;
+  LinkWatchers link_watchers_;
   std::vector<std::vector<std::uint8_t>> burst_;  // reused buffers; the first burst_size_ hold the burst
   std::size_t burst_size_ = 0;
   bool pump_posted_ = false;

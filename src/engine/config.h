@@ -6,6 +6,7 @@
 #include <string>
 
 #include "controllers/controller_settings.h"
+#include "engine/link_thresholds.h"
 #include "engine/security_config.h"
 #include "engine/types.h"
 
@@ -128,6 +129,14 @@ struct EngineConfig {
   std::size_t max_peers = 1024;                   // neighbours tracked at once (beacons from more are not)
   std::uint64_t reassembly_memory = 64ull << 20;  // bytes of in-memory reassembly for subscribed groups
   std::size_t max_request_fragments = 4096;       // fragments one MFR may ask us to send
+
+  // --- link monitoring for applications (link_quality.h, link_watch.h) ---
+  // Received and sent rates are measured over this window; events fire
+  // when a neighbour's loss or received rate crosses these thresholds
+  // (engine.link_loss_threshold, link_loss_hysteresis, link_rate_threshold,
+  // link_rate_hysteresis; an IPC client may ask for its own).
+  Micros link_rate_window = 5 * kSeconds;
+  LinkThresholds link_thresholds;
 
   // --- controllers ---------------------------------------------------------
   // Forwarding, replication and deletion (controllers/controller_settings.h).

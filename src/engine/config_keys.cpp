@@ -85,6 +85,14 @@ Field flag(bool EngineConfig::*member) {
           [=](const EngineConfig& c) { return std::string(c.*member ? "true" : "false"); }};
 }
 
+// A link event threshold (EngineConfig::link_thresholds).
+Field link_threshold(double LinkThresholds::*member, double lo, double hi) {
+  return {[=](EngineConfig& c, const std::string& k, const std::string& v) {
+            c.link_thresholds.*member = parse_number<double>(k, v, lo, hi);
+          },
+          [=](const EngineConfig& c) { return exact_text(c.link_thresholds.*member); }};
+}
+
 const std::map<std::string, Field>& fields() {
   using C = EngineConfig;
   constexpr auto u64max = std::numeric_limits<std::uint64_t>::max();
@@ -136,6 +144,11 @@ const std::map<std::string, Field>& fields() {
       {"redundancy_max", number<double>(&C::redundancy_max, 0.0, 4.0)},
       {"redundancy_backlog_ms", millis(&C::redundancy_backlog, 0, 600'000)},
       {"coding_memory", number<std::uint64_t>(&C::coding_memory, 0, 1ull << 40)},
+      {"link_rate_window_ms", millis(&C::link_rate_window, 100, 600'000)},
+      {"link_loss_threshold", link_threshold(&LinkThresholds::loss, 0.0, 1.0)},
+      {"link_loss_hysteresis", link_threshold(&LinkThresholds::loss_hysteresis, 0.0, 1.0)},
+      {"link_rate_threshold", link_threshold(&LinkThresholds::rate_bytes_per_s, 0.0, 1e12)},
+      {"link_rate_hysteresis", link_threshold(&LinkThresholds::rate_hysteresis, 0.0, 0.95)},
   };
   return f;
 }

@@ -60,7 +60,9 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       coded(c.coding_memory),
       coded_streams(c.coding_memory / 4),
       block_memory(0),
-      redundancy(c.redundancy_min, c.redundancy_max) {
+      redundancy(c.redundancy_min, c.redundancy_max),
+      links(c.max_peers, c.link_rate_window, c.beacon_interval),
+      link_watch(c.link_thresholds) {
   auto controller_set = controllers::make_controllers(c.controllers);
   forwarding = std::move(controller_set.forwarding);
   replication = std::move(controller_set.replication);
@@ -253,6 +255,7 @@ void NodeImpl::housekeeping(Micros now) {
     serve_budget.forget(gone);
     update_rtt();
   }
+  evaluate_links(now);
   redundancy.expire(now, 2 * config.peer_silent_after);
   if (store->total_bytes() > store->options().quota_bytes) {
     const auto messages = store->list_messages();
@@ -329,6 +332,10 @@ std::vector<Node::PeerSummary> Node::peers() const {
   std::vector<PeerSummary> out;
   for (const auto& [id, p] : impl_->peers.all()) out.push_back(PeerSummary{id, p.last_heard, p.srtt, p.estimated_loss()});
   return out;
+}
+
+std::vector<LinkSample> Node::links(Micros now) const {
+  return impl_->links.samples(impl_->peers, impl_->reception, now);
 }
 
 void Node::set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c) {

@@ -27,6 +27,7 @@
 
 #include "cache/store.h"
 #include "engine/config.h"
+#include "engine/link_watch.h"
 #include "engine/stats.h"
 #include "engine/types.h"
 
@@ -125,10 +126,14 @@ struct Event {
   // was contradicted too often) and was dropped; it is fetched again.
   // ForgedOwnData: data under this node's id that it never published.
   // Both are raised at most once a second; Stats::integrity counts each.
-  enum class Kind { PeerAppeared, PeerSilent, MessageSkipped, MessageEvicted, MessageRejected, ForgedOwnData };
+  // LinkChanged: a neighbour's link crossed an engine.link_* threshold, or
+  // appeared or fell silent (link_watch.h); hosts hand these only to the
+  // applications that watch links.
+  enum class Kind { PeerAppeared, PeerSilent, MessageSkipped, MessageEvicted, MessageRejected, ForgedOwnData, LinkChanged };
   Kind kind;
-  NodeId peer = 0;      // PeerAppeared, PeerSilent
+  NodeId peer = 0;      // PeerAppeared, PeerSilent, LinkChanged
   MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted, MessageRejected, ForgedOwnData
+  LinkEvent link{};     // LinkChanged
 };
 
 class PublishError : public std::runtime_error {
@@ -216,6 +221,9 @@ class Node {
     double estimated_loss = 0;  // from gaps in its beacon sequence numbers
   };
   std::vector<PeerSummary> peers() const;
+  // Every established neighbour's link quality at `now` (link_quality.h):
+  // loss both ways, RTT, received and sent rates, last heard.
+  std::vector<LinkSample> links(Micros now) const;
 
   // Controllers are built from EngineConfig::controllers; these replace one
   // (tests, hosts with their own). Must be called before the first input.

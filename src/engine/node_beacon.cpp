@@ -56,6 +56,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
     e->set_peer(id);
     e->set_peer_sent_us(p.beacon_sent_us);
     e->set_held_us(static_cast<std::uint32_t>(std::min<Micros>(now - p.beacon_heard_at, 0xffffffff)));
+    if (auto loss = links.loss_permille_for_echo(id, reception, now)) e->set_loss_permille(*loss);
   }
   // Newest sequence per stream, in a rotating window when they do not all fit.
   std::vector<std::pair<StreamId, std::uint64_t>> known;

@@ -31,6 +31,8 @@
 #include "engine/coded_streams.h"
 #include "engine/interests.h"
 #include "engine/leveled_queue.h"
+#include "engine/link_quality.h"
+#include "engine/link_watch.h"
 #include "engine/manifest_chain.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
@@ -328,6 +330,8 @@ class NodeImpl {
   BlockTrafficMemory block_memory;
   ReceptionMeter reception;
   RedundancyPlanner redundancy;
+  LinkQuality links;     // per neighbour, for applications (node_links.cpp)
+  LinkWatch link_watch;  // engine.link_* thresholds: Event::Kind::LinkChanged
 
   std::unique_ptr<controllers::ForwardingController> forwarding;
   std::unique_ptr<controllers::ReplicationController> replication;
@@ -508,6 +512,8 @@ class NodeImpl {
   void enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
   // Paces at this node's share of the channel (channel_share.h).
   void update_channel_share(Micros now);
+  // node_links.cpp: link events for the neighbours as they are now.
+  void evaluate_links(Micros now);
 };
 
 }  // namespace dissem::engine

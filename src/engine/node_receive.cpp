@@ -2,6 +2,7 @@
 // handled by kind. Malformed input is counted and dropped, nothing else.
 #include <algorithm>
 
+#include "engine/datagram_sender.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 #include "engine/request_scheduler.h"
@@ -155,6 +156,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   n.peers.heard(b.node(), now);
   const bool was_established = n.peers.established(b.node());
   n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
+  n.links.on_beacon(b.node(), b.seq(), now, n.peers);
   if (!was_established && n.peers.established(b.node())) n.on_peer_appeared(b.node(), now);
   if (n.forwarding->interest_radius() > 0) {
     std::vector<AdvertisedInterest> entries;
@@ -164,6 +166,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   }
   for (const auto& e : b.echoes()) {
     if (e.peer() != n.config.node_id) continue;
+    if (e.has_loss_permille()) n.links.on_loss_report(b.node(), e.loss_permille(), now, n.peers);
     const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
     if (rtt > 0 && rtt < 60 * kSeconds) {
       n.peers.on_rtt_sample(b.node(), rtt);
@@ -357,6 +360,7 @@ void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
                                    stats.duplicate_fragments != duplicates_before;
   if (replayed_first_pass) return;
   meter.add(now, size);
+  links.on_received(sender_of(d, sealer), size, now, peers);
   if (first_pass) first_pass_meter.add(now, size + config.per_datagram_overhead);
 }
 

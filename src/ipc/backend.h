@@ -25,6 +25,17 @@ struct PeerInfo {
   Micros last_heard_ago = 0;
   double estimated_loss = 0.0;  // fraction in [0, 1]
   Micros srtt = 0;
+  // Link quality (engine::LinkSample): loss each way once measured, rates.
+  std::optional<double> loss_in{};
+  std::optional<double> loss_out{};
+  double received_bytes_per_s = 0;
+  double sent_bytes_per_s = 0;
+};
+
+// A neighbour's link event with its figures (proto LinkEvent).
+struct LinkEventInfo {
+  engine::LinkEvent::Kind kind = engine::LinkEvent::Kind::PeerAppeared;
+  PeerInfo peer;
 };
 
 struct StatsSnapshot {
@@ -57,6 +68,10 @@ class Backend {
   virtual std::vector<engine::CachedMessage> list(ClientId client, const engine::ListRequest& request) = 0;
   virtual StatsSnapshot stats() = 0;
   virtual std::vector<PeerInfo> peers() = 0;
+  // From now on `client` gets link events (IpcServer::link_event), by the
+  // engine's thresholds or by its own; watch = false stops them. Throws
+  // std::invalid_argument naming a threshold out of range.
+  virtual void watch_links(ClientId client, bool watch, const std::optional<engine::LinkThresholds>& thresholds) = 0;
   // The connection is gone: drop its subscriptions. Called once per client,
   // never from inside another Backend call or IpcServer::deliver/event.
   virtual void client_closed(ClientId client) = 0;

@@ -176,6 +176,10 @@ void to_proto(const PeerInfo& in, Peer& out) {
   out.set_last_heard_ms_ago(millis_from(in.last_heard_ago));
   out.set_estimated_loss(in.estimated_loss);
   out.set_srtt_ms(static_cast<double>(in.srtt) / static_cast<double>(kMillis));
+  if (in.loss_in) out.set_loss_in(*in.loss_in);
+  if (in.loss_out) out.set_loss_out(*in.loss_out);
+  out.set_received_bytes_per_s(in.received_bytes_per_s);
+  out.set_sent_bytes_per_s(in.sent_bytes_per_s);
 }
 
 PeerInfo from_proto(const Peer& in) {
@@ -184,6 +188,10 @@ PeerInfo from_proto(const Peer& in) {
   out.last_heard_ago = static_cast<Micros>(in.last_heard_ms_ago()) * kMillis;
   out.estimated_loss = in.estimated_loss();
   out.srtt = static_cast<Micros>(in.srtt_ms() * static_cast<double>(kMillis));
+  if (in.has_loss_in()) out.loss_in = in.loss_in();
+  if (in.has_loss_out()) out.loss_out = in.loss_out();
+  out.received_bytes_per_s = in.received_bytes_per_s();
+  out.sent_bytes_per_s = in.sent_bytes_per_s();
   return out;
 }
 

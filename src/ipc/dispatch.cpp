@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ipc/convert.h"
+#include "ipc/convert_links.h"
 
 namespace dissem::ipc {
 
@@ -74,6 +75,14 @@ void run(Backend& backend, ClientId client, const ClientMessage& request, Respon
       list.set_truncated(found.size() > limit);
       if (found.size() > limit) found.resize(limit);
       for (const auto& m : found) to_proto(m, *list.add_messages());
+      return;
+    }
+    case ClientMessage::kWatchLinks: {
+      const auto& w = request.watch_links();
+      std::optional<engine::LinkThresholds> thresholds;
+      if (w.has_thresholds()) thresholds = from_proto(w.thresholds());
+      backend.watch_links(client, !w.stop(), thresholds);
+      out.mutable_ok();
       return;
     }
     case ClientMessage::kGetStats:

@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 
 #include "ipc/convert.h"
+#include "ipc/convert_links.h"
 #include "ipc/dispatch.h"
 
 namespace dissem::ipc {
@@ -124,6 +125,14 @@ bool IpcServer::event(ClientId client, const engine::Event& e) {
   if (session == nullptr) return false;
   ServerMessage m;
   to_proto(e, *m.mutable_event());
+  return session->send(m);
+}
+
+bool IpcServer::link_event(ClientId client, const LinkEventInfo& e) {
+  Session* session = find_open(client);
+  if (session == nullptr) return false;
+  ServerMessage m;
+  to_proto(e, *m.mutable_link_event());
   return session->send(m);
 }
 

@@ -70,6 +70,8 @@ class IpcServer final : private SessionOwner {
   bool deliver(ClientId client, engine::SubscriptionId subscription, const engine::Delivery& delivery);
   bool event(ClientId client, const engine::Event& event);
   void broadcast_event(const engine::Event& event);
+  // A link event for a client that watches links (Backend::watch_links).
+  bool link_event(ClientId client, const LinkEventInfo& event);
 
   std::size_t client_count() const { return sessions_.size(); }
   const IpcServerCounters& counters() const { return counters_; }

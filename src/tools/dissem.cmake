@@ -5,7 +5,9 @@
 # Connecting, progress lines and the stats/peers reports, shared with dissem-load.
 add_library(dissem_cli_support STATIC ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_progress.cpp
-                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_report.cpp)
+                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_report.cpp
+                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_peers.cpp
+                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_peers_watch.cpp)
 target_link_libraries(dissem_cli_support PUBLIC dissem_client fmt::fmt)
 target_compile_options(dissem_cli_support PRIVATE ${DISSEM_WARNINGS})
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,22 @@ void run_get(const std::string& socket, const GetOptions& o);
 void run_unsubscribe(const std::string& socket, const std::string& name);
 void run_list(const std::string& socket, const ListOptions& o);
 void run_stats(const std::string& socket, bool json);
-void run_peers(const std::string& socket, bool json);
+struct PeersOptions {
+  bool json = false;
+  // --watch: the table redrawn every interval_s (clear and redraw on a
+  // terminal; tables one after another otherwise), link events printed as
+  // they come, until Ctrl-C / SIGTERM or duration_s (0: no limit).
+  bool watch = false;
+  double interval_s = 1.0;
+  double duration_s = 0;
+  // Link event thresholds of this watch; unset: the daemon's engine.link_*.
+  // Any one given fills the others from the engine's defaults.
+  std::optional<double> loss_threshold;
+  std::optional<double> loss_hysteresis;
+  std::optional<double> rate_threshold;
+  std::optional<double> rate_hysteresis;
+};
+
+void run_peers(const std::string& socket, const PeersOptions& o);
 
 }  // namespace dissem::cli

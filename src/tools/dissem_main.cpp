@@ -5,6 +5,7 @@
 //   dissem subscribe news --count 1 --out inbox/
 //   dissem stats --json
 //   dissem peers
+//   dissem peers --watch --interval-s 1                   live table and link events
 //   dissem keygen group news --epoch 1 --out keys/news     key files for dissemd
 //
 // Exit codes: 0 ok, 1 dissemd refused the request, 2 bad usage, 3 cannot
@@ -142,9 +143,32 @@ int main(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand("stats", "traffic, MFR, repair, cache and delivery counters");
   stats->add_flag("--json", stats_json, "machine-readable output");
 
-  bool peers_json = false;
-  CLI::App* peers = app.add_subcommand("peers", "nodes heard recently: last heard, loss, round-trip time");
-  peers->add_flag("--json", peers_json, "machine-readable output");
+  PeersOptions peers_options;
+  CLI::App* peers = app.add_subcommand(
+      "peers", "nodes heard recently and their links: last heard, loss each way, round-trip time, rates");
+  auto* peers_json = peers->add_flag("--json", peers_options.json, "machine-readable output");
+  peers->add_flag("--watch", peers_options.watch,
+                  "a live table, redrawn every --interval-s, with link events as they come, until Ctrl-C")
+      ->excludes(peers_json);
+  peers->add_option("--interval-s", peers_options.interval_s, "--watch: seconds between redraws")
+      ->check(CLI::Range(0.1, 60.0))
+      ->capture_default_str();
+  peers->add_option("--duration-s", peers_options.duration_s, "--watch: stop after this many seconds (0: never)")
+      ->check(CLI::Range(0.0, 31'536'000.0))
+      ->capture_default_str();
+  peers->add_option("--loss-threshold", peers_options.loss_threshold,
+                    "--watch: link event when a peer's loss (the worse direction) rises above this fraction "
+                    "(default: dissemd's engine.link_loss_threshold)")
+      ->check(CLI::Range(0.0, 1.0));
+  peers->add_option("--loss-hysteresis", peers_options.loss_hysteresis,
+                    "--watch: ... and again once it falls under the threshold less this")
+      ->check(CLI::Range(0.0, 1.0));
+  peers->add_option("--rate-threshold", peers_options.rate_threshold,
+                    "--watch: link event when the bytes/s received from a peer rise above this (0: none)")
+      ->check(CLI::Range(0.0, 1e12));
+  peers->add_option("--rate-hysteresis", peers_options.rate_hysteresis,
+                    "--watch: ... and again once they fall under the threshold less this fraction of it")
+      ->check(CLI::Range(0.0, 0.95));
 
   KeygenOptions keygen_options;
   CLI::App* keygen = add_keygen_command(app, keygen_options);
@@ -175,7 +199,7 @@ int main(int argc, char** argv) {
     if (*unsubscribe) run_unsubscribe(socket, unsubscribe_name);
     if (*list) run_list(socket, list_options);
     if (*stats) run_stats(socket, stats_json);
-    if (*peers) run_peers(socket, peers_json);
+    if (*peers) run_peers(socket, peers_options);
     if (*keygen) run_keygen(*keygen, keygen_options);
     return kExitOk;
   } catch (const Failure& e) {

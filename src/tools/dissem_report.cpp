@@ -1,5 +1,5 @@
-// `dissem stats` and `dissem peers`: the daemon's counters as a table, or as
-// JSON for scripts (--json). The JSON holds numbers and hex strings only, so
+// `dissem stats`: the daemon's counters as a table, or as JSON for scripts
+// (--json). The JSON holds numbers and hex strings only, so
 // it is written directly rather than through a JSON library.
 #include <cstdio>
 #include <string>
@@ -134,44 +134,12 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   return t;
 }
 
-double millis(Micros t) { return static_cast<double>(t) / static_cast<double>(kMillis); }
-
-std::string peers_json(const std::vector<ipc::PeerInfo>& peers) {
-  std::string j = "{\"peers\":[";
-  for (std::size_t i = 0; i < peers.size(); ++i) {
-    const auto& p = peers[i];
-    if (i != 0) j += ',';
-    j += fmt::format(R"({{"node":"{}","last_heard_ms_ago":{:.0f},"loss_pct":{:.2f},"srtt_ms":{:.3f}}})",
-                     node_hex(p.node), millis(p.last_heard_ago), p.estimated_loss * 100.0, millis(p.srtt));
-  }
-  j += "]}\n";
-  return j;
-}
-
-std::string peers_table(const std::vector<ipc::PeerInfo>& peers) {
-  if (peers.empty()) return "no peers heard\n";
-  std::string t = fmt::format("{:<8} {:>14} {:>7} {:>10}\n", "node", "last heard", "loss", "srtt");
-  for (const auto& p : peers) {
-    // srtt stays 0 until a request/repair exchange has measured it.
-    const std::string srtt = p.srtt > 0 ? fmt::format("{:.1f} ms", millis(p.srtt)) : std::string("-");
-    t += fmt::format("{:<8} {:>8.1f} s ago {:>6.1f}% {:>10}\n", node_hex(p.node), millis(p.last_heard_ago) / 1000.0,
-                     p.estimated_loss * 100.0, srtt);
-  }
-  return t;
-}
-
 }  // namespace
 
 void run_stats(const std::string& socket, bool json) {
   auto c = connect_or_explain(socket);
   const auto snap = c.stats();
   print(json ? stats_json(snap) : stats_table(snap));
-}
-
-void run_peers(const std::string& socket, bool json) {
-  auto c = connect_or_explain(socket);
-  const auto peers = c.peers();
-  print(json ? peers_json(peers) : peers_table(peers));
 }
 
 }  // namespace dissem::cli

@@ -45,6 +45,9 @@ class EngineBackend final : public ipc::Backend {
   }
   ipc::StatsSnapshot stats() override { return ipc::StatsSnapshot{node_.stats(), 0, 0}; }
   std::vector<ipc::PeerInfo> peers() override { return {}; }
+  void watch_links(ipc::ClientId, bool, const std::optional<engine::LinkThresholds>& thresholds) override {
+    if (thresholds) engine::check_link_thresholds(*thresholds);
+  }
   void client_closed(ipc::ClientId) override {}
   void advance() { now_ += 10 * kMillis; }
 

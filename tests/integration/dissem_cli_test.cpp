@@ -143,8 +143,8 @@ class Subscriber {
   pid_t pid_ = -1;
 };
 
-// Just enough JSON to check `dissem stats --json`: objects, arrays, strings
-// and numbers, flattened to "a.b.c" -> number. nullopt if it does not parse.
+// Just enough JSON to check `dissem stats --json`: objects, arrays, strings,
+// numbers and null, flattened to "a.b.c" -> number. nullopt if it does not parse.
 class FlatJson {
  public:
   static std::optional<std::map<std::string, double>> parse(const std::string& text) {
@@ -193,6 +193,10 @@ class FlatJson {
       return eat(']');
     }
     if (pos_ < t_.size() && t_[pos_] == '"') return string().has_value();
+    if (t_.compare(pos_, 4, "null") == 0) {  // an unknown figure (`dissem peers --json`)
+      pos_ += 4;
+      return true;
+    }
     char* end = nullptr;
     const double d = std::strtod(t_.c_str() + pos_, &end);
     if (end == t_.c_str() + pos_) return false;

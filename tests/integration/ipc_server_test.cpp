@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -133,7 +134,13 @@ class FakeBackend : public Backend {
     return s;
   }
   std::vector<PeerInfo> peers() override {
-    return {PeerInfo{21, 1500 * kMillis, 0.25, 3 * kMillis}, PeerInfo{22, 0, 0.0, 250}};
+    return {PeerInfo{21, 1500 * kMillis, 0.25, 3 * kMillis, 0.125, std::nullopt, 2048.5, 4096.0},
+            PeerInfo{22, 0, 0.0, 250}};
+  }
+  void watch_links(ClientId client, bool watch, const std::optional<engine::LinkThresholds>& thresholds) override {
+    if (thresholds) engine::check_link_thresholds(*thresholds);
+    std::lock_guard lock(mu);
+    link_watches.emplace_back(client, watch, thresholds);
   }
   void client_closed(ClientId client) override {
     std::lock_guard lock(mu);
@@ -160,6 +167,7 @@ class FakeBackend : public Backend {
   std::map<engine::SubscriptionId, Subscription> subscriptions;
   std::vector<std::pair<std::string, std::uint32_t>> history_requests;
   std::vector<ClientId> closed;
+  std::vector<std::tuple<ClientId, bool, std::optional<engine::LinkThresholds>>> link_watches;
   std::uint64_t seq = 0;
   engine::SubscriptionId next_subscription = 100;
 };
@@ -461,6 +469,63 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   EXPECT_EQ(peers[0].srtt, 3 * kMillis);
   EXPECT_EQ(peers[1].node, 22u);
   EXPECT_EQ(peers[1].srtt, 250);
+  // Link quality: loss each way (absent until measured) and rates.
+  ASSERT_TRUE(peers[0].loss_in.has_value());
+  EXPECT_DOUBLE_EQ(*peers[0].loss_in, 0.125);
+  EXPECT_FALSE(peers[0].loss_out.has_value());
+  EXPECT_DOUBLE_EQ(peers[0].received_bytes_per_s, 2048.5);
+  EXPECT_DOUBLE_EQ(peers[0].sent_bytes_per_s, 4096.0);
+  EXPECT_FALSE(peers[1].loss_in.has_value());
+}
+
+TEST_F(IpcServerTest, LinkEventsReachOnlyTheClientsThatWatch) {
+  start_server();
+  client::Client watcher(path_);
+  client::Client other(path_);
+  const ClientId w = backend_.owner(watcher.subscribe("g"));
+  const ClientId o = backend_.owner(other.subscribe("g"));
+  engine::LinkThresholds mine;
+  mine.loss = 0.3;
+  mine.rate_bytes_per_s = 5000;
+  watcher.watch_links(mine);
+  {
+    std::lock_guard lock(backend_.mu);
+    ASSERT_EQ(backend_.link_watches.size(), 1u);
+    const auto& [client, watch, thresholds] = backend_.link_watches[0];
+    EXPECT_EQ(client, w);
+    EXPECT_TRUE(watch);
+    ASSERT_TRUE(thresholds.has_value());
+    EXPECT_DOUBLE_EQ(thresholds->loss, 0.3);
+    EXPECT_DOUBLE_EQ(thresholds->rate_bytes_per_s, 5000);
+  }
+  // A threshold out of range is refused, naming it; the connection stays.
+  engine::LinkThresholds bad;
+  bad.rate_hysteresis = 2;
+  try {
+    other.watch_links(bad);
+    ADD_FAILURE() << "an out-of-range threshold was accepted";
+  } catch (const client::RequestError& e) {
+    EXPECT_EQ(e.code(), client::ErrorCode::Rejected);
+    EXPECT_NE(std::string(e.what()).find("rate_hysteresis"), std::string::npos) << e.what();
+  }
+
+  LinkEventInfo e{engine::LinkEvent::Kind::LossAbove, PeerInfo{21, 0, 0.5, 0, 0.5, 0.25, 100, 200}};
+  EXPECT_TRUE(on_io([&] { return server_->link_event(w, e); }));
+  const auto got = watcher.next_link_event(2s);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->kind, engine::LinkEvent::Kind::LossAbove);
+  EXPECT_EQ(got->peer.node, 21u);
+  ASSERT_TRUE(got->peer.loss_out.has_value());
+  EXPECT_DOUBLE_EQ(*got->peer.loss_out, 0.25);
+  EXPECT_DOUBLE_EQ(got->peer.received_bytes_per_s, 100);
+  EXPECT_FALSE(other.next_link_event(100ms).has_value());
+  EXPECT_FALSE(watcher.next_event(100ms).has_value()) << "link events are not plain events";
+
+  other.unwatch_links();
+  std::lock_guard lock(backend_.mu);
+  ASSERT_EQ(backend_.link_watches.size(), 2u);
+  EXPECT_EQ(std::get<0>(backend_.link_watches[1]), o);
+  EXPECT_FALSE(std::get<1>(backend_.link_watches[1]));
 }
 
 TEST_F(IpcServerTest, LargePublishCrossesManyReads) {

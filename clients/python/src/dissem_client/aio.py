@@ -44,7 +44,7 @@ from . import ipc_pb2 as pb
 from . import protocol
 from .errors import DaemonConnectionError, ErrorCode, ProtocolError, RequestError, SubscriptionClosed
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
-from .values import Delivery, Event, MessageId, MessageList, Peer, Stats
+from .values import Delivery, Event, LinkEvent, LinkThresholds, MessageId, MessageList, Peer, Stats
 
 __all__ = ["Client", "connect"]
 
@@ -381,7 +381,15 @@ class Client:
         return await self._call(protocol.stats())
 
     async def peers(self) -> List[Peer]:
+        """Neighbours and their links: last heard, loss each way, RTT, rates."""
         return await self._call(protocol.peers())
+
+    async def watch_links(self, thresholds: Optional[LinkThresholds] = None) -> None:
+        """As dissem_client.Client.watch_links(): link events from now on."""
+        await self._call(protocol.watch_links(thresholds))
+
+    async def unwatch_links(self) -> None:
+        await self._call(protocol.unwatch_links())
 
     # -- pushed messages -------------------------------------------------------------
 
@@ -454,6 +462,15 @@ class Client:
         """The oldest pushed event; as next_delivery()."""
         return await self._take(self._inbox.pop_event, lambda: False, timeout)
 
+    async def next_link_event(self, timeout: Optional[float] = None) -> Optional[LinkEvent]:
+        """The oldest pushed link event (watch_links()); as next_delivery()."""
+        return await self._take(self._inbox.pop_link_event, lambda: False, timeout)
+
+    def link_events(self, *, timeout: Optional[float] = None) -> AsyncIterator[LinkEvent]:
+        """``async for e in c.link_events()``: link events as they arrive; ends
+        when `timeout` seconds pass without one (None: never)."""
+        return _Iterator(lambda: self.next_link_event(timeout))
+
     def deliveries(
         self, subscription: Optional[int] = None, *, timeout: Optional[float] = None
     ) -> AsyncIterator[Delivery]:
@@ -484,6 +501,10 @@ class Client:
     @property
     def pending_events(self) -> int:
         return self._inbox.pending_events()
+
+    @property
+    def pending_link_events(self) -> int:
+        return self._inbox.pending_link_events()
 
     @property
     def pending_requests(self) -> int:

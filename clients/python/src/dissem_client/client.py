@@ -43,13 +43,15 @@ from .protocol import (
     DEFAULT_REQUEST_TIMEOUT,
     delivery_from_proto,
     event_from_proto,
-    peer_from_proto,
     stats_from_proto,
 )
+from .links import peer_from_proto
 from .values import (
     Delivery,
     Event,
     EventKind,
+    LinkEvent,
+    LinkThresholds,
     MessageId,
     MessageList,
     Peer,
@@ -352,7 +354,21 @@ class Client:
         return self._call(protocol.stats())
 
     def peers(self) -> List[Peer]:
+        """Neighbours and their links: last heard, loss each way, RTT, rates."""
         return self._call(protocol.peers())
+
+    def watch_links(self, thresholds: Optional[LinkThresholds] = None) -> None:
+        """From now on the daemon pushes link events (next_link_event(),
+        link_events()): a neighbour appeared, fell silent, or its loss or
+        received rate crossed a threshold, starting with every current
+        neighbour as appeared. By `thresholds`, or the daemon's engine.link_*
+        when None; asking again replaces them. RequestError (REJECTED) names
+        a threshold out of range."""
+        self._call(protocol.watch_links(thresholds))
+
+    def unwatch_links(self) -> None:
+        """No more link events (those already queued stay)."""
+        self._call(protocol.unwatch_links())
 
     # -- pushed messages -------------------------------------------------------------
 
@@ -411,6 +427,19 @@ class Client:
         """The oldest pushed event; as next_delivery()."""
         return self._take(self._inbox.pop_event, lambda: False, timeout)
 
+    def next_link_event(self, timeout: Optional[float] = None) -> Optional[LinkEvent]:
+        """The oldest pushed link event (watch_links()); as next_delivery()."""
+        return self._take(self._inbox.pop_link_event, lambda: False, timeout)
+
+    def link_events(self, *, timeout: Optional[float] = None) -> Iterator[LinkEvent]:
+        """Iterates over link events as they arrive; ends when `timeout`
+        seconds pass without one (None: never)."""
+        while True:
+            e = self.next_link_event(timeout)
+            if e is None:
+                return
+            yield e
+
     def deliveries(self, subscription: Optional[int] = None, *, timeout: Optional[float] = None) -> Iterator[Delivery]:
         """Iterates over pushed deliveries (of `subscription` if given, else of
         any) as they arrive. The iteration ends when `timeout` seconds pass
@@ -450,3 +479,7 @@ class Client:
     @property
     def pending_events(self) -> int:
         return self._inbox.pending_events()
+
+    @property
+    def pending_link_events(self) -> int:
+        return self._inbox.pending_link_events()

@@ -57,7 +57,7 @@ class Cancel(_message.Message):
     def __init__(self, group: _Optional[str] = ..., seqs: _Optional[_Iterable[int]] = ..., tag: _Optional[str] = ..., expiry_ms: _Optional[int] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ["acknowledge", "cancel", "delete_subscription", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe"]
+    __slots__ = ["acknowledge", "cancel", "delete_subscription", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe", "watch_links"]
     ACKNOWLEDGE_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
     DELETE_SUBSCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -70,6 +70,7 @@ class ClientMessage(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    WATCH_LINKS_FIELD_NUMBER: _ClassVar[int]
     acknowledge: Acknowledge
     cancel: Cancel
     delete_subscription: DeleteSubscription
@@ -82,7 +83,8 @@ class ClientMessage(_message.Message):
     request_id: int
     subscribe: Subscribe
     unsubscribe: Unsubscribe
-    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ..., acknowledge: _Optional[_Union[Acknowledge, _Mapping]] = ..., delete_subscription: _Optional[_Union[DeleteSubscription, _Mapping]] = ...) -> None: ...
+    watch_links: WatchLinks
+    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ..., acknowledge: _Optional[_Union[Acknowledge, _Mapping]] = ..., delete_subscription: _Optional[_Union[DeleteSubscription, _Mapping]] = ..., watch_links: _Optional[_Union[WatchLinks, _Mapping]] = ...) -> None: ...
 
 class CodingStats(_message.Message):
     __slots__ = ["blocks_decoded", "dropped_memory", "fragments_decoded", "generated", "ignored", "innovative", "parity_sent", "received", "recoded", "redundant"]
@@ -194,6 +196,35 @@ class GetStats(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
+class LinkEvent(_message.Message):
+    __slots__ = ["kind", "peer"]
+    class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = []
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LOSS_ABOVE: LinkEvent.Kind
+    LOSS_BELOW: LinkEvent.Kind
+    PEER_APPEARED: LinkEvent.Kind
+    PEER_FIELD_NUMBER: _ClassVar[int]
+    PEER_SILENT: LinkEvent.Kind
+    RATE_ABOVE: LinkEvent.Kind
+    RATE_BELOW: LinkEvent.Kind
+    UNSPECIFIED: LinkEvent.Kind
+    kind: LinkEvent.Kind
+    peer: Peer
+    def __init__(self, kind: _Optional[_Union[LinkEvent.Kind, str]] = ..., peer: _Optional[_Union[Peer, _Mapping]] = ...) -> None: ...
+
+class LinkThresholds(_message.Message):
+    __slots__ = ["loss_hysteresis", "loss_threshold", "rate_hysteresis", "rate_threshold"]
+    LOSS_HYSTERESIS_FIELD_NUMBER: _ClassVar[int]
+    LOSS_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    RATE_HYSTERESIS_FIELD_NUMBER: _ClassVar[int]
+    RATE_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    loss_hysteresis: float
+    loss_threshold: float
+    rate_hysteresis: float
+    rate_threshold: float
+    def __init__(self, loss_threshold: _Optional[float] = ..., loss_hysteresis: _Optional[float] = ..., rate_threshold: _Optional[float] = ..., rate_hysteresis: _Optional[float] = ...) -> None: ...
+
 class List(_message.Message):
     __slots__ = ["from_seq", "group", "limit", "publisher", "to_seq"]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
@@ -225,16 +256,24 @@ class Ok(_message.Message):
     def __init__(self) -> None: ...
 
 class Peer(_message.Message):
-    __slots__ = ["estimated_loss", "last_heard_ms_ago", "node_id", "srtt_ms"]
+    __slots__ = ["estimated_loss", "last_heard_ms_ago", "loss_in", "loss_out", "node_id", "received_bytes_per_s", "sent_bytes_per_s", "srtt_ms"]
     ESTIMATED_LOSS_FIELD_NUMBER: _ClassVar[int]
     LAST_HEARD_MS_AGO_FIELD_NUMBER: _ClassVar[int]
+    LOSS_IN_FIELD_NUMBER: _ClassVar[int]
+    LOSS_OUT_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_BYTES_PER_S_FIELD_NUMBER: _ClassVar[int]
+    SENT_BYTES_PER_S_FIELD_NUMBER: _ClassVar[int]
     SRTT_MS_FIELD_NUMBER: _ClassVar[int]
     estimated_loss: float
     last_heard_ms_ago: int
+    loss_in: float
+    loss_out: float
     node_id: int
+    received_bytes_per_s: float
+    sent_bytes_per_s: float
     srtt_ms: float
-    def __init__(self, node_id: _Optional[int] = ..., last_heard_ms_ago: _Optional[int] = ..., estimated_loss: _Optional[float] = ..., srtt_ms: _Optional[float] = ...) -> None: ...
+    def __init__(self, node_id: _Optional[int] = ..., last_heard_ms_ago: _Optional[int] = ..., estimated_loss: _Optional[float] = ..., srtt_ms: _Optional[float] = ..., loss_in: _Optional[float] = ..., loss_out: _Optional[float] = ..., received_bytes_per_s: _Optional[float] = ..., sent_bytes_per_s: _Optional[float] = ...) -> None: ...
 
 class Peers(_message.Message):
     __slots__ = ["peers"]
@@ -305,14 +344,16 @@ class Response(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., publish_ack: _Optional[_Union[PublishAck, _Mapping]] = ..., subscribe_ack: _Optional[_Union[SubscribeAck, _Mapping]] = ..., ok: _Optional[_Union[Ok, _Mapping]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., peers: _Optional[_Union[Peers, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., message: _Optional[_Union[Delivery, _Mapping]] = ..., messages: _Optional[_Union[MessageList, _Mapping]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ["delivery", "event", "response"]
+    __slots__ = ["delivery", "event", "link_event", "response"]
     DELIVERY_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    LINK_EVENT_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     delivery: Delivery
     event: Event
+    link_event: LinkEvent
     response: Response
-    def __init__(self, response: _Optional[_Union[Response, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
+    def __init__(self, response: _Optional[_Union[Response, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ..., link_event: _Optional[_Union[LinkEvent, _Mapping]] = ...) -> None: ...
 
 class Stats(_message.Message):
     __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "forwards_queued", "forwards_suppressed_ntm", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "received", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent", "supersession_refused"]
@@ -475,3 +516,11 @@ class Unsubscribe(_message.Message):
     SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
     subscription_id: int
     def __init__(self, subscription_id: _Optional[int] = ...) -> None: ...
+
+class WatchLinks(_message.Message):
+    __slots__ = ["stop", "thresholds"]
+    STOP_FIELD_NUMBER: _ClassVar[int]
+    THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
+    stop: bool
+    thresholds: LinkThresholds
+    def __init__(self, stop: bool = ..., thresholds: _Optional[_Union[LinkThresholds, _Mapping]] = ...) -> None: ...

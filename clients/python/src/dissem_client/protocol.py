@@ -34,11 +34,14 @@ from google.protobuf.message import DecodeError
 from . import framing
 from . import ipc_pb2 as pb
 from .errors import ErrorCode, ProtocolError, RequestError
+from .links import link_event_from_proto, peer_from_proto, thresholds_to_proto
 from .values import (
     CachedMessage,
     Delivery,
     Event,
     EventKind,
+    LinkEvent,
+    LinkThresholds,
     MessageId,
     MessageList,
     Peer,
@@ -111,13 +114,6 @@ def event_from_proto(m: pb.Event) -> Optional[Event]:
     return Event(kind=kind, peer=m.peer, group=m.group, publisher=m.publisher, seq=m.seq)
 
 
-def peer_from_proto(m: pb.Peer) -> Peer:
-    return Peer(
-        node_id=m.node_id,
-        last_heard_ms_ago=m.last_heard_ms_ago,
-        estimated_loss=m.estimated_loss,
-        srtt_ms=m.srtt_ms,
-    )
 
 
 # --- pushed messages -------------------------------------------------------------
@@ -138,6 +134,7 @@ class Inbox:
         self._arrivals = itertools.count()
         self._queued_deliveries = 0
         self._events: Deque[Event] = collections.deque()
+        self._link_events: Deque[LinkEvent] = collections.deque()
         self._open: Set[int] = set()
         self._dropped: Set[int] = set()
 
@@ -175,10 +172,13 @@ class Inbox:
 
     # -- filing and taking ---------------------------------------------------------------
 
-    def push(self, item: Union[Delivery, Event]) -> bool:
+    def push(self, item: Union[Delivery, Event, LinkEvent]) -> bool:
         """Files a pushed message; False if it was discarded."""
         if isinstance(item, Event):
             self._events.append(item)
+            return True
+        if isinstance(item, LinkEvent):
+            self._link_events.append(item)
             return True
         if item.subscription in self._dropped:
             return False
@@ -204,6 +204,9 @@ class Inbox:
     def pop_event(self) -> Optional[Event]:
         return self._events.popleft() if self._events else None
 
+    def pop_link_event(self) -> Optional[LinkEvent]:
+        return self._link_events.popleft() if self._link_events else None
+
     def pending_deliveries(self, subscription: Optional[int] = None) -> int:
         if subscription is None:
             return self._queued_deliveries
@@ -213,10 +216,13 @@ class Inbox:
     def pending_events(self) -> int:
         return len(self._events)
 
+    def pending_link_events(self) -> int:
+        return len(self._link_events)
 
-def decode(body: bytes) -> Union[pb.Response, Delivery, Event, None]:
+
+def decode(body: bytes) -> Union[pb.Response, Delivery, Event, LinkEvent, None]:
     """One ServerMessage: a Response to match with its request, or a pushed
-    Delivery or Event; None for a kind newer than this library. Raises
+    Delivery, Event or LinkEvent; None for a kind newer than this library. Raises
     ProtocolError for a frame that does not parse and for the daemon's
     "closing your connection" response (request_id 0 with an error)."""
     m = pb.ServerMessage()
@@ -229,6 +235,8 @@ def decode(body: bytes) -> Union[pb.Response, Delivery, Event, None]:
         return delivery_from_proto(m.delivery)
     if kind == "event":
         return event_from_proto(m.event)
+    if kind == "link_event":
+        return link_event_from_proto(m.link_event)
     if kind == "response":
         r = m.response
         if r.request_id == 0 and r.WhichOneof("result") == "error":
@@ -485,3 +493,17 @@ def peers() -> Call[List[Peer]]:
     m = pb.ClientMessage()
     m.list_peers.SetInParent()
     return Call(m, "peers", lambda r: [peer_from_proto(p) for p in r.peers.peers])
+
+
+def watch_links(thresholds: Optional[LinkThresholds] = None) -> Call[None]:
+    m = pb.ClientMessage()
+    m.watch_links.SetInParent()
+    if thresholds is not None:
+        thresholds_to_proto(thresholds, m.watch_links.thresholds)
+    return Call(m, "ok", _read_ok)
+
+
+def unwatch_links() -> Call[None]:
+    m = pb.ClientMessage()
+    m.watch_links.stop = True
+    return Call(m, "ok", _read_ok)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,10 +85,50 @@ class Event:
 
 @dataclasses.dataclass(frozen=True)
 class Peer:
+    """A neighbour and its link (ipc.Peer)."""
+
     node_id: int
     last_heard_ms_ago: int
-    estimated_loss: float  # fraction in [0, 1]
+    estimated_loss: float  # fraction in [0, 1]: its beacons missed since it was first heard
     srtt_ms: float  # smoothed round-trip time from beacon echoes
+    # Loss fractions in [0, 1], None until measured: what we miss of the
+    # peer (recent evidence weighing most), and what it reports missing of us.
+    loss_in: Optional[float] = None
+    loss_out: Optional[float] = None
+    # Bytes/s over engine.link_rate_window_ms: received from the peer (the
+    # frames naming their sender: not repairs), and sent by this node
+    # (broadcast: the same figure for every peer).
+    received_bytes_per_s: float = 0.0
+    sent_bytes_per_s: float = 0.0
+
+
+class LinkEventKind(enum.IntEnum):
+    """Mirrors ipc.LinkEvent.Kind (UNSPECIFIED is never handed out)."""
+
+    PEER_APPEARED = 1
+    PEER_SILENT = 2
+    LOSS_ABOVE = 3  # loss (the worse direction) rose above the loss threshold
+    LOSS_BELOW = 4  # ... and fell back under threshold - hysteresis
+    RATE_ABOVE = 5  # received rate rose above the rate threshold
+    RATE_BELOW = 6  # ... and fell back under threshold x (1 - hysteresis)
+
+
+@dataclasses.dataclass(frozen=True)
+class LinkEvent:
+    """A neighbour's link changed (watch_links): the kind and its figures then."""
+
+    kind: LinkEventKind
+    peer: Peer
+
+
+@dataclasses.dataclass(frozen=True)
+class LinkThresholds:
+    """When link events fire; the defaults are the engine's."""
+
+    loss_threshold: float = 0.2  # [0, 1]
+    loss_hysteresis: float = 0.05  # [0, 1], absolute
+    rate_threshold: float = 0.0  # bytes/s received from a peer; 0 = no rate events
+    rate_hysteresis: float = 0.2  # [0, 0.95], a fraction of rate_threshold
 
 
 @dataclasses.dataclass(frozen=True)
