@@ -5,7 +5,7 @@
 // - beacon_interval: the period at which a typical beacon takes half the
 //   control share (`control_share`, 5 % of capacity by default) of the
 //   link, never below 1 s. On links where that exceeds 1 s ("slow"
-//   links), beacons with nothing new back off to 8x that period, and a
+//   links), beacons with nothing new back off to 16x that period, and a
 //   node sending its own first pass defers them as long (its data shows it
 //   is alive); receivers count first-pass data as hearing the publisher.
 // - peer_silent_after: 3x the longest beacon period, never below 5 s.
@@ -29,7 +29,7 @@ namespace dissem::engine {
 // Bytes a typical beacon puts on the air (a few peers' echoes and streams).
 constexpr std::uint64_t kTypicalBeaconBytes = 64;
 // Quiet beacons on slow links back off to this multiple of the period.
-constexpr Micros kBeaconBackoff = 8;
+constexpr Micros kBeaconBackoff = 16;
 
 inline double control_bps(const EngineConfig& c) {
   return c.control_share / 2.0 * static_cast<double>(std::max<std::uint64_t>(c.link_capacity_bps, 1));

@@ -61,7 +61,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       coded_streams(c.coding_memory / 4),
       block_memory(0),
       redundancy(c.redundancy_min, c.redundancy_max),
-      links(c.max_peers, c.link_rate_window, c.beacon_interval),
+      links(c.max_peers, c.link_rate_window, config.beacon_interval),
       link_watch(c.link_thresholds) {
   auto controller_set = controllers::make_controllers(c.controllers);
   forwarding = std::move(controller_set.forwarding);

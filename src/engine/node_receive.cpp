@@ -168,7 +168,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     if (e.peer() != n.config.node_id) continue;
     if (e.has_loss_permille()) n.links.on_loss_report(b.node(), e.loss_permille(), now, n.peers);
     const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
-    if (rtt > 0 && rtt < 60 * kSeconds) {
+    if (rtt > 0 && rtt < 600 * kSeconds) {  // a slow link's queue may hold a beacon for minutes
       n.peers.on_rtt_sample(b.node(), rtt);
       n.update_rtt();
     }

@@ -113,16 +113,24 @@ TEST(Dissemination, SameSeedSameTraceDifferentSeedDifferentTrace) {
 }
 
 TEST(Dissemination, TrafficMemoryCutsDuplicateRepairs) {
-  // Same seed, same network; only the NTM differs. Every receiver also serves,
-  // so without the NTM several nodes answer the same request. Channel sharing
-  // off, as below, so that every node serves at the full rate.
-  const auto on = run_baseline(3, 256'000, 0.7, 300'000, 21, true, false, false);
-  const auto off = run_baseline(3, 256'000, 0.7, 300'000, 21, false, false, false);
-  expect_complete(on, "NTM on");
-  expect_complete(off, "NTM off");
-  std::printf("repair datagrams: NTM on %llu, NTM off %llu\n", static_cast<unsigned long long>(on.repair_datagrams),
-              static_cast<unsigned long long>(off.repair_datagrams));
-  EXPECT_LT(static_cast<double>(on.repair_datagrams), 0.75 * static_cast<double>(off.repair_datagrams));
+  // Same seeds, same network; only the NTM differs. Every receiver also
+  // serves, so without the NTM several nodes answer the same request.
+  // Channel sharing off, as below, so that every node serves at the full
+  // rate. Summed over five seeds: one run's count moves with any change to
+  // the timing of unrelated traffic (single seeds range 0.55 to 0.77).
+  std::uint64_t with = 0;
+  std::uint64_t without = 0;
+  for (std::uint64_t seed = 21; seed < 26; ++seed) {
+    const auto on = run_baseline(3, 256'000, 0.7, 300'000, seed, true, false, false);
+    const auto off = run_baseline(3, 256'000, 0.7, 300'000, seed, false, false, false);
+    expect_complete(on, "NTM on");
+    expect_complete(off, "NTM off");
+    with += on.repair_datagrams;
+    without += off.repair_datagrams;
+  }
+  std::printf("repair datagrams over 5 seeds: NTM on %llu, NTM off %llu\n", static_cast<unsigned long long>(with),
+              static_cast<unsigned long long>(without));
+  EXPECT_LT(static_cast<double>(with), 0.75 * static_cast<double>(without));
 }
 
 TEST(Dissemination, BlockTrafficMemoryCutsDuplicateCodedRepairs) {
