@@ -90,7 +90,9 @@ TEST(Workload, TagsArePerStreamOrPerSource) {
   EXPECT_EQ(tag_of(p, 23, TagScheme::Source), "position/3");
   const StreamSpec one = parse_stream("sensor count=4 bytes=1024 rate_hz=20");
   EXPECT_EQ(tag_of(one, 2, TagScheme::Source), "sensor");
+  EXPECT_EQ(tag_of(p, 23, TagScheme::None), "") << "untagged";
   EXPECT_EQ(parse_tag_scheme("source"), TagScheme::Source);
+  EXPECT_EQ(parse_tag_scheme("none"), TagScheme::None);
   EXPECT_THROW(parse_tag_scheme("flow"), std::invalid_argument);
 }
 

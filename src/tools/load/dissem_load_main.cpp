@@ -5,7 +5,7 @@
 // prints one JSON object as its last line of stdout for the experiment runner.
 //
 //   dissem-load publish --socket S --group G --messages 1x819200 [--interval-s T]
-//   dissem-load publish --socket S --group G --plan exp1.plan [--stream SPEC]... [--tag-scheme stream|source]
+//   dissem-load publish --socket S --group G --plan exp1.plan [--stream SPEC]... [--tag-scheme stream|source|none]
 //                       [--offer-for-s S]
 //   dissem-load receive --socket S --group G --expect N [--time-limit-s T]
 //   dissem-load receive --socket S --group G --plan exp1.plan [--linger-s L] [--time-limit-s T]
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   pub->add_option("--priority", p.priority, "with --messages: message priority");
   add_workload(*pub, p.plan, p.streams);
-  pub->add_option("--tag-scheme", p.tag_scheme, "workload tags: stream (one per stream) or source (one per source)")
+  pub->add_option("--tag-scheme", p.tag_scheme, "workload tags: stream (one per stream), source (one per source) or none (untagged, no replacement)")
       ->check(CLI::IsMember({"stream", "source"}))
       ->capture_default_str();
   pub->add_flag("--no-replace", p.no_replace, "publish the workload's replacing streams without replacement");

@@ -79,6 +79,9 @@ engine::PublishRequest request_of(const PublishArgs& a, const Publication& p, co
 int run_publish(const PublishArgs& a) {
   const Publication p = publication_of(a);
   const TagScheme tags = parse_tag_scheme(a.tag_scheme);
+  if (tags == TagScheme::None)
+    for (const auto& s : p.workload.streams)
+      if (s.replace) throw std::invalid_argument("--tag-scheme none: stream '" + s.name + "' replaces, which needs a tag");
   client::Client c(a.socket);
   PublicationLog log(p.workload);
   const auto t0 = Clock::now();

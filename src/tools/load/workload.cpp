@@ -98,6 +98,7 @@ double StreamSpec::at_s(std::uint32_t index) const {
 }
 
 std::string tag_of(const StreamSpec& stream, std::uint32_t index, TagScheme scheme) {
+  if (scheme == TagScheme::None) return {};
   if (scheme == TagScheme::Stream || stream.sources == 1) return stream.name;
   return stream.name + "/" + std::to_string(stream.source_of(index));
 }
@@ -105,7 +106,8 @@ std::string tag_of(const StreamSpec& stream, std::uint32_t index, TagScheme sche
 TagScheme parse_tag_scheme(std::string_view text) {
   if (text == "stream") return TagScheme::Stream;
   if (text == "source") return TagScheme::Source;
-  throw std::invalid_argument("tag scheme '" + std::string(text) + "' is not stream or source");
+  if (text == "none") return TagScheme::None;
+  throw std::invalid_argument("tag scheme '" + std::string(text) + "' is not stream, source or none");
 }
 
 std::size_t Workload::total_messages() const {

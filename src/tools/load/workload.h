@@ -44,7 +44,9 @@ struct StreamSpec {
 // What a message is tagged with, which is what replacement works on: one
 // tag per stream (its name: the paper's one flow per type of update) or one
 // per source ("name/k": each producer's update replaces only its own).
-enum class TagScheme { Stream, Source };
+// Tags on published messages: one per stream, one per source, or none (the
+// messages then cannot replace one another).
+enum class TagScheme { Stream, Source, None };
 
 std::string tag_of(const StreamSpec& stream, std::uint32_t index, TagScheme scheme);
 TagScheme parse_tag_scheme(std::string_view text);
