@@ -277,6 +277,19 @@ void MessageTracker::settle(const MessageId& id) {
   streams_[stream_of(id)].settled.add(id.seq, id.seq + 1);
 }
 
+std::vector<MessageId> MessageTracker::settle_below(const StreamId& stream, std::uint64_t end) {
+  std::vector<MessageId> ended;
+  if (end <= 1) return ended;
+  for (auto it = incomplete_.lower_bound(MessageId{stream.group, stream.publisher, 0});
+       it != incomplete_.end() && it->first.group == stream.group && it->first.publisher == stream.publisher &&
+       it->first.seq < end;
+       ++it)
+    ended.push_back(it->first);
+  for (const auto& id : ended) settle(id);
+  if (auto s = streams_.find(stream); s != streams_.end()) s->second.settled.add(1, end);
+  return ended;
+}
+
 void MessageTracker::reopen(const MessageId& id) {
   auto it = messages_.find(id);
   if (it == messages_.end()) return;

@@ -136,6 +136,10 @@ class MessageTracker {
   StreamState* stream(const StreamId& s);
   const StreamState* stream(const StreamId& s) const;
   bool settled(const MessageId& id) const;
+  // Every message of `stream` below `end` has ended (learnt from a beacon's
+  // ended_below): none is missing any more. Returns the incomplete ones it
+  // settled (their partial data is the caller's to drop).
+  std::vector<MessageId> settle_below(const StreamId& stream, std::uint64_t end);
   // Every incomplete item becomes eligible for requests at `not_before`
   // (0: at once), its backoff forgotten.
   void reset_backoff_all(Micros not_before = 0);

@@ -97,6 +97,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   for (auto& [group, last] : last_published_seq) last = std::max(last, saved_seq(*store, group));
   restore_durable();
   naming.restore(*store);
+  ended.restore(*store);
   // Spread first beacons so nodes started together do not collide.
   next_beacon = now + rng.uniform_int(0, config.beacon_interval / 4);
   next_housekeeping = now + kHousekeepingInterval;
@@ -140,6 +141,7 @@ void NodeImpl::expire_due(Micros now) {
     if (st == nullptr || !st->meta || !st->meta->expired_at(now)) continue;  // gone, or learnt anew
     if (store->contains(id)) store->erase(id);
     tracker.settle(id);
+    if (id.publisher == config.node_id) ended.own_ended(id.group, id.seq);
     ++stats.messages_expired;
     events.push_back(Event{Event::Kind::MessageEvicted, 0, id});
     on_message_settled(id, false, now);

@@ -88,14 +88,18 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
     const auto from = oldest.find(stream);
     const std::uint64_t held_from = from != oldest.end() && from->second <= newest ? from->second : 0;
     const std::uint32_t ref = naming.ref_of(stream.publisher, stream.group);
+    const std::uint64_t ended_below = stream.publisher == config.node_id ? ended.own_watermark(stream.group, *store)
+                                                                         : ended.learnt(stream);
     const std::size_t cost = 2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) +
-                             (held_from != 0 ? 1 + varint_size(held_from) : 0) + (ref != 0 ? 1 + varint_size(ref) : 0);
+                             (held_from != 0 ? 1 + varint_size(held_from) : 0) + (ref != 0 ? 1 + varint_size(ref) : 0) +
+                             (ended_below != 0 ? 1 + varint_size(ended_below) : 0);
     if (size + cost > limit) break;
     auto* n = b.add_newest();
     n->set_group(stream.group);
     n->set_publisher(stream.publisher);
     n->set_seq(newest);
     n->set_group_ref(ref);
+    n->set_ended_below(ended_below);
     if (held_from != 0) n->set_oldest(held_from);
     size += cost;
     ++beacon_rotation;

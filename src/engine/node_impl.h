@@ -48,6 +48,7 @@
 #include "engine/datagram_auth.h"
 #include "engine/durable_subscriptions.h"
 #include "engine/subscriptions.h"
+#include "engine/ended_streams.h"
 #include "engine/supersession.h"
 #include "engine/timing.h"
 #include "engine/traffic_memory.h"
@@ -385,6 +386,7 @@ class NodeImpl {
   std::deque<Event> events;
 
   Supersession superseded;
+  EndedStreams ended{config.max_streams};  // what has ended below a watermark, ours and heard (ended_streams.h)
   OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
 
   std::unordered_map<std::string, std::uint64_t> last_published_seq;
@@ -467,6 +469,8 @@ class NodeImpl {
   // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
   // handler, then the traffic meters.
   void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);
+  // node_receive.cpp: a beacon says every message of `stream` below `end` has ended.
+  void on_ended_below(const StreamId& stream, std::uint64_t end, Micros now);
   // wire::decode with our group references; learns the ones a data frame announces.
   std::optional<DecodeError> decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
                                           wire::DataContext* context);

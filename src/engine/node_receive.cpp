@@ -181,6 +181,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     const StreamId stream{nw.group(), nw.publisher()};
     if (n.naming.on_mapping(nw.publisher(), nw.group_ref(), nw.group(), *n.store)) ++n.stats.group_refs_changed;
     n.learn_stream(stream, nw.seq(), 0, true, now);
+    if (nw.ended_below() > 1 && stream.publisher != n.config.node_id) n.on_ended_below(stream, nw.ended_below(), now);
     // Anti-entropy: the peer caches from `oldest` on, so that exists too.
     if (learn_held && nw.oldest() != 0 && stream.publisher != n.config.node_id && n.wants_group(stream.group))
       n.tracker.learn_available(stream, {{nw.oldest(), nw.seq() + 1}}, now, now);
@@ -249,6 +250,18 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
     feed_decoder(meta, offset, payload, from.block_symbols, subscribed, now);
   }
   return outcome;
+}
+
+void NodeImpl::on_ended_below(const StreamId& stream, std::uint64_t end, Micros now) {
+  // Never beyond what the stream is known to have: a forged watermark cannot
+  // settle messages not yet published.
+  const StreamState* st = tracker.stream(stream);
+  if (st == nullptr || end > st->newest + 1 || !ended.learn(stream, end)) return;
+  for (const MessageId& id : tracker.settle_below(stream, end)) {
+    if (store->contains(id)) store->erase(id);
+    ++stats.messages_expired;
+    on_message_settled(id, false, now);
+  }
 }
 
 std::optional<DecodeError> NodeImpl::decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,

@@ -51,6 +51,7 @@ bool NodeImpl::end_if_superseded(const MessageId& id, Micros now) {
   if (!by_tag && !superseded.ended(stream, id.seq)) return false;
   // Remembered by number: its metadata goes with it.
   if (by_tag) superseded.end_number(stream, id.seq);
+  if (id.publisher == config.node_id) ended.own_ended(id.group, id.seq);
   if (st == nullptr) {
     // Not tracked: never to be requested (a subscription waits for tracked
     // messages only, so it has nothing to move past).

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   pub->add_option("--priority", p.priority, "with --messages: message priority");
   add_workload(*pub, p.plan, p.streams);
   pub->add_option("--tag-scheme", p.tag_scheme, "workload tags: stream (one per stream), source (one per source) or none (untagged, no replacement)")
-      ->check(CLI::IsMember({"stream", "source"}))
+      ->check(CLI::IsMember({"stream", "source", "none"}))
       ->capture_default_str();
   pub->add_flag("--no-replace", p.no_replace, "publish the workload's replacing streams without replacement");
   pub->add_option("--offer-for-s", p.offer_for_s,
