@@ -181,7 +181,11 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     const StreamId stream{nw.group(), nw.publisher()};
     if (n.naming.on_mapping(nw.publisher(), nw.group_ref(), nw.group(), *n.store)) ++n.stats.group_refs_changed;
     n.learn_stream(stream, nw.seq(), 0, true, now);
-    if (nw.ended_below() > 1 && stream.publisher != n.config.node_id) n.on_ended_below(stream, nw.ended_below(), now);
+    // In a keyed group only the publisher's own (sealed) beacon may say what
+    // of its stream has ended: a member cannot end another's messages.
+    if (nw.ended_below() > 1 && stream.publisher != n.config.node_id &&
+        (n.config.security.group(stream.group) == nullptr || b.node() == stream.publisher))
+      n.on_ended_below(stream, nw.ended_below(), now);
     // Anti-entropy: the peer caches from `oldest` on, so that exists too.
     if (learn_held && nw.oldest() != 0 && stream.publisher != n.config.node_id && n.wants_group(stream.group))
       n.tracker.learn_available(stream, {{nw.oldest(), nw.seq() + 1}}, now, now);
