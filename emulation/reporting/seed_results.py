@@ -8,13 +8,27 @@ import json
 import math
 from pathlib import Path
 
+from runner.results import last_json_object
+
 
 def scenario_runs(results_dir: Path, scenario: str) -> list[dict]:
     out = []
     for path in sorted((results_dir / scenario).rglob("result.json")):
         with open(path) as f:
-            out.append(json.load(f))
+            result = json.load(f)
+        _reread_missing_results(result, path.parent)
+        out.append(result)
     return out
+
+
+def _reread_missing_results(result: dict, run_dir: Path) -> None:
+    """Commands whose result the runner did not store (an older runner read
+    only the last MiB of stdout, and a receiver's one-line result can be
+    longer) are read again from their stdout log."""
+    for node in result.get("nodes", []):
+        for proc in node.get("processes", []):
+            if proc.get("kind") == "command" and proc.get("result") is None and proc.get("stdout"):
+                proc["result"] = last_json_object(run_dir / proc["stdout"])
 
 
 def command_results(result: dict, role: str) -> list[tuple[str, dict]]:

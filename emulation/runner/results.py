@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 TAIL_BYTES = 1 << 20
+LAST_LINE_MAX = 256 << 20
 FIXED_COLUMNS = ["scenario", "profile", "cell_id"]
 RUN_COLUMNS = ["system", "seed", "status", "reason", "wall_s", "time_limit_s", "commands_failed"]
 
@@ -36,16 +37,50 @@ _TIME = re.compile(r"(_s|_ms|_us)$|time|latency|delay|duration")
 _RATIO = re.compile(r"pct|percent|ratio|fraction|complete")
 
 
+def _last_line(f, size: int) -> bytes:
+    """The file's last non-empty line, however long, up to LAST_LINE_MAX bytes."""
+    end = size
+    while end > 0:
+        f.seek(end - 1)
+        if f.read(1) not in (b"\n", b"\r"):
+            break
+        end -= 1
+    start = end
+    while start > 0 and end - start < LAST_LINE_MAX:
+        step = min(TAIL_BYTES, start)
+        f.seek(start - step)
+        chunk = f.read(step)
+        cut = chunk.rfind(b"\n")
+        if cut >= 0:
+            start = start - step + cut + 1
+            break
+        start -= step
+    if end - start > LAST_LINE_MAX:
+        return b""
+    f.seek(start)
+    return f.read(end - start)
+
+
 def last_json_object(path: Path) -> dict | None:
     """The last stdout line that parses as a JSON object (only the file's
-    last MiB is read: a subscriber may have printed a whole payload)."""
+    last MiB is searched, as a subscriber may have printed a whole payload,
+    and the last line itself whatever its length, up to 256 MiB: a receiver
+    of tens of thousands of messages prints its result as one long line)."""
     try:
         with open(path, "rb") as f:
             size = f.seek(0, os.SEEK_END)
             f.seek(max(0, size - TAIL_BYTES))
             data = f.read()
+            last = _last_line(f, size) if size > TAIL_BYTES else b""
     except OSError:
         return None
+    if last.strip().startswith(b"{"):
+        try:
+            obj = json.loads(last)
+            if isinstance(obj, dict):
+                return obj
+        except ValueError:
+            pass
     for line in reversed(data.splitlines()):
         line = line.strip()
         if not line.startswith(b"{"):

@@ -37,6 +37,16 @@ GroupRefs::Learnt GroupRefs::learn(std::uint32_t publisher, std::uint32_t ref, c
   if (it != by_ref_.end() && it->second.name == group) return Learnt::Known;
   if (it != by_ref_.end() && it->second.pinned) return Learnt::Known;  // ours: never rewritten from the air
   const bool changed = it != by_ref_.end() || ref_of(publisher, group) != 0;
+  // A claim that contradicts what is known takes effect once heard
+  // kConfirmations times: a publisher that lost its state repeats its new
+  // mapping in every announcement, while a corrupted or spoofed copy of one
+  // seldom says the same thing twice.
+  if (changed) {
+    if (pending_.size() >= kMaxPending) pending_.clear();
+    auto& heard = pending_[{key, group}];
+    if (++heard < kConfirmations) return Learnt::Known;
+    pending_.erase({key, group});
+  }
   if (it != by_ref_.end()) erase(key);
   // The name under another ref of the same publisher: that ref is stale.
   if (const std::uint32_t old = ref_of(publisher, group); old != 0) {

@@ -34,7 +34,8 @@ class GroupRefs {
   std::uint32_t ref_of(std::uint32_t publisher, std::string_view group) const;
 
   // Records a mapping heard on the air. A ref the publisher now uses for
-  // another name (it lost its state) replaces the old mapping: Changed.
+  // another name (it lost its state) replaces the old mapping once the same
+  // claim has been heard kConfirmations times: Changed (Known before that).
   // `forgotten`, when given, receives the (publisher, ref) forgotten to make room.
   Learnt learn(std::uint32_t publisher, std::uint32_t ref, const std::string& group,
                std::optional<std::pair<std::uint32_t, std::uint32_t>>* forgotten = nullptr);
@@ -57,8 +58,12 @@ class GroupRefs {
   void erase(const RefKey& key);
   void insert(const RefKey& key, const std::string& group, bool pinned);
 
+  static constexpr std::uint32_t kConfirmations = 3;
+  static constexpr std::size_t kMaxPending = 1024;
+
   std::size_t capacity_;
   std::uint64_t forgotten_ = 0;
+  std::map<std::pair<RefKey, std::string>, std::uint32_t> pending_;  // contradicting claims heard so far
   std::map<RefKey, Entry> by_ref_;
   std::map<NameKey, std::uint32_t, std::less<>> by_name_;
   std::list<RefKey> age_;  // learnt entries, oldest first

@@ -49,6 +49,12 @@ TEST(GroupRefs, LearnsKeepsOwnAndReplacesAStaleMapping) {
   EXPECT_EQ(*refs.name_of(5, 1), "a");
   EXPECT_EQ(refs.ref_of(5, "a"), 1u);
   EXPECT_EQ(refs.name_of(6, 1), nullptr) << "references are per publisher";
+  // A contradicting claim counts only when repeated: a corrupted copy of an
+  // announcement seldom says the same thing twice.
+  EXPECT_EQ(refs.learn(5, 1, "corrupted"), wire::GroupRefs::Learnt::Known);
+  EXPECT_EQ(refs.learn(5, 1, "b"), wire::GroupRefs::Learnt::Known);
+  EXPECT_EQ(refs.learn(5, 1, "b"), wire::GroupRefs::Learnt::Known);
+  EXPECT_EQ(*refs.name_of(5, 1), "a");
   EXPECT_EQ(refs.learn(5, 1, "b"), wire::GroupRefs::Learnt::Changed) << "the publisher lost its state";
   EXPECT_EQ(refs.ref_of(5, "a"), 0u);
   refs.pin(9, 1, "mine");
