@@ -1,6 +1,6 @@
 #include "engine/ended_streams.h"
 
-#include <charconv>
+#include "engine/state_number.h"
 
 namespace dissem::engine {
 namespace {
@@ -11,12 +11,11 @@ const std::string kPrefix = "ended/";
 
 void EndedStreams::restore(cache::Store& store) {
   for (const auto& [key, value] : store.states_with_prefix(kPrefix)) {
-    std::uint64_t w = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), w);
-    if (ec != std::errc{} || end != value.data() + value.size() || w <= 1) continue;
+    const auto w = parse_state_number<std::uint64_t>(value);
+    if (!w || *w <= 1) continue;
     const std::string group = key.substr(kPrefix.size());
-    own_[group].add(1, w);
-    saved_[group] = w;
+    own_[group].add(1, *w);
+    saved_[group] = *w;
   }
 }
 

@@ -1,8 +1,9 @@
 #include "engine/group_naming.h"
 
-#include <charconv>
 #include <optional>
 #include <string_view>
+
+#include "engine/state_number.h"
 
 namespace dissem::engine {
 namespace {
@@ -14,32 +15,27 @@ std::string heard_key(std::uint32_t publisher, std::uint32_t ref) {
   return kHeardPrefix + std::to_string(publisher) + "/" + std::to_string(ref);
 }
 
-template <class T>
-bool parse_number(std::string_view text, T& out) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc{} && end == text.data() + text.size();
-}
-
 }  // namespace
 
 void GroupNaming::restore(cache::Store& store) {
   for (const auto& [key, value] : store.states_with_prefix(kPrefix)) {
-    std::uint32_t ref = 0;
-    if (!parse_number(value, ref) || ref == 0) continue;  // not ours to repair
-    refs_.pin(self_, ref, key.substr(kPrefix.size()));
+    const auto ref = parse_state_number<std::uint32_t>(value);
+    if (!ref || *ref == 0) continue;  // not ours to repair
+    refs_.pin(self_, *ref, key.substr(kPrefix.size()));
   }
   for (const auto& [key, group] : store.states_with_prefix(kHeardPrefix)) {
     const std::string_view rest = std::string_view(key).substr(kHeardPrefix.size());
     const auto slash = rest.find('/');
-    std::uint32_t publisher = 0;
-    std::uint32_t ref = 0;
-    if (slash == std::string_view::npos || !parse_number(rest.substr(0, slash), publisher) ||
-        !parse_number(rest.substr(slash + 1), ref) || publisher == self_ || group.empty()) {
+    const auto publisher =
+        slash == std::string_view::npos ? std::nullopt : parse_state_number<std::uint32_t>(rest.substr(0, slash));
+    const auto ref =
+        slash == std::string_view::npos ? std::nullopt : parse_state_number<std::uint32_t>(rest.substr(slash + 1));
+    if (!publisher || !ref || *publisher == self_ || group.empty()) {
       store.erase_state(key);
       continue;
     }
     std::optional<std::pair<std::uint32_t, std::uint32_t>> forgotten;
-    refs_.learn(publisher, ref, group, &forgotten);
+    refs_.learn(*publisher, *ref, group, &forgotten);
     if (forgotten) store.erase_state(heard_key(forgotten->first, forgotten->second));
   }
 }
