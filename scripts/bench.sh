@@ -7,9 +7,10 @@ cmake -S . -B build/release-bench -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/release-bench -j "$(nproc)"
 echo "== engine receive path with the SQLite cache"
 build/release-bench/tests/bench_receive_path
-echo "== two dissemd on loopback multicast, cache on: default (fragments sized to lo's MTU), then 1400-byte fragments"
+echo "== loopback, 1400-byte fragments: two dissemd (cache on, WAL) against NRL NORM (libnorm), same messages"
+python3 scripts/bench_loopback.py build/release-bench
+echo "== two dissemd on loopback multicast, cache on, fragments sized to lo's MTU"
 build/release-bench/tests/bench_daemons 400 8
-build/release-bench/tests/bench_daemons 400 8 1400 1000000000
 echo "== the same, CPU per delivered MB with coding off, on (no loss: no parity), and on with 10 % proactive parity"
 build/release-bench/tests/bench_daemons 400 8 1400 1000000000 coding=false
 build/release-bench/tests/bench_daemons 400 8 1400 1000000000 coding=true

@@ -52,12 +52,20 @@ constexpr const char* kMemoryPath = ":memory:";
 // created.
 constexpr int kPageSize = 16384;
 
-// WAL pages between automatic checkpoints (64 MiB at 16 KiB pages) instead
-// of SQLite's 1000. A checkpoint copies each page once however often it was
-// rewritten since the last one, and costs two fsyncs; with the engine
-// committing at every completed message, checkpointing 4x less often measured
-// ~20 % more fragments/s. Crash recovery replays at most this much WAL.
-constexpr int kWalCheckpointPages = 4096;
+// The WAL is checkpointed into the database once it holds an eighth of the
+// quota, within [4, 64] MiB, and truncated back to that size afterwards
+// (journal_size_limit), so the files stay close to the quota: the database
+// reuses the pages eviction frees, and the WAL never keeps the size of its
+// largest burst. A checkpoint copies each page once however often it was
+// rewritten since the last one and costs two fsyncs: larger spacing is
+// faster (64 MiB measured ~20 % more fragments/s than SQLite's 4 MiB), which
+// large caches get. Crash recovery replays at most this much WAL.
+constexpr std::uint64_t kWalMinBytes = 4ull << 20;
+constexpr std::uint64_t kWalMaxBytes = 64ull << 20;
+
+std::uint64_t wal_limit_bytes(std::uint64_t quota_bytes) {
+  return std::clamp<std::uint64_t>(quota_bytes / 8, kWalMinBytes, kWalMaxBytes);
+}
 
 // Page cache of file databases. Recently received fragments are the ones
 // asked for in repairs, so keeping the newest few MiB in memory saves reads.
@@ -664,7 +672,9 @@ void configure(sql::Database& db, bool in_memory, const StoreOptions& options) {
     }
     if (mode != "wal") throw db.error("cannot use WAL journal mode (got '" + mode + "')");
     db.exec(("PRAGMA cache_size = -" + std::to_string(kCacheKiB)).c_str());
-    db.exec(("PRAGMA wal_autocheckpoint = " + std::to_string(kWalCheckpointPages)).c_str());
+    const std::uint64_t wal = wal_limit_bytes(options.quota_bytes);
+    db.exec(("PRAGMA wal_autocheckpoint = " + std::to_string(wal / kPageSize)).c_str());
+    db.exec(("PRAGMA journal_size_limit = " + std::to_string(wal)).c_str());
   }
   // NORMAL with WAL: a commit is a write() into the WAL, which survives a
   // process crash; FULL also fsyncs it, which survives a power loss.

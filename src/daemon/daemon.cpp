@@ -19,7 +19,8 @@ namespace dissem::daemon {
 namespace {
 
 constexpr const char* kNodeIdKey = "node_id";
-constexpr int kMaxBurst = 512;  // datagrams sent per pump before yielding to the event loop
+constexpr std::size_t kMaxBurst = 512;  // datagrams sent per pump before yielding to the event loop
+constexpr std::size_t kSendBatch = 64;  // datagrams per send_batch (one sendmmsg)
 
 std::uint64_t os_random64() {
   std::random_device rd;
@@ -113,15 +114,13 @@ void Daemon::stop() {
 
 void Daemon::on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from) {
   if (stopped_ || transports_[transport]->is_own(from)) return;  // our own broadcast looped back
-  if (burst_size_ == burst_.size()) burst_.emplace_back();
-  burst_[burst_size_++].assign(bytes.begin(), bytes.end());
+  burst_.push_back(bytes);
 }
 
 void Daemon::on_burst_end() {
-  if (stopped_ || burst_size_ == 0) return;
-  std::vector<std::span<const std::uint8_t>> batch(burst_.begin(), burst_.begin() + static_cast<std::ptrdiff_t>(burst_size_));
-  burst_size_ = 0;
-  node_->on_datagrams(batch, unix_now());
+  if (stopped_ || burst_.empty()) return;
+  node_->on_datagrams(burst_, unix_now());
+  burst_.clear();
   pump_later();
 }
 
@@ -143,10 +142,11 @@ void Daemon::pump() {
   // next slot is microseconds away, and one reading per pump would send one
   // datagram per event-loop turn. The burst is bounded so received datagrams
   // and IPC requests are not kept waiting behind a long send.
-  for (int burst = 0; burst < kMaxBurst; ++burst) {
-    auto d = node_->poll_datagram(unix_now());
-    if (!d) break;
-    for (auto& t : transports_) t->send(d->bytes);
+  for (std::size_t budget = kMaxBurst; budget > 0;) {
+    const std::size_t wanted = std::min(kSendBatch, budget);
+    const std::size_t polled = send_due(wanted);
+    if (polled < wanted) break;
+    budget -= polled;
   }
   while (auto m = node_->poll_delivery()) {
     auto it = owner_.find(m->subscription);
@@ -168,6 +168,20 @@ void Daemon::pump() {
   }
   send_link_events(now);
   arm_timer();
+}
+
+std::size_t Daemon::send_due(std::size_t limit) {
+  outgoing_.clear();
+  outgoing_bytes_.clear();
+  while (outgoing_.size() < limit) {
+    auto d = node_->poll_datagram(unix_now());
+    if (!d) break;
+    outgoing_.push_back(std::move(*d));
+  }
+  for (const auto& d : outgoing_) outgoing_bytes_.emplace_back(d.bytes);
+  if (!outgoing_bytes_.empty())
+    for (auto& t : transports_) t->send_batch(outgoing_bytes_);
+  return outgoing_.size();
 }
 
 // Re-arming cancels and re-registers the wait (syscalls and an aborted

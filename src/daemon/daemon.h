@@ -59,13 +59,17 @@ class Daemon final : public ipc::Backend {
 
  private:
   // Datagrams are collected per burst (the socket's contents at one
-  // wake-up) and handed to the engine together at its end.
+  // wake-up) and handed to the engine together at its end; the transport
+  // keeps their bytes valid until then, so nothing is copied.
   void on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from);
   void on_burst_end();
   // Runs the engine's timer if due, sends what the pacer allows, routes
   // deliveries and events to IPC clients, and re-arms the timer.
   void pump();
   void pump_later();
+  // Sends what the pacer allows now, up to `limit` datagrams in one batch;
+  // returns how many it took from the engine.
+  std::size_t send_due(std::size_t limit);
   void arm_timer();
   // Link events to the clients that watch links, when an evaluation is due.
   void send_link_events(Micros now);
@@ -78,8 +82,9 @@ class Daemon final : public ipc::Backend {
   boost::asio::steady_timer timer_;
   std::unordered_map<engine::SubscriptionId, ipc::ClientId> owner_;
   LinkWatchers link_watchers_;
-  std::vector<std::vector<std::uint8_t>> burst_;  // reused buffers; the first burst_size_ hold the burst
-  std::size_t burst_size_ = 0;
+  std::vector<std::span<const std::uint8_t>> burst_;  // the current burst, in the transport's buffers
+  std::vector<engine::OutgoingDatagram> outgoing_;    // reused: one send batch
+  std::vector<std::span<const std::uint8_t>> outgoing_bytes_;
   bool pump_posted_ = false;
   Micros armed_for_ = 0;  // engine deadline the pending timer wait is for; 0 = none
   bool stopped_ = false;

@@ -52,7 +52,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       meter(config.traffic_window),
       first_pass_meter(config.traffic_window),
       channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
-      pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, 0),
+      pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, Pacer::kDefaultBurst),
       split(c.repair_share),
       floor(c.priority_floor),
       serve_budget(serve_budget_settings(c)),

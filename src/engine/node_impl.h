@@ -325,6 +325,11 @@ class NodeImpl {
     bool usable = false;
   };
   std::vector<BatchItem> batch_items;  // reused across batches
+  // While a batch of datagrams is handled, deliveries wait for its end: one
+  // commit makes the whole batch's messages durable before any is handed
+  // on, instead of one commit per completed message.
+  bool holding_deliveries = false;
+  std::vector<DeliveryOrder> held_deliveries;
   Timing timing;
   CodedMessages coded;
   CodedStreams coded_streams;
@@ -484,6 +489,7 @@ class NodeImpl {
   // Before a batch is handled: checks the signatures its data will need,
   // newest message of each stream first, so the chain vouches for the rest.
   void authenticate_ahead(std::span<BatchItem> items, Micros now);
+  void handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now);
  private:
   // node_replication.cpp
   void send_summary(Micros now);

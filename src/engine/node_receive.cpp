@@ -303,10 +303,25 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
 }
 
 void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
-  if (batch.size() <= 1 || config.security.groups.empty()) {
+  if (batch.size() <= 1) {
     for (const auto& bytes : batch) on_datagram(bytes, now);
     return;
   }
+  holding_deliveries = true;
+  if (config.security.groups.empty()) {
+    for (const auto& bytes : batch) on_datagram(bytes, now);
+  } else {
+    handle_sealed_batch(batch, now);
+  }
+  holding_deliveries = false;
+  std::vector<DeliveryOrder> held;
+  held.swap(held_deliveries);
+  emit_deliveries(held, now);
+}
+
+// Keyed groups: the batch's signatures are checked together, newest first
+// (authenticate_ahead), then its items are handled in order.
+void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
   // Bundles are opened into their items: each is one entry of the batch.
   std::size_t used = 0;
   auto next_entry = [&]() -> BatchItem& {

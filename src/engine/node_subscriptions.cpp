@@ -94,6 +94,10 @@ void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now
 
 void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now) {
   if (orders.empty()) return;
+  if (holding_deliveries) {
+    held_deliveries.insert(held_deliveries.end(), orders.begin(), orders.end());
+    return;
+  }
   // Deliver only what the cache has committed: a crash after this point
   // cannot lose a message an application has already seen.
   store->flush();

@@ -12,8 +12,15 @@ namespace dissem::engine {
 // Virtual-clock pacing (a token bucket with a depth of `burst`): each
 // datagram pushes the next permitted send time forward by its serialisation
 // time at the configured rate, counting the IP/UDP bytes below our payload.
+//
+// The depth is time, as in the kernel's TCP pacing: on a fast link a host
+// cannot wake up for every slot (a 1,400-byte datagram lasts 2 µs at
+// 6 Gbit/s) and sends what a millisecond allows at once; on a slow link the
+// same millisecond is far less than one datagram and changes nothing.
 class Pacer {
  public:
+  static constexpr Micros kDefaultBurst = 1000;
+
   Pacer(std::uint64_t rate_bps, std::uint32_t per_datagram_overhead, Micros burst)
       : rate_bps_(std::max<std::uint64_t>(rate_bps, 1)), overhead_(per_datagram_overhead), burst_(burst) {}
 

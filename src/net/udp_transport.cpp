@@ -1,6 +1,7 @@
 #include "net/udp_transport.h"
 
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -12,6 +13,10 @@
 #include <boost/asio/ip/multicast.hpp>
 #include <boost/system/error_code.hpp>
 
+#include "net/batch_receiver.h"
+#include "net/batch_sender.h"
+#include "net/own_datagram_filter.h"
+
 namespace dissem::net {
 
 namespace asio = boost::asio;
@@ -20,12 +25,15 @@ using asio::ip::udp;
 using boost::system::error_code;
 
 struct UdpTransport::State {
-  explicit State(asio::io_context& io) : receiver(io), sender(io), buffer(kReceiveBufferBytes) {}
+  State(asio::io_context& io, bool offload)
+      : receiver(io), sender(io), batch(kMaxBurst, kReceiveBufferBytes + 1), send_batch(offload) {}
 
   udp::socket receiver;
   udp::socket sender;
-  std::vector<std::uint8_t> buffer;
-  Endpoint from;
+  BatchReceiver batch;
+  BatchSender send_batch;
+  sockaddr_in own{};            // the send socket's address, as recvmmsg reports sources
+  bool skip_own_here = false;   // drop_own without the kernel filter
   DatagramHandler handler;
   BurstEndHandler burst_end;
   TransportCounters counters;
@@ -137,10 +145,26 @@ void open_sender(udp::socket& socket, const TransportConfig& config, const Inter
   err.check(ec, "non-blocking mode");
 }
 
+// Connected, the send socket needs no address per datagram and the kernel
+// keeps its route: sendmmsg then carries only the payloads.
+void connect_sender(udp::socket& socket, const Endpoint& destination, const SetupError& err) {
+  error_code ec;
+  socket.connect(destination, ec);
+  err.check(ec, "connect send socket to " + destination.address().to_string());
+}
+
+bool same_source(const sockaddr_in& a, const sockaddr_in& b) {
+  return a.sin_addr.s_addr == b.sin_addr.s_addr && a.sin_port == b.sin_port;
+}
+
+Endpoint endpoint_of(const sockaddr_in& a) {
+  return Endpoint(address_v4(ntohl(a.sin_addr.s_addr)), ntohs(a.sin_port));
+}
+
 }  // namespace
 
 UdpTransport::UdpTransport(asio::io_context& io, const TransportConfig& config)
-    : config_(config), interface_(find_interface(config.interface)), state_(std::make_shared<State>(io)) {
+    : config_(config), interface_(find_interface(config.interface)), state_(std::make_shared<State>(io, config.offload)) {
   const SetupError err(config_, interface_);
   if (config_.port == 0) err.fail("port 0 is not allowed: every node must use the same fixed port");
 
@@ -156,9 +180,20 @@ UdpTransport::UdpTransport(asio::io_context& io, const TransportConfig& config)
 
   open_receiver(state_->receiver, config_, interface_, target, err);
   open_sender(state_->sender, config_, interface_, err);
+  connect_sender(state_->sender, destination_, err);
   error_code ec;
   local_ = state_->sender.local_endpoint(ec);
   err.check(ec, "local address of send socket");
+  state_->own.sin_addr.s_addr = htonl(local_.address().to_v4().to_uint());
+  state_->own.sin_port = htons(local_.port());
+  if (config_.drop_own)
+    state_->skip_own_here =
+        !attach_own_datagram_filter(state_->receiver.native_handle(), local_.address().to_v4(), local_.port());
+  if (config_.offload) {
+    // Coalesced receive: refused by old kernels, which then deliver datagram by datagram.
+    const int on = 1;
+    ::setsockopt(state_->receiver.native_handle(), SOL_UDP, UDP_GRO, &on, sizeof on);
+  }
 }
 
 UdpTransport::~UdpTransport() {
@@ -178,64 +213,40 @@ void UdpTransport::start(DatagramHandler on_datagram, BurstEndHandler on_burst_e
   receive_next(state_);
 }
 
-// After a wake-up's first datagram: the rest the socket holds, without
-// waiting, then the burst's end. False once the transport is stopped.
-bool UdpTransport::drain(State& s) {
-  for (int i = 1; i < kMaxBurst && !s.stopped; ++i) {
-    error_code ec;
-    const std::size_t n = s.receiver.receive_from(asio::buffer(s.buffer), s.from, 0, ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) break;
-    if (ec) {
-      ++s.counters.receive_errors;
-      break;
-    }
+// A wake-up: what the socket holds (up to kMaxBurst buffers), then the
+// burst's end. The handler may destroy the transport: `stopped` is checked
+// after every call.
+void UdpTransport::drain(State& s) {
+  if (!s.batch.receive(s.receiver.native_handle(), s.counters)) return;
+  for (const auto& d : s.batch.datagrams()) {
+    if (s.skip_own_here && same_source(d.from, s.own)) continue;
     ++s.counters.datagrams_received;
-    s.counters.bytes_received += n;
-    s.handler(std::span<const std::uint8_t>(s.buffer.data(), n), s.from);
+    s.counters.bytes_received += d.bytes.size();
+    s.handler(d.bytes, endpoint_of(d.from));
+    if (s.stopped) return;
   }
-  if (!s.stopped && s.burst_end) s.burst_end();
-  return !s.stopped;
+  if (s.burst_end) s.burst_end();
 }
 
 void UdpTransport::receive_next(std::shared_ptr<State> state) {
   auto& s = *state;
-  s.receiver.async_receive_from(
-      asio::buffer(s.buffer), s.from, [state = std::move(state)](const error_code& ec, std::size_t n) mutable {
-        if (state->stopped || ec == asio::error::operation_aborted || ec == asio::error::bad_descriptor) return;
-        if (ec) {
-          // Transient (e.g. ENOMEM); the socket stays usable.
-          ++state->counters.receive_errors;
-        } else {
-          ++state->counters.datagrams_received;
-          state->counters.bytes_received += n;
-          state->handler(std::span<const std::uint8_t>(state->buffer.data(), n), state->from);
-          if (!state->stopped) drain(*state);
-        }
-        // The handler may have destroyed the transport.
-        if (!state->stopped) receive_next(std::move(state));
-      });
+  s.receiver.async_wait(udp::socket::wait_read, [state = std::move(state)](const error_code& ec) mutable {
+    if (state->stopped || ec == asio::error::operation_aborted || ec == asio::error::bad_descriptor) return;
+    if (ec)
+      ++state->counters.receive_errors;  // transient (e.g. ENOMEM); the socket stays usable
+    else
+      drain(*state);
+    // The handler may have destroyed the transport.
+    if (!state->stopped) receive_next(std::move(state));
+  });
 }
 
 bool UdpTransport::send(std::span<const std::uint8_t> datagram) {
-  auto& c = state_->counters;
-  if (datagram.size() > kMaxPayload) {
-    ++c.too_large;
-    return false;
-  }
-  error_code ec;
-  state_->sender.send_to(asio::buffer(datagram.data(), datagram.size()), destination_, 0, ec);
-  if (!ec) {
-    ++c.datagrams_sent;
-    c.bytes_sent += datagram.size();
-    return true;
-  }
-  if (ec == asio::error::would_block || ec == asio::error::try_again || ec == asio::error::no_buffer_space)
-    ++c.send_would_block;
-  else if (ec == asio::error::message_size)
-    ++c.too_large;
-  else
-    ++c.send_errors;
-  return false;
+  return send_batch(std::span<const std::span<const std::uint8_t>>(&datagram, 1)) == 1;
+}
+
+std::size_t UdpTransport::send_batch(std::span<const std::span<const std::uint8_t>> datagrams) {
+  return state_->send_batch.send(state_->sender.native_handle(), datagrams, kMaxPayload, state_->counters);
 }
 
 Endpoint UdpTransport::local_endpoint() const { return local_; }

@@ -9,7 +9,14 @@
 //  * a sender bound to the interface address and an ephemeral port. Because
 //    every daemon on a host shares the receive port, a datagram's source port
 //    is what tells them apart: our own looped-back datagrams come from
-//    local_endpoint(), and is_own() recognises them.
+//    local_endpoint(), and is_own() recognises them. A socket filter drops
+//    them in the kernel (drop_own), so the handler sees only other nodes'.
+//
+// Both directions are batched: a wake-up reads what the socket holds with
+// one recvmmsg(2), and send_batch() hands a batch to one sendmmsg(2). With
+// `offload`, runs of equal-sized datagrams are sent as one segmented buffer
+// (UDP GSO) and the receive socket accepts coalesced ones (UDP GRO); both
+// change only the cost per datagram, never the datagrams on the wire.
 //
 // Sending never blocks: the socket is non-blocking and a datagram the kernel
 // cannot take right now is dropped and counted (the engine's pacer is the
@@ -50,17 +57,26 @@ struct TransportConfig {
   // SO_RCVBUF and SO_SNDBUF request; 0 leaves the OS default. The kernel caps
   // it at net.core.rmem_max / wmem_max without error.
   std::size_t socket_buffer_bytes = 0;
+  // Our own looped-back datagrams never reach the handler (dropped by a
+  // kernel socket filter, or in user space if the kernel refuses it).
+  bool drop_own = true;
+  // UDP segmentation and receive offload (GSO/GRO) where the kernel has them.
+  bool offload = true;
 };
 
 struct TransportCounters {
   std::uint64_t datagrams_sent = 0;
   std::uint64_t bytes_sent = 0;
-  std::uint64_t datagrams_received = 0;  // including our own looped-back ones
+  std::uint64_t datagrams_received = 0;  // handed on (our own looped-back ones only with drop_own off)
   std::uint64_t bytes_received = 0;
   std::uint64_t send_would_block = 0;  // dropped: the kernel had no room now (EAGAIN, ENOBUFS)
   std::uint64_t too_large = 0;         // dropped: above the IPv4 UDP payload limit
   std::uint64_t send_errors = 0;       // any other send failure (e.g. interface down)
   std::uint64_t receive_errors = 0;
+  std::uint64_t send_calls = 0;            // sendmmsg calls
+  std::uint64_t receive_calls = 0;         // recvmmsg calls
+  std::uint64_t coalesced_buffers = 0;     // received buffers holding several datagrams (GRO)
+  std::uint64_t segmentation_refused = 0;  // 1 once the kernel refused a segmented send (GSO off since)
 };
 
 class UdpTransport {
@@ -80,18 +96,24 @@ class UdpTransport {
   UdpTransport& operator=(const UdpTransport&) = delete;
 
   // Starts the receive loop; `on_datagram` runs on the io_context for every
-  // datagram, our own included (see is_own). Each wake-up reads what the
-  // socket holds, up to kMaxBurst datagrams, then runs `on_burst_end` (if
-  // given): a host can hand the burst to the engine at once. Call once.
+  // datagram (our own only with drop_own off; see is_own). Each wake-up
+  // reads what the socket holds, up to kMaxBurst buffers, then runs
+  // `on_burst_end` (if given): a host can hand the burst to the engine at
+  // once. The bytes handed to `on_datagram` stay valid until `on_burst_end`
+  // has returned. Call once.
   void start(DatagramHandler on_datagram, BurstEndHandler on_burst_end = {});
 
-  // Datagrams read per wake-up at most, so sending and IPC are not kept
-  // waiting behind a long receive.
+  // Buffers read per wake-up at most (a buffer the kernel coalesced holds
+  // several datagrams), so sending and IPC are not kept waiting behind a
+  // long receive.
   static constexpr int kMaxBurst = 64;
 
   // Hands one datagram to the kernel for the group (or broadcast address).
   // Returns false, and counts why, if it was dropped.
   bool send(std::span<const std::uint8_t> datagram);
+  // Hands datagrams to the kernel in order, in as few calls as it allows.
+  // Returns how many it took; the others were dropped and are counted.
+  std::size_t send_batch(std::span<const std::span<const std::uint8_t>> datagrams);
 
   // The address and port our datagrams carry as their source.
   Endpoint local_endpoint() const;
@@ -109,7 +131,7 @@ class UdpTransport {
  private:
   struct State;
   static void receive_next(std::shared_ptr<State> state);
-  static bool drain(State& state);
+  static void drain(State& state);
 
   TransportConfig config_;
   InterfaceInfo interface_;

@@ -15,40 +15,17 @@
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "client/client.h"
 #include "support/daemon_process.h"
+#include "support/process_cpu.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-namespace {
-
-// utime + stime of a process, in seconds, from /proc/<pid>/stat.
-double cpu_seconds(pid_t pid) {
-  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  std::getline(f, line);
-  const auto close = line.rfind(')');
-  std::vector<std::string> fields;
-  std::string field;
-  for (char ch : line.substr(close + 2)) {
-    if (ch == ' ') {
-      fields.push_back(field);
-      field.clear();
-    } else {
-      field += ch;
-    }
-  }
-  // After "pid (comm) ": state is field 0, utime field 11, stime field 12.
-  return (std::stod(fields.at(11)) + std::stod(fields.at(12))) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const std::size_t total_mb = argc > 1 ? std::stoul(argv[1]) : 400;
@@ -87,7 +64,7 @@ int main(int argc, char** argv) {
     cs.subscribe("bench");
     std::vector<std::uint8_t> data(message_mb << 20, 0x5a);
     const std::size_t messages = total_mb / message_mb;
-    const double cpu0 = cpu_seconds(pub) + cpu_seconds(sub);
+    const double cpu0 = dissem::testing::process_cpu_seconds(pub) + dissem::testing::process_cpu_seconds(sub);
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t received = 0;
     std::size_t published = 0;
@@ -106,7 +83,7 @@ int main(int argc, char** argv) {
       ++received;
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = cpu_seconds(pub) + cpu_seconds(sub) - cpu0;
+    const double cpu = dissem::testing::process_cpu_seconds(pub) + dissem::testing::process_cpu_seconds(sub) - cpu0;
     const double mb = static_cast<double>(received * message_mb);
     std::printf("two daemons on loopback, payload %s B, link %.0f Mbit/s%s, %zu x %zu MB messages: %.1f MB/s, %.3f CPU-s per MB (both daemons)\n",
                 payload == 0 ? "MTU-sized" : std::to_string(payload).c_str(), static_cast<double>(capacity_bps) / 1e6,

@@ -70,7 +70,9 @@ std::vector<std::vector<std::uint8_t>> make_datagrams(std::size_t fragments, std
     meta.id = {"bench/group1", 0x0BADCAFE, seq};
     meta.total_length = per_message * 1400;
     meta.priority = 1;
-    meta.expiry_ms = 2'000'000'000'000;
+    // A day after the receiver's clock: expiries travel as 32-bit
+    // milliseconds and must lie within 24 days of it (engine/message_expiry.h).
+    meta.expiry_ms = 1'700'000'000'000 + 86'400'000;
     meta.digest = digest;
     if (keys != nullptr) {
       meta.key_epoch = 1;

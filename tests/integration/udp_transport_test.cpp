@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -49,6 +50,12 @@ TransportConfig loopback_config(Mode mode, std::uint16_t port) {
   c.port = port;
   c.ttl = 1;
   c.loopback = true;
+  return c;
+}
+
+// The same, hearing its own datagrams too (as a single transport in a test must).
+TransportConfig hearing_own(TransportConfig c) {
+  c.drop_own = false;
   return c;
 }
 
@@ -147,14 +154,14 @@ TEST(UdpTransport, TwoTransportsOnLoopbackMulticastExchangeBothWays) {
   }
   EXPECT_EQ(a.counters().datagrams_sent, static_cast<std::uint64_t>(kCount));
   EXPECT_EQ(a.counters().send_errors + a.counters().send_would_block, 0u);
-  EXPECT_GE(b.counters().datagrams_received, static_cast<std::uint64_t>(2 * kCount));
+  EXPECT_GE(b.counters().datagrams_received, static_cast<std::uint64_t>(kCount));  // a's; b's own are filtered
 }
 
-TEST(UdpTransport, HearsItsOwnDatagramAndRecognisesIt) {
+TEST(UdpTransport, HearsItsOwnDatagramAndRecognisesItWhenAskedTo) {
   asio::io_context io;
   const auto port = unused_port();
   const auto token = run_token();
-  UdpTransport a(io, loopback_config(Mode::Multicast, port));
+  UdpTransport a(io, hearing_own(loopback_config(Mode::Multicast, port)));
   UdpTransport b(io, loopback_config(Mode::Multicast, port));
   Inbox inbox_a(token), inbox_b(token);
   a.start(inbox_a.handler());
@@ -173,6 +180,91 @@ TEST(UdpTransport, HearsItsOwnDatagramAndRecognisesIt) {
   }
 }
 
+// By default a transport never hands on what it sent itself: a socket
+// filter drops it in the kernel. Others' datagrams still arrive.
+TEST(UdpTransport, OwnDatagramsAreDroppedByDefault) {
+  for (const Mode mode : {Mode::Multicast, Mode::Broadcast}) {
+    asio::io_context io;
+    const auto port = unused_port();
+    const auto token = run_token();
+    std::unique_ptr<UdpTransport> a, b;
+    try {
+      a = std::make_unique<UdpTransport>(io, loopback_config(mode, port));
+      b = std::make_unique<UdpTransport>(io, loopback_config(mode, port));
+    } catch (const std::runtime_error& e) {
+      ASSERT_EQ(mode, Mode::Broadcast) << e.what();
+      continue;  // this kernel refuses broadcast sockets on loopback (BroadcastOnLoopback says so)
+    }
+    Inbox inbox_a(token), inbox_b(token);
+    a->start(inbox_a.handler());
+    b->start(inbox_b.handler());
+    constexpr int kCount = 20;
+    send_numbered(*a, token, "own", kCount);
+    send_numbered(*b, token, "other", kCount);
+    // b's marker goes after everything a sent: once a has it, a's own would have arrived.
+    send_numbered(*b, token, "marker", 1);
+    ASSERT_TRUE(run_until(io, [&] { return inbox_a.count_text_prefix("marker") == 1; }));
+    EXPECT_EQ(inbox_a.count_text_prefix("other"), static_cast<std::size_t>(kCount));
+    EXPECT_EQ(inbox_a.count_text_prefix("own"), 0u);
+    ASSERT_TRUE(run_until(io, [&] { return inbox_b.count_text_prefix("own") == kCount; }));
+    for (const auto& r : inbox_a.items) EXPECT_FALSE(a->is_own(r.from)) << r.text;
+  }
+}
+
+// A batch goes to the kernel in a few calls, runs of equal-sized datagrams
+// as one segmented buffer where the kernel can (UDP GSO), and arrives as the
+// same datagrams in the same order, whatever the kernel coalesced on the
+// way in (UDP GRO).
+void expect_batch_arrives_whole(bool offload) {
+  asio::io_context io;
+  const auto port = unused_port();
+  const auto token = run_token();
+  auto config = loopback_config(Mode::Multicast, port);
+  config.offload = offload;
+  config.socket_buffer_bytes = 8 << 20;
+  UdpTransport a(io, config);
+  UdpTransport b(io, config);
+  Inbox inbox_b(token);
+  a.start([](std::span<const std::uint8_t>, const Endpoint&) {});
+  b.start(inbox_b.handler());
+  // 300 datagrams: runs of equal sizes (1,400 bytes, as fragments are), a
+  // shorter one ending each run of 50, and one too large for any datagram.
+  std::vector<std::vector<std::uint8_t>> owned;
+  for (int i = 0; i < 300; ++i) {
+    auto d = bytes_of(token + "batch#" + std::to_string(i) + ":");
+    d.resize(i % 50 == 49 ? 700 : 1400, static_cast<std::uint8_t>('a' + i % 26));
+    owned.push_back(std::move(d));
+  }
+  owned.insert(owned.begin() + 120, std::vector<std::uint8_t>(UdpTransport::kMaxPayload + 1, 0x55));
+  const std::vector<std::span<const std::uint8_t>> batch(owned.begin(), owned.end());
+  EXPECT_EQ(a.send_batch(batch), 300u);
+  const auto c = a.counters();
+  EXPECT_EQ(c.datagrams_sent, 300u);
+  EXPECT_EQ(c.too_large, 1u);
+  EXPECT_EQ(c.send_errors + c.send_would_block, 0u);
+  EXPECT_LE(c.send_calls, 4u) << "one sendmmsg per 256 datagrams";
+  ASSERT_TRUE(run_until(io, [&] { return inbox_b.count_text_prefix("batch#") == 300; }))
+      << inbox_b.count_text_prefix("batch#") << " of 300";
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < owned.size(); ++i) {
+    if (owned[i].size() > UdpTransport::kMaxPayload) continue;
+    ASSERT_LT(k, inbox_b.items.size());
+    EXPECT_EQ(token + inbox_b.items[k].text, std::string(owned[i].begin(), owned[i].end())) << "datagram " << k;
+    ++k;
+  }
+  std::printf("offload %s: %llu send calls, %llu receive calls, %llu coalesced buffers, segmentation refused %llu\n",
+              offload ? "on" : "off", static_cast<unsigned long long>(c.send_calls),
+              static_cast<unsigned long long>(b.counters().receive_calls),
+              static_cast<unsigned long long>(b.counters().coalesced_buffers),
+              static_cast<unsigned long long>(c.segmentation_refused));
+  if (!offload) {
+    EXPECT_EQ(b.counters().coalesced_buffers, 0u);
+  }
+}
+
+TEST(UdpTransport, BatchArrivesAsTheSameDatagramsWithOffload) { expect_batch_arrives_whole(true); }
+TEST(UdpTransport, BatchArrivesAsTheSameDatagramsWithoutOffload) { expect_batch_arrives_whole(false); }
+
 // On lo the device itself loops every frame back, so the kernel adds no
 // second copy for IP_MULTICAST_LOOP (and clearing that flag would not stop
 // delivery here): each datagram must arrive exactly once per receiver.
@@ -180,7 +272,7 @@ TEST(UdpTransport, EachDatagramArrivesOncePerReceiver) {
   asio::io_context io;
   const auto port = unused_port();
   const auto token = run_token();
-  UdpTransport a(io, loopback_config(Mode::Multicast, port));
+  UdpTransport a(io, hearing_own(loopback_config(Mode::Multicast, port)));
   UdpTransport b(io, loopback_config(Mode::Multicast, port));
   Inbox inbox_a(token), inbox_b(token);
   a.start(inbox_a.handler());
@@ -202,8 +294,8 @@ TEST(UdpTransport, BroadcastOnLoopback) {
   const auto token = run_token();
   std::unique_ptr<UdpTransport> a, b;
   try {
-    a = std::make_unique<UdpTransport>(io, loopback_config(Mode::Broadcast, port));
-    b = std::make_unique<UdpTransport>(io, loopback_config(Mode::Broadcast, port));
+    a = std::make_unique<UdpTransport>(io, hearing_own(loopback_config(Mode::Broadcast, port)));
+    b = std::make_unique<UdpTransport>(io, hearing_own(loopback_config(Mode::Broadcast, port)));
   } catch (const std::runtime_error& e) {
     GTEST_SKIP() << "this kernel refuses broadcast sockets on loopback: " << e.what();
   }
@@ -242,7 +334,7 @@ TEST(UdpTransport, LargestDatagramArrivesWhole) {
   asio::io_context io;
   const auto port = unused_port();
   const auto token = run_token();
-  auto config = loopback_config(Mode::Multicast, port);
+  auto config = hearing_own(loopback_config(Mode::Multicast, port));
   config.socket_buffer_bytes = 1 << 20;
   UdpTransport a(io, config);
   Inbox inbox(token);
@@ -318,7 +410,7 @@ TEST(UdpTransport, DestroyedWhileReceivePendingIsSafe) {
   const auto token = run_token();
   int calls = 0;
   {
-    UdpTransport a(io, loopback_config(Mode::Multicast, port));
+    UdpTransport a(io, hearing_own(loopback_config(Mode::Multicast, port)));
     // Only this test's own datagrams count: concurrent tests may share the group and port.
     a.start([&](std::span<const std::uint8_t> d, const Endpoint&) {
       if (std::string(d.begin(), d.end()).rfind(token, 0) == 0) ++calls;
@@ -338,7 +430,7 @@ TEST(UdpTransport, HandlerMayDestroyTheTransport) {
   asio::io_context io;
   const auto port = unused_port();
   const auto token = run_token();
-  auto a = std::make_unique<UdpTransport>(io, loopback_config(Mode::Multicast, port));
+  auto a = std::make_unique<UdpTransport>(io, hearing_own(loopback_config(Mode::Multicast, port)));
   int calls = 0;
   a->start([&](std::span<const std::uint8_t> d, const Endpoint&) {
     if (std::string(d.begin(), d.end()).rfind(token, 0) != 0) return;  // another test's datagram
