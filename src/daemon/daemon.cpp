@@ -70,6 +70,7 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
     t.port = config.net.port;
     t.ttl = static_cast<int>(config.net.ttl);
     t.socket_buffer_bytes = config.net.socket_buffer_bytes;
+    t.offload = config.net.offload;
     transports_.push_back(std::make_unique<net::UdpTransport>(io, t));
   }
 

@@ -47,6 +47,9 @@ struct NetSection {
   // SO_RCVBUF/SO_SNDBUF request per socket; the kernel caps it at
   // net.core.rmem_max / wmem_max. 0 leaves the OS default.
   std::uint64_t socket_buffer_bytes = 32u << 20;
+  // UDP segmentation and receive offload (GSO/GRO): fewer system calls per
+  // datagram, the same datagrams on the wire. Off for drivers that mishandle them.
+  bool offload = true;
   bool operator==(const NetSection&) const = default;
 };
 

@@ -207,6 +207,8 @@ const std::vector<Key>& daemon_keys() {
       {"net.socket_buffer_bytes", ValueType::Integer,
        [](C& c, const S& k, const S& v) { c.net.socket_buffer_bytes = parse_unsigned(k, v, 0, 1u << 30); },
        [](const C& c) { return std::to_string(c.net.socket_buffer_bytes); }},
+      {"net.offload", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.net.offload = parse_bool(k, v); },
+       [](const C& c) { return S(c.net.offload ? "true" : "false"); }},
 
       {"cache.path", ValueType::String, [](C& c, const S& k, const S& v) { c.cache.path = path_value(k, v); },
        [](const C& c) { return c.cache.path; }},
