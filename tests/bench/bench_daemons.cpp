@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
@@ -73,21 +75,60 @@ int main(int argc, char** argv) {
     const std::size_t messages = total_mb / message_mb;
     const double cpu0 = dissem::testing::process_cpu_seconds(pub) + dissem::testing::process_cpu_seconds(sub);
     const auto t0 = std::chrono::steady_clock::now();
+    // The publishing client runs in its own thread, as an application that
+    // produces and one that consumes would: each publish waits for the
+    // daemon to commit it (the API's durability promise), and reading the
+    // deliveries must not wait behind that. At most kInFlight messages are
+    // published ahead of what has been delivered.
+    constexpr std::size_t kInFlight = 4;  // x 8 MB: below the daemon's 64 MiB per-client queue
+    std::mutex m;
+    std::condition_variable delivered_cv;
     std::size_t received = 0;
-    std::size_t published = 0;
-    // Keep a few messages in flight: publish ahead of what was delivered.
-    while (received < messages) {
-      while (published < messages && published < received + 4) {
-        data[0] = static_cast<std::uint8_t>(published);
-        cp.publish("bench", data);
-        ++published;
+    bool stop = false;
+    std::string publish_error;
+    std::thread publisher([&] {
+      try {
+        for (std::size_t published = 0; published < messages; ++published) {
+          {
+            std::unique_lock lock(m);
+            delivered_cv.wait(lock, [&] { return stop || published < received + kInFlight; });
+            if (stop) return;
+          }
+          data[0] = static_cast<std::uint8_t>(published);
+          cp.publish("bench", data);
+        }
+      } catch (const std::exception& e) {
+        std::lock_guard lock(m);
+        publish_error = e.what();
       }
-      auto d = cs.next_delivery(30s);
-      if (!d) {
+    });
+    // Whatever happens below, the publisher is told to stop and joined.
+    struct StopPublisher {
+      std::mutex& m;
+      std::condition_variable& cv;
+      bool& stop;
+      std::thread& thread;
+      ~StopPublisher() {
+        {
+          std::lock_guard lock(m);
+          stop = true;
+        }
+        cv.notify_one();
+        thread.join();
+      }
+    } stop_publisher{m, delivered_cv, stop, publisher};
+    while (received < messages) {
+      if (!cs.next_delivery(30s)) {
         std::printf("stalled after %zu of %zu messages\n", received, messages);
         break;
       }
+      std::lock_guard lock(m);
       ++received;
+      delivered_cv.notify_one();
+    }
+    {
+      std::lock_guard lock(m);
+      if (!publish_error.empty()) std::printf("publishing failed: %s\n", publish_error.c_str());
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = dissem::testing::process_cpu_seconds(pub) + dissem::testing::process_cpu_seconds(sub) - cpu0;
