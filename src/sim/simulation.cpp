@@ -1,5 +1,6 @@
 #include "sim/simulation.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,14 +43,15 @@ std::size_t Simulation::add_node(engine::EngineConfig config, std::uint64_t tx_c
   Slot s;
   s.node = std::make_unique<engine::Node>(config, cache::Store::open(":memory:", store_options), engine_now());
   slots_.push_back(std::move(s));
+  index_of_id_.emplace(config.node_id, index);
   service(index);
   return index;
 }
 
 std::optional<std::size_t> Simulation::index_of(NodeId id) const {
-  for (std::size_t i = 0; i < slots_.size(); ++i)
-    if (slots_[i].node->id() == id) return i;
-  return std::nullopt;
+  const auto it = index_of_id_.find(id);
+  if (it == index_of_id_.end()) return std::nullopt;
+  return it->second;
 }
 
 Simulation::Slot& Simulation::slot(std::size_t i) {
@@ -64,7 +66,15 @@ const Simulation::Slot& Simulation::slot(std::size_t i) const {
   return slots_[i];
 }
 
-engine::Node& Simulation::node(std::size_t i) { return *slot(i).node; }
+engine::Node& Simulation::node(std::size_t i) {
+  engine::Node& n = *slot(i).node;
+  touch(i);
+  return n;
+}
+
+void Simulation::touch(std::size_t i) {
+  if (in_action_) touched_.push_back(i);
+}
 const engine::Node& Simulation::node(std::size_t i) const { return *slot(i).node; }
 
 // --- API calls ------------------------------------------------------------------
@@ -137,6 +147,7 @@ void Simulation::drain(std::size_t i) {
         reinterpret_cast<const std::uint8_t*>(m->meta.id.group.data()), m->meta.id.group.size()));
     deliveries_trace_.add(content_hash(m->payload));
     s.deliveries.push_back(ReceivedMessage{std::move(*m), now()});
+    delivery_log_.push_back(i);
   }
   while (auto e = s.node->poll_event()) s.events.push_back(ObservedEvent{*e, now()});
 }
@@ -176,8 +187,20 @@ void Simulation::on_timer_event(std::size_t i, std::uint64_t generation) {
 
 void Simulation::at(Micros t, Action action) {
   queue_.schedule(t, [this, action = std::move(action)] {
-    action(*this);
-    for (std::size_t i = 0; i < slots_.size(); ++i) service(i);
+    touched_.clear();
+    in_action_ = true;
+    try {
+      action(*this);
+    } catch (...) {
+      in_action_ = false;
+      throw;
+    }
+    in_action_ = false;
+    std::vector<std::size_t> reached;
+    reached.swap(touched_);
+    std::sort(reached.begin(), reached.end());
+    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+    for (std::size_t i : reached) service(i);
   });
 }
 

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cache/store.h"
@@ -96,8 +97,12 @@ class Simulation {
   void with_node(std::size_t node, const NodeAction& f);
 
   // --- running ------------------------------------------------------------
-  // Runs `action` at virtual time t (>= now()); every node is drained after,
-  // so actions may also call node(i) directly.
+  // Runs `action` at virtual time t (>= now()). Every node the action
+  // reaches through node(i) (non-const) or with_node() is serviced after it,
+  // in index order, so actions may also call node(i) directly; the API calls
+  // above service their node themselves. Other nodes are left alone: their
+  // own timer events run them, so an action costs what it touches, not the
+  // number of nodes.
   void at(Micros t, Action action);
   // Runs every event up to and including t, then sets now() = t.
   void run_until(Micros t);
@@ -111,6 +116,9 @@ class Simulation {
   // --- results ------------------------------------------------------------
   const std::vector<ReceivedMessage>& deliveries(std::size_t node) const;
   const std::vector<ObservedEvent>& events(std::size_t node) const;
+  // The node of every delivery so far, in delivery order: deliveries(n)
+  // grows by one for each entry n. Lets an observer follow only what changed.
+  const std::vector<std::size_t>& delivery_log() const { return delivery_log_; }
   const MediumStats& medium() const { return medium_.stats(); }
   const Medium& medium_model() const { return medium_; }
   const SimStats& stats() const { return stats_; }
@@ -137,11 +145,17 @@ class Simulation {
   void arm_timer(std::size_t i, bool timer_ran);
   void on_timer_event(std::size_t i, std::uint64_t generation);
   void run_one();
+  // Inside an at() action: remembers a node the action reached.
+  void touch(std::size_t i);
 
   std::uint64_t seed_;
   EventQueue queue_;
   Medium medium_;
   std::vector<Slot> slots_;
+  std::unordered_map<NodeId, std::size_t> index_of_id_;
+  std::vector<std::size_t> delivery_log_;
+  bool in_action_ = false;
+  std::vector<std::size_t> touched_;  // by the running at() action
   SimStats stats_;
   TraceHasher deliveries_trace_;
 };
