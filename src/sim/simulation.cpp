@@ -29,6 +29,12 @@ Simulation::Simulation(std::uint64_t seed, MediumConfig medium_config)
 
 Simulation::~Simulation() = default;
 
+cache::StoreOptions Simulation::node_store_options() {
+  cache::StoreOptions o;
+  o.page_bytes = 4096;
+  return o;
+}
+
 std::size_t Simulation::add_node(engine::EngineConfig config, std::uint64_t tx_capacity_bps,
                                  const cache::StoreOptions& store_options) {
   const std::size_t index = slots_.size();
