@@ -149,11 +149,14 @@ void Medium::start_next(std::size_t tx, bool notify) {
   trace_.add(p.hash);
 
   const std::size_t from = p.from;
-  queue_.schedule(queue_.now() + duration, [this, tx, p = std::move(p)] { finish(tx, p); });
+  t.on_air = std::move(p);
+  queue_.schedule(queue_.now() + duration, [this, tx] { finish(tx); });
   if (notify && on_room_) on_room_(from);
 }
 
-void Medium::finish(std::size_t tx, const Packet& p) {
+void Medium::finish(std::size_t tx) {
+  const Packet p = std::move(transmitters_[tx].on_air);
+  transmitters_[tx].on_air = Packet{};
   const auto& row = links_[p.from];
   if (default_link_.enabled) {
     // Every node may hear the sender: walk them all, taking the sender's own
@@ -195,9 +198,22 @@ void Medium::reach(const Packet& p, std::size_t to, const LinkParams& l) {
   }
   stats_.nodes[to].received.add(size);
   stats_.total.received.add(size);
-  queue_.schedule(arrival, [this, to, from = p.from, bytes = p.bytes] {
-    if (on_receive_) on_receive_(to, from, std::span<const std::uint8_t>(*bytes));
-  });
+  std::size_t k = arrivals_.size();
+  if (free_arrivals_.empty()) {
+    arrivals_.emplace_back();
+  } else {
+    k = free_arrivals_.back();
+    free_arrivals_.pop_back();
+  }
+  arrivals_[k] = Arrival{to, p.from, p.bytes};
+  queue_.schedule(arrival, [this, k] { arrive(k); });
+}
+
+void Medium::arrive(std::size_t k) {
+  const Arrival a = std::move(arrivals_[k]);
+  arrivals_[k] = Arrival{};
+  free_arrivals_.push_back(k);
+  if (on_receive_) on_receive_(a.to, a.from, std::span<const std::uint8_t>(*a.bytes));
 }
 
 }  // namespace dissem::sim

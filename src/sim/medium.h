@@ -153,6 +153,14 @@ class Medium {
   struct Transmitter {
     std::deque<Packet> fifo;
     bool busy = false;
+    Packet on_air;  // while busy
+  };
+  // A reception on its way, waiting for its event. Events capture only
+  // (this, index), which std::function holds without allocating.
+  struct Arrival {
+    std::size_t to = 0;
+    std::size_t from = 0;
+    std::shared_ptr<const std::vector<std::uint8_t>> bytes;
   };
   // A link set apart from the default, in its sender's list.
   struct Neighbour {
@@ -162,7 +170,8 @@ class Medium {
 
   std::size_t transmitter_of(std::size_t from) const { return config_.shared_channel ? 0 : from; }
   void start_next(std::size_t tx, bool notify);
-  void finish(std::size_t tx, const Packet& p);
+  void finish(std::size_t tx);
+  void arrive(std::size_t arrival);
   // The reception (or loss) of `p` at `to` over link `l`.
   void reach(const Packet& p, std::size_t to, const LinkParams& l);
   void check_node(std::size_t i) const;
@@ -175,6 +184,8 @@ class Medium {
   std::vector<std::vector<Neighbour>> links_;  // [from]: links set apart from default_link_, by `to`
   std::vector<Transmitter> transmitters_;
   std::vector<std::size_t> waiting_;  // per sender, datagrams queued but not on the air
+  std::vector<Arrival> arrivals_;
+  std::vector<std::size_t> free_arrivals_;
   ReceiveHandler on_receive_;
   RoomHandler on_room_;
   MediumStats stats_;

@@ -12,6 +12,9 @@ namespace {
 
 // Sub-stream of the simulation seed used by the medium; nodes use 1 + index.
 constexpr std::uint64_t kMediumStream = 0;
+// A timer event carries its node index in the low bits of one word and the
+// timer generation above them (2^40 re-arms per node).
+constexpr unsigned kTimerIndexBits = 24;
 
 }  // namespace
 
@@ -44,6 +47,8 @@ std::size_t Simulation::add_node(engine::EngineConfig config, std::uint64_t tx_c
   if (index_of(config.node_id))
     throw std::invalid_argument("node id " + std::to_string(config.node_id) + " is already in use");
 
+  if (index >= (std::size_t{1} << kTimerIndexBits))
+    throw std::length_error("at most " + std::to_string(std::size_t{1} << kTimerIndexBits) + " nodes");
   const std::size_t medium_index = medium_.add_node(tx_capacity_bps);
   if (medium_index != index) throw std::logic_error("medium and simulation disagree on node indices");
   Slot s;
@@ -178,7 +183,9 @@ void Simulation::arm_timer(std::size_t i, bool timer_ran) {
   s.timer_pending = true;
   s.timer_at = at;
   const std::uint64_t generation = ++s.timer_generation;
-  queue_.schedule(at, [this, i, generation] { on_timer_event(i, generation); });
+  // (this, one word) fits in std::function without an allocation per timer.
+  const std::uint64_t key = (generation << kTimerIndexBits) | i;
+  queue_.schedule(at, [this, key] { on_timer_event(key & ((1ULL << kTimerIndexBits) - 1), key >> kTimerIndexBits); });
 }
 
 void Simulation::on_timer_event(std::size_t i, std::uint64_t generation) {
