@@ -38,6 +38,11 @@ struct StoreOptions {
   // false: WAL + synchronous=NORMAL (survives process crashes, the default).
   // true: synchronous=FULL (also survives power loss, slower).
   bool sync_full = false;
+  // SQLite page size, fixed when the database is created (a power of two in
+  // [512, 65536]). Large pages suit a cache of many ~1400-byte fragments;
+  // each table and index of an empty database still takes a page, so many
+  // small caches (the simulator's nodes) hold much less with small ones.
+  int page_bytes = 16384;
 };
 
 struct Fragment {

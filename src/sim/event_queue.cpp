@@ -10,8 +10,16 @@ namespace dissem::sim {
 void EventQueue::schedule(Micros at, Action action) {
   if (at < now_)
     throw std::logic_error("event scheduled in the past: " + std::to_string(at) + " < " + std::to_string(now_));
-  heap_.push_back(Entry{at, next_seq_++, std::move(action)});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  std::size_t slot = actions_.size();
+  if (free_.empty()) {
+    actions_.push_back(std::move(action));
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+    actions_[slot] = std::move(action);
+  }
+  heap_.push_back(Entry{at, next_seq_++, slot});
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
 Micros EventQueue::next_time() const {
@@ -21,13 +29,16 @@ Micros EventQueue::next_time() const {
 
 bool EventQueue::run_next() {
   if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  Entry e = std::move(heap_.back());
+  std::pop_heap(heap_.begin(), heap_.end(), Later{});
+  const Entry e = heap_.back();
   heap_.pop_back();
+  Action action = std::move(actions_[e.slot]);
+  actions_[e.slot] = nullptr;
+  free_.push_back(e.slot);
   now_ = e.time;
   ++executed_;
   // The action may schedule more events: it runs after the heap is consistent.
-  e.action();
+  action();
   return true;
 }
 

@@ -35,17 +35,24 @@ class EventQueue {
   void advance_to(Micros t);
 
  private:
+  // The heap holds small, trivially copied keys; the actions stay in place
+  // in `actions_` (slots reused through `free_`), so sifting an entry up or
+  // down the heap never moves a std::function.
   struct Entry {
     Micros time;
     std::uint64_t seq;
-    Action action;
+    std::size_t slot;
   };
   // std::*_heap keeps the greatest on top; "greater" = later.
-  static bool later(const Entry& a, const Entry& b) {
-    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-  }
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
 
   std::vector<Entry> heap_;
+  std::vector<Action> actions_;
+  std::vector<std::size_t> free_;
   Micros now_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t executed_ = 0;

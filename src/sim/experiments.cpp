@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "engine/random.h"
+#include "sim/completion_tracker.h"
 
 namespace dissem::sim {
 namespace {
@@ -31,65 +32,6 @@ std::vector<std::uint8_t> make_payload(std::uint64_t seed, std::uint64_t size) {
   }
   return out;
 }
-
-// Follows the deliveries of a set of nodes incrementally (the run checks
-// completion after every event), counting distinct messages per node.
-class CompletionTracker {
- public:
-  // accept(node, delivery): whether the delivery counts towards the node's total.
-  using Filter = std::function<bool(std::size_t, const engine::Delivery&)>;
-
-  CompletionTracker(std::vector<std::size_t> nodes, std::vector<std::size_t> expected, Filter accept)
-      : accept_(std::move(accept)) {
-    for (std::size_t k = 0; k < nodes.size(); ++k) {
-      Entry e;
-      e.outcome.node = nodes[k];
-      e.expected = expected[k];
-      e.outcome.complete = e.expected == 0;
-      if (e.outcome.complete) e.outcome.completed_at = 0;
-      entries_.push_back(std::move(e));
-    }
-  }
-
-  bool update(const Simulation& sim) {
-    bool all = true;
-    for (Entry& e : entries_) {
-      const auto& got = sim.deliveries(e.outcome.node);
-      for (; e.scanned < got.size(); ++e.scanned) {
-        const ReceivedMessage& m = got[e.scanned];
-        if (!accept_(e.outcome.node, m.delivery)) continue;
-        if (!e.seen.insert(m.delivery.meta.id).second) {
-          ++e.outcome.duplicate_deliveries;
-          continue;
-        }
-        ++e.outcome.messages;
-        e.outcome.bytes += m.delivery.payload.size();
-        if (!e.outcome.complete && e.outcome.messages >= e.expected) {
-          e.outcome.complete = true;
-          e.outcome.completed_at = m.received_at;
-        }
-      }
-      all = all && e.outcome.complete;
-    }
-    return all;
-  }
-
-  std::vector<ReceiverOutcome> outcomes() const {
-    std::vector<ReceiverOutcome> out;
-    for (const Entry& e : entries_) out.push_back(e.outcome);
-    return out;
-  }
-
- private:
-  struct Entry {
-    ReceiverOutcome outcome;
-    std::size_t expected = 0;
-    std::size_t scanned = 0;
-    std::set<MessageId> seen;
-  };
-  Filter accept_;
-  std::vector<Entry> entries_;
-};
 
 RunSummary summarize(const Simulation& sim, bool complete) {
   RunSummary s;

@@ -11,6 +11,7 @@
 #include "engine/config.h"
 #include "engine/stats.h"
 #include "engine/types.h"
+#include "sim/completion_tracker.h"
 #include "sim/medium.h"
 #include "sim/scenario_file.h"
 #include "sim/simulation.h"
@@ -55,15 +56,6 @@ struct BaselineParams {
   bool shared_channel = false;
   Micros latency = 0;
   Micros time_limit = 0;  // 0: 10 x the lower bound + 60 s
-};
-
-struct ReceiverOutcome {
-  std::size_t node = 0;
-  std::size_t messages = 0;  // distinct messages delivered
-  std::uint64_t bytes = 0;
-  bool complete = false;
-  Micros completed_at = -1;  // delivery of the last missing message; -1 if incomplete
-  std::size_t duplicate_deliveries = 0;
 };
 
 struct BaselineResult {

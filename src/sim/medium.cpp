@@ -36,8 +36,7 @@ std::size_t Medium::add_node(std::uint64_t tx_capacity_bps) {
   if (tx_capacity_bps == 0) throw std::invalid_argument("transmit capacity must be > 0 bit/s");
   const std::size_t index = capacity_.size();
   capacity_.push_back(tx_capacity_bps);
-  for (auto& row : links_) row.push_back(default_link_);
-  links_.emplace_back(index + 1, default_link_);
+  links_.emplace_back();
   if (!config_.shared_channel) transmitters_.emplace_back();
   waiting_.push_back(0);
   stats_.nodes.emplace_back();
@@ -57,20 +56,28 @@ void Medium::set_link(std::size_t from, std::size_t to, const LinkParams& params
   if (!(params.reliability >= 0.0 && params.reliability <= 1.0))
     throw std::invalid_argument("link reliability must be in [0, 1]");
   if (params.latency < 0 || params.jitter < 0) throw std::invalid_argument("link latency and jitter must be >= 0");
-  links_[from][to] = params;
+  auto& row = links_[from];
+  const auto it = std::lower_bound(row.begin(), row.end(), to, [](const Neighbour& n, std::size_t t) { return n.to < t; });
+  if (it != row.end() && it->to == to)
+    it->params = params;
+  else
+    row.insert(it, Neighbour{to, params});
 }
 
 void Medium::set_all_links(const LinkParams& params) {
+  if (!(params.reliability >= 0.0 && params.reliability <= 1.0))
+    throw std::invalid_argument("link reliability must be in [0, 1]");
+  if (params.latency < 0 || params.jitter < 0) throw std::invalid_argument("link latency and jitter must be >= 0");
   default_link_ = params;
-  for (std::size_t f = 0; f < node_count(); ++f)
-    for (std::size_t t = 0; t < node_count(); ++t)
-      if (f != t) set_link(f, t, params);
+  for (auto& row : links_) row.clear();
 }
 
 const LinkParams& Medium::link(std::size_t from, std::size_t to) const {
   check_node(from);
   check_node(to);
-  return links_[from][to];
+  const auto& row = links_[from];
+  const auto it = std::lower_bound(row.begin(), row.end(), to, [](const Neighbour& n, std::size_t t) { return n.to < t; });
+  return it != row.end() && it->to == to ? it->params : default_link_;
 }
 
 bool Medium::has_room(std::size_t from) const {
@@ -142,40 +149,71 @@ void Medium::start_next(std::size_t tx, bool notify) {
   trace_.add(p.hash);
 
   const std::size_t from = p.from;
-  queue_.schedule(queue_.now() + duration, [this, tx, p = std::move(p)] { finish(tx, p); });
+  t.on_air = std::move(p);
+  queue_.schedule(queue_.now() + duration, [this, tx] { finish(tx); });
   if (notify && on_room_) on_room_(from);
 }
 
-void Medium::finish(std::size_t tx, const Packet& p) {
-  const std::size_t size = p.bytes->size();
-  for (std::size_t to = 0; to < node_count(); ++to) {
-    if (to == p.from) continue;
-    const LinkParams& l = links_[p.from][to];
-    if (!l.enabled) continue;
-    const bool delivered = rng_.chance(l.reliability);
-    Micros arrival = queue_.now() + l.latency;
-    if (delivered && l.jitter > 0) arrival += rng_.uniform_int(0, l.jitter);
-
-    trace_.add(kTraceReception);
-    trace_.add(static_cast<std::uint64_t>(arrival));
-    trace_.add(p.from);
-    trace_.add(to);
-    trace_.add(size);
-    trace_.add(p.hash);
-    trace_.add(delivered ? 1 : 0);
-    if (!delivered) {
-      stats_.nodes[to].lost.add(size);
-      stats_.total.lost.add(size);
-      continue;
+void Medium::finish(std::size_t tx) {
+  const Packet p = std::move(transmitters_[tx].on_air);
+  transmitters_[tx].on_air = Packet{};
+  const auto& row = links_[p.from];
+  if (default_link_.enabled) {
+    // Every node may hear the sender: walk them all, taking the sender's own
+    // links where it has them.
+    auto own = row.begin();
+    for (std::size_t to = 0; to < node_count(); ++to) {
+      if (own != row.end() && own->to == to) {
+        if (own->params.enabled) reach(p, to, own->params);
+        ++own;
+      } else if (to != p.from) {
+        reach(p, to, default_link_);
+      }
     }
-    stats_.nodes[to].received.add(size);
-    stats_.total.received.add(size);
-    queue_.schedule(arrival, [this, to, from = p.from, bytes = p.bytes] {
-      if (on_receive_) on_receive_(to, from, std::span<const std::uint8_t>(*bytes));
-    });
+  } else {
+    for (const Neighbour& n : row)
+      if (n.params.enabled) reach(p, n.to, n.params);
   }
   transmitters_[tx].busy = false;
   start_next(tx, true);
+}
+
+void Medium::reach(const Packet& p, std::size_t to, const LinkParams& l) {
+  const std::size_t size = p.bytes->size();
+  const bool delivered = rng_.chance(l.reliability);
+  Micros arrival = queue_.now() + l.latency;
+  if (delivered && l.jitter > 0) arrival += rng_.uniform_int(0, l.jitter);
+
+  trace_.add(kTraceReception);
+  trace_.add(static_cast<std::uint64_t>(arrival));
+  trace_.add(p.from);
+  trace_.add(to);
+  trace_.add(size);
+  trace_.add(p.hash);
+  trace_.add(delivered ? 1 : 0);
+  if (!delivered) {
+    stats_.nodes[to].lost.add(size);
+    stats_.total.lost.add(size);
+    return;
+  }
+  stats_.nodes[to].received.add(size);
+  stats_.total.received.add(size);
+  std::size_t k = arrivals_.size();
+  if (free_arrivals_.empty()) {
+    arrivals_.emplace_back();
+  } else {
+    k = free_arrivals_.back();
+    free_arrivals_.pop_back();
+  }
+  arrivals_[k] = Arrival{to, p.from, p.bytes};
+  queue_.schedule(arrival, [this, k] { arrive(k); });
+}
+
+void Medium::arrive(std::size_t k) {
+  const Arrival a = std::move(arrivals_[k]);
+  arrivals_[k] = Arrival{};
+  free_arrivals_.push_back(k);
+  if (on_receive_) on_receive_(a.to, a.from, std::span<const std::uint8_t>(*a.bytes));
 }
 
 }  // namespace dissem::sim

@@ -15,6 +15,13 @@
 // A datagram reaches receivers at end of transmission + latency + jitter
 // (so jitter may reorder a sender's datagrams, as netem does).
 //
+// Links are stored sparsely: a default for every pair (set_all_links) and,
+// per sender, the pairs set apart from it, sorted by receiver. With links
+// disabled by default (the multi-hop topologies), a transmission visits
+// only the sender's own list: O(degree), not O(nodes). Receivers are always
+// visited in ascending order, so random draws and traces do not depend on
+// how the links are stored.
+//
 // The medium knows nothing of the engine: it moves byte strings tagged with
 // a traffic category, so it is tested on its own.
 #pragma once
@@ -146,11 +153,27 @@ class Medium {
   struct Transmitter {
     std::deque<Packet> fifo;
     bool busy = false;
+    Packet on_air;  // while busy
+  };
+  // A reception on its way, waiting for its event. Events capture only
+  // (this, index), which std::function holds without allocating.
+  struct Arrival {
+    std::size_t to = 0;
+    std::size_t from = 0;
+    std::shared_ptr<const std::vector<std::uint8_t>> bytes;
+  };
+  // A link set apart from the default, in its sender's list.
+  struct Neighbour {
+    std::size_t to = 0;
+    LinkParams params;
   };
 
   std::size_t transmitter_of(std::size_t from) const { return config_.shared_channel ? 0 : from; }
   void start_next(std::size_t tx, bool notify);
-  void finish(std::size_t tx, const Packet& p);
+  void finish(std::size_t tx);
+  void arrive(std::size_t arrival);
+  // The reception (or loss) of `p` at `to` over link `l`.
+  void reach(const Packet& p, std::size_t to, const LinkParams& l);
   void check_node(std::size_t i) const;
 
   EventQueue& queue_;
@@ -158,9 +181,11 @@ class Medium {
   MediumConfig config_;
   LinkParams default_link_;
   std::vector<std::uint64_t> capacity_;
-  std::vector<std::vector<LinkParams>> links_;  // [from][to]
+  std::vector<std::vector<Neighbour>> links_;  // [from]: links set apart from default_link_, by `to`
   std::vector<Transmitter> transmitters_;
   std::vector<std::size_t> waiting_;  // per sender, datagrams queued but not on the air
+  std::vector<Arrival> arrivals_;
+  std::vector<std::size_t> free_arrivals_;
   ReceiveHandler on_receive_;
   RoomHandler on_room_;
   MediumStats stats_;

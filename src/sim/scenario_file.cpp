@@ -7,8 +7,12 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
 
 #include "engine/toml_input_guard.h"
 
@@ -232,8 +236,7 @@ class Parser {
     n.controllers = defaults_;
     n.name = r.required_string("name");
     if (n.name.empty() || n.name == "*") r.fail("name", "must be a non-empty name other than \"*\"");
-    for (const auto& other : s_.nodes)
-      if (other.name == n.name) r.fail("name", "repeats the node name \"" + n.name + "\"");
+    if (!index_of_name_.emplace(n.name, i).second) r.fail("name", "repeats the node name \"" + n.name + "\"");
     if (r.has("capacity_kbps") && r.has("capacity_bps")) r.fail("capacity_bps", "conflicts with capacity_kbps");
     if (auto v = r.non_negative("capacity_kbps")) n.capacity_bps = static_cast<std::uint64_t>(std::llround(*v * kBitsPerKbit));
     if (auto v = r.count("capacity_bps")) n.capacity_bps = *v;
@@ -256,8 +259,11 @@ class Parser {
   std::vector<std::size_t> resolve(const TableReader& r, std::string_view key) const {
     const std::string name = r.required_string(key);
     std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < s_.nodes.size(); ++i)
-      if (name == "*" || s_.nodes[i].name == name) out.push_back(i);
+    if (name == "*") {
+      for (std::size_t i = 0; i < s_.nodes.size(); ++i) out.push_back(i);
+    } else if (const auto it = index_of_name_.find(name); it != index_of_name_.end()) {
+      out.push_back(it->second);
+    }
     if (out.empty()) r.fail(key, "names no node: \"" + name + "\"");
     return out;
   }
@@ -283,11 +289,11 @@ class Parser {
 
   // An override changes only its own fields of whatever the pair had so far.
   void add_override(const TableReader& o, std::size_t from, std::size_t to) {
-    LinkParams p = s_.default_link;
-    for (const auto& l : s_.links)
-      if (l.from == from && l.to == to) p = l.params;
+    const auto it = link_now_.find({from, to});
+    LinkParams p = it == link_now_.end() ? s_.default_link : it->second;
     read_link_fields(o, p);
     s_.links.push_back({from, to, p});
+    link_now_[{from, to}] = p;
   }
 
   // Changes apply in time order (file order among equal times); each changes
@@ -319,13 +325,12 @@ class Parser {
   }
 
   void add_change(const TableReader& c, Micros at, std::size_t from, std::size_t to) {
-    LinkParams p = s_.default_link;
-    for (const auto& l : s_.links)
-      if (l.from == from && l.to == to) p = l.params;
-    for (const auto& l : s_.link_changes)
-      if (l.from == from && l.to == to) p = l.params;
+    // What the pair had just before: its last change, else its last override.
+    const auto it = link_now_.find({from, to});
+    LinkParams p = it == link_now_.end() ? s_.default_link : it->second;
     read_link_fields(c, p);
     s_.link_changes.push_back({at, from, to, p});
+    link_now_[{from, to}] = p;
   }
 
   void read_publication(const toml::table& t, std::size_t i) {
@@ -361,6 +366,9 @@ class Parser {
 
   std::filesystem::path base_dir_;
   Scenario s_;
+  std::unordered_map<std::string, std::size_t> index_of_name_;
+  // Each ordered pair's parameters after the overrides and changes read so far.
+  std::map<std::pair<std::size_t, std::size_t>, LinkParams> link_now_;
   controllers::ControllerSettings defaults_;  // [controllers]
 };
 
@@ -384,111 +392,6 @@ Scenario load_scenario_file(const std::filesystem::path& path) {
   if (!in) throw ScenarioError(path.string() + ": cannot open scenario file");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return parse_scenario(text, path.string(), path.parent_path());
-}
-
-}  // namespace dissem::sim
-
-namespace dissem::sim {
-namespace {
-
-std::string toml_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
-
-std::string seconds_text(Micros t) { return fmt::format("{}", static_cast<double>(t) / static_cast<double>(kSeconds)); }
-std::string millis_text(Micros t) { return fmt::format("{}", static_cast<double>(t) / static_cast<double>(kMillis)); }
-
-// Every field of a link, so a printed override or change stands on its own.
-std::string link_fields(const LinkParams& l) {
-  std::string out;
-  out += fmt::format("reliability_pct = {}\n", l.reliability * 100.0);
-  out += fmt::format("latency_ms = {}\njitter_ms = {}\n", millis_text(l.latency), millis_text(l.jitter));
-  out += fmt::format("enabled = {}\n", l.enabled);
-  return out;
-}
-
-bool same_link(const LinkParams& a, const LinkParams& b) {
-  return a.reliability == b.reliability && a.latency == b.latency && a.jitter == b.jitter && a.enabled == b.enabled;
-}
-
-}  // namespace
-
-std::string scenario_toml(const Scenario& sc) {
-  std::string out = "# Generated by dissem-sim; the format is described in src/sim/scenario_file.h.\n";
-  out += fmt::format("seed = {}\n", sc.seed);
-  out += fmt::format("duration_s = {}\n", seconds_text(sc.duration));
-  out += fmt::format("stop_when_complete = {}\n\n", sc.stop_when_complete);
-  out += "[medium]\n";
-  out += fmt::format("shared_channel = {}\nper_packet_overhead = {}\nqueue_packets = {}\n\n", sc.medium.shared_channel,
-                     sc.medium.per_packet_overhead, sc.medium.queue_packets);
-  out += "[links]\n";
-  out += link_fields(sc.default_link);
-  // The last override of each ordered pair is what counts; print those that
-  // differ from the default, in pair order.
-  std::vector<std::vector<const LinkParams*>> final_link(sc.nodes.size(),
-                                                         std::vector<const LinkParams*>(sc.nodes.size(), nullptr));
-  for (const auto& l : sc.links) final_link.at(l.from).at(l.to) = &l.params;
-  for (std::size_t f = 0; f < sc.nodes.size(); ++f)
-    for (std::size_t t = 0; t < sc.nodes.size(); ++t) {
-      const LinkParams* p = final_link[f][t];
-      if (p == nullptr || same_link(*p, sc.default_link)) continue;
-      out += "\n[[links.override]]\n";
-      out += fmt::format("from = {}\nto = {}\n", toml_string(sc.nodes[f].name), toml_string(sc.nodes[t].name));
-      out += link_fields(*p);
-    }
-  for (const auto& c : sc.link_changes) {
-    out += "\n[[link_changes]]\n";
-    out += fmt::format("at_s = {}\nfrom = {}\nto = {}\n", seconds_text(c.at), toml_string(sc.nodes.at(c.from).name),
-                       toml_string(sc.nodes.at(c.to).name));
-    out += link_fields(c.params);
-  }
-  const controllers::ControllerSettings defaults;
-  const auto default_settings = controllers::describe_settings(defaults);
-  for (const auto& n : sc.nodes) {
-    out += "\n[[nodes]]\n";
-    out += fmt::format("name = {}\n", toml_string(n.name));
-    out += fmt::format("capacity_bps = {}\n", n.capacity_bps);
-    out += fmt::format("serve_requests = {}\ncache_unsubscribed = {}\n", n.serve_requests, n.cache_unsubscribed);
-    std::string groups;
-    for (const auto& g : n.subscribe) {
-      if (!groups.empty()) groups += ", ";
-      groups += toml_string(g);
-    }
-    out += fmt::format("subscribe = [{}]\n", groups);
-    out += fmt::format("reliable = {}\nhistory = {}\n", n.reliable, n.history);
-    out += fmt::format("subscribe_at_s = {}\n", seconds_text(n.subscribe_at));
-    const auto settings = controllers::describe_settings(n.controllers);
-    std::string changed;
-    for (std::size_t i = 0; i < settings.size(); ++i) {
-      if (settings[i] == default_settings[i]) continue;
-      const auto& [key, text] = settings[i];
-      changed += fmt::format("{} = {}\n", key, controllers::is_text_setting(key) ? toml_string(text) : text);
-    }
-    if (!changed.empty()) {
-      out += "[nodes.controllers]\n";
-      out += changed;
-    }
-  }
-  for (const auto& p : sc.publications) {
-    out += "\n[[publications]]\n";
-    out += fmt::format("at_s = {}\nnode = {}\ngroup = {}\n", seconds_text(p.at), toml_string(sc.nodes.at(p.node).name),
-                       toml_string(p.group));
-    out += fmt::format("size = {}\ncount = {}\n", p.size, p.count);
-    out += fmt::format("interval_s = {}\n", seconds_text(p.interval));
-  }
-  return out;
 }
 
 }  // namespace dissem::sim

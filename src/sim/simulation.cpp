@@ -1,5 +1,6 @@
 #include "sim/simulation.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -11,6 +12,9 @@ namespace {
 
 // Sub-stream of the simulation seed used by the medium; nodes use 1 + index.
 constexpr std::uint64_t kMediumStream = 0;
+// A timer event carries its node index in the low bits of one word and the
+// timer generation above them (2^40 re-arms per node).
+constexpr unsigned kTimerIndexBits = 24;
 
 }  // namespace
 
@@ -28,6 +32,12 @@ Simulation::Simulation(std::uint64_t seed, MediumConfig medium_config)
 
 Simulation::~Simulation() = default;
 
+cache::StoreOptions Simulation::node_store_options() {
+  cache::StoreOptions o;
+  o.page_bytes = 4096;
+  return o;
+}
+
 std::size_t Simulation::add_node(engine::EngineConfig config, std::uint64_t tx_capacity_bps,
                                  const cache::StoreOptions& store_options) {
   const std::size_t index = slots_.size();
@@ -37,19 +47,22 @@ std::size_t Simulation::add_node(engine::EngineConfig config, std::uint64_t tx_c
   if (index_of(config.node_id))
     throw std::invalid_argument("node id " + std::to_string(config.node_id) + " is already in use");
 
+  if (index >= (std::size_t{1} << kTimerIndexBits))
+    throw std::length_error("at most " + std::to_string(std::size_t{1} << kTimerIndexBits) + " nodes");
   const std::size_t medium_index = medium_.add_node(tx_capacity_bps);
   if (medium_index != index) throw std::logic_error("medium and simulation disagree on node indices");
   Slot s;
   s.node = std::make_unique<engine::Node>(config, cache::Store::open(":memory:", store_options), engine_now());
   slots_.push_back(std::move(s));
+  index_of_id_.emplace(config.node_id, index);
   service(index);
   return index;
 }
 
 std::optional<std::size_t> Simulation::index_of(NodeId id) const {
-  for (std::size_t i = 0; i < slots_.size(); ++i)
-    if (slots_[i].node->id() == id) return i;
-  return std::nullopt;
+  const auto it = index_of_id_.find(id);
+  if (it == index_of_id_.end()) return std::nullopt;
+  return it->second;
 }
 
 Simulation::Slot& Simulation::slot(std::size_t i) {
@@ -64,7 +77,15 @@ const Simulation::Slot& Simulation::slot(std::size_t i) const {
   return slots_[i];
 }
 
-engine::Node& Simulation::node(std::size_t i) { return *slot(i).node; }
+engine::Node& Simulation::node(std::size_t i) {
+  engine::Node& n = *slot(i).node;
+  touch(i);
+  return n;
+}
+
+void Simulation::touch(std::size_t i) {
+  if (in_action_) touched_.push_back(i);
+}
 const engine::Node& Simulation::node(std::size_t i) const { return *slot(i).node; }
 
 // --- API calls ------------------------------------------------------------------
@@ -137,6 +158,7 @@ void Simulation::drain(std::size_t i) {
         reinterpret_cast<const std::uint8_t*>(m->meta.id.group.data()), m->meta.id.group.size()));
     deliveries_trace_.add(content_hash(m->payload));
     s.deliveries.push_back(ReceivedMessage{std::move(*m), now()});
+    delivery_log_.push_back(i);
   }
   while (auto e = s.node->poll_event()) s.events.push_back(ObservedEvent{*e, now()});
 }
@@ -161,7 +183,9 @@ void Simulation::arm_timer(std::size_t i, bool timer_ran) {
   s.timer_pending = true;
   s.timer_at = at;
   const std::uint64_t generation = ++s.timer_generation;
-  queue_.schedule(at, [this, i, generation] { on_timer_event(i, generation); });
+  // (this, one word) fits in std::function without an allocation per timer.
+  const std::uint64_t key = (generation << kTimerIndexBits) | i;
+  queue_.schedule(at, [this, key] { on_timer_event(key & ((1ULL << kTimerIndexBits) - 1), key >> kTimerIndexBits); });
 }
 
 void Simulation::on_timer_event(std::size_t i, std::uint64_t generation) {
@@ -176,8 +200,20 @@ void Simulation::on_timer_event(std::size_t i, std::uint64_t generation) {
 
 void Simulation::at(Micros t, Action action) {
   queue_.schedule(t, [this, action = std::move(action)] {
-    action(*this);
-    for (std::size_t i = 0; i < slots_.size(); ++i) service(i);
+    touched_.clear();
+    in_action_ = true;
+    try {
+      action(*this);
+    } catch (...) {
+      in_action_ = false;
+      throw;
+    }
+    in_action_ = false;
+    std::vector<std::size_t> reached;
+    reached.swap(touched_);
+    std::sort(reached.begin(), reached.end());
+    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+    for (std::size_t i : reached) service(i);
   });
 }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
+
+#include "engine/random.h"
 
 #include <fmt/format.h>
 
@@ -149,6 +152,61 @@ Scenario make_late_join(const LateJoinParams& p) {
     s.link_changes.push_back({p.join_at, late_index, i, l});
   }
   s.publications.push_back(publication(p.common, 0, 1 * kSeconds));
+  return s;
+}
+
+namespace {
+
+// Seed sub-stream of the subscriber draw, apart from the graph's (the seed itself).
+constexpr std::uint64_t kSubscriberStream = 1;
+
+// The node nearest the corner (0, 0) of the field.
+std::size_t corner_node(const GeometricGraph& g) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < g.points.size(); ++i)
+    if (g.points[i].x + g.points[i].y < g.points[best].x + g.points[best].y) best = i;
+  return best;
+}
+
+// Which nodes subscribe: `pct` of those other than `publisher`, at random.
+std::vector<bool> draw_subscribers(std::size_t nodes, std::size_t publisher, double pct, std::uint64_t seed) {
+  if (!(pct > 0 && pct <= 100)) throw std::invalid_argument("the share of subscribers must be in (0, 100]");
+  std::vector<std::size_t> others;
+  for (std::size_t i = 0; i < nodes; ++i)
+    if (i != publisher) others.push_back(i);
+  const auto want = std::clamp<std::size_t>(
+      static_cast<std::size_t>(std::llround(pct / 100.0 * static_cast<double>(others.size()))), 1, others.size());
+  Random rng(derive_seed(seed, kSubscriberStream));
+  std::vector<bool> subscribes(nodes, false);
+  for (std::size_t k = 0; k < want; ++k) {  // a partial Fisher-Yates shuffle
+    std::swap(others[k], others[k + rng.below(others.size() - k)]);
+    subscribes[others[k]] = true;
+  }
+  return subscribes;
+}
+
+}  // namespace
+
+Scenario make_geometric(const GeometricParams& p, GeometricGraph* graph_out) {
+  GeometricGraph g = make_geometric_graph({.nodes = p.nodes, .mean_degree = p.degree, .seed = p.common.seed});
+  Scenario s = base(p.common, fmt::format("geometric graph of {} nodes, degree {:.2f} (target {}, {}-{}), radius {:.4f}, "
+                                          "{} redrawn to connect it",
+                                          p.nodes, g.mean_degree(), p.degree, g.min_degree(), g.max_degree(), g.radius,
+                                          g.redrawn));
+  const std::size_t publisher = corner_node(g);
+  const auto subscribes = draw_subscribers(p.nodes, publisher, p.subscribers_pct, p.common.seed);
+  s.nodes.reserve(p.nodes);
+  for (std::size_t i = 0; i < p.nodes; ++i) {
+    s.nodes.push_back(node(p.common, fmt::format("g{}", i + 1), subscribes[i]));
+    s.nodes.back().history = whole_stream(p.common);
+  }
+  const LinkParams l = link_of(p.common, p.common.reliability_pct, true);
+  s.links.reserve(2 * g.edges());
+  for (std::size_t i = 0; i < p.nodes; ++i)
+    for (std::size_t j : g.neighbours[i])
+      if (j > i) connect(s, i, j, l);
+  s.publications.push_back(publication(p.common, publisher, p.start));
+  if (graph_out != nullptr) *graph_out = std::move(g);
   return s;
 }
 

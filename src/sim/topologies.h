@@ -4,7 +4,7 @@
 // returns a plain Scenario (scenario_file.h), so the same topology can be
 // run (run_scenario), saved as TOML (scenario_toml) and re-expressed on the
 // emulator. Node names: n1..nN (line), r<row>c<col> (grid), a1..aK and
-// b1..bK (partition), n1..nN and "late" (late join).
+// b1..bK (partition), n1..nN and "late" (late join), g1..gN (geometric).
 //
 // Subscribers (but the late joiner) ask for their publishers' whole streams
 // (history = messages): a node several hops out, or across a partition, may
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "controllers/controller_settings.h"
+#include "sim/geometric_topology.h"
 #include "sim/scenario_file.h"
 
 namespace dissem::sim {
@@ -80,5 +81,21 @@ struct LateJoinParams {
   std::uint32_t history = 10;
 };
 Scenario make_late_join(const LateJoinParams& p);
+
+// A random geometric graph (geometric_topology.h): `nodes` radios spread
+// uniformly over a square field, in range of each other within the radius
+// that gives `degree` neighbours on average; connected. The node nearest a
+// corner of the field publishes; `subscribers_pct` of the others, drawn from
+// the seed (at least one), subscribe. `start`: the first publication, after
+// beacons have spread interest (subscription-aware forwarding needs it).
+struct GeometricParams {
+  TopologyCommon common;
+  std::size_t nodes = 100;
+  double degree = 9;
+  double subscribers_pct = 100;
+  Micros start = 5 * kSeconds;
+};
+// `graph`, when given, receives the graph the scenario was built on.
+Scenario make_geometric(const GeometricParams& p, GeometricGraph* graph = nullptr);
 
 }  // namespace dissem::sim

@@ -9,8 +9,10 @@
 //   dissem-sim grid --side 5 --reliability 80 --forwarding subscription-aware
 //   dissem-sim partition --replication anti-entropy
 //   dissem-sim late-join --history 10
+//   dissem-sim geometric --nodes 1000 --degree 9 --forwarding subscription-aware --subscribers-pct 5
 // The multi-hop experiments print the scenario they run with --print-scenario
-// (TOML for `dissem-sim run`, or for the emulator).
+// (TOML for `dissem-sim run`, or for the emulator). Every run also prints
+// its cost on stderr (sim/run_meter.h): events, wall and CPU time, peak memory.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -20,6 +22,7 @@
 
 #include "sim/experiments.h"
 #include "sim/report.h"
+#include "sim/run_meter.h"
 #include "sim/scenario_file.h"
 #include "sim/topologies.h"
 
@@ -192,16 +195,37 @@ int main(int argc, char** argv) {
   late->add_option("--join-s", join_s, "when the late node comes into range and subscribes")->capture_default_str();
   late->add_option("--history", late_params.history, "prior messages it asks for")->capture_default_str();
 
+  CommonOptions geo_opts;
+  dissem::sim::GeometricParams geo_params;
+  geo_opts.forwarding = "flooding";
+  double geo_start_s = 5;
+  CLI::App* geometric = app.add_subcommand(
+      "geometric", "a connected random geometric graph (radios spread over a square field); the corner node publishes");
+  geo_opts.add_to(geometric, &json);
+  geometric->add_option("--nodes", geo_params.nodes, "nodes in the field")->check(CLI::Range(2, 10'000'000))
+      ->capture_default_str();
+  geometric->add_option("--degree", geo_params.degree, "target mean number of neighbours")->capture_default_str();
+  geometric->add_option("--subscribers-pct", geo_params.subscribers_pct, "share of the other nodes that subscribe")
+      ->check(CLI::Range(0.001, 100.0))
+      ->capture_default_str();
+  geometric->add_option("--start-s", geo_start_s, "first publication (beacons spread interest before it)")
+      ->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+  const dissem::sim::RunMeter meter;
+  const auto report_cost = [&meter](std::uint64_t events) {
+    std::fputs(dissem::sim::format_run_cost(meter.stop(events)).c_str(), stderr);
+  };
 
   // Runs (or prints) a generated scenario.
-  const auto run_generated = [&json](const dissem::sim::Scenario& scenario, bool print_only) {
+  const auto run_generated = [&json, &report_cost](const dissem::sim::Scenario& scenario, bool print_only) {
     if (print_only) {
       print(dissem::sim::scenario_toml(scenario));
       return;
     }
     const auto result = dissem::sim::run_scenario(scenario);
     print(json ? dissem::sim::scenario_json(result) : dissem::sim::format_scenario(result));
+    report_cost(result.run.sim.events_run);
   };
 
   try {
@@ -210,16 +234,17 @@ int main(int argc, char** argv) {
       base.time_limit = seconds_to_micros(base_limit_s);
       const auto result = dissem::sim::run_baseline(base);
       print(json ? dissem::sim::baseline_json(result) : dissem::sim::format_baseline(result));
+      report_cost(result.run.sim.events_run);
     } else if (tactical->parsed()) {
       tac.window = seconds_to_micros(tac_window_s);
       tac.settle = seconds_to_micros(tac_settle_s);
       const auto result = dissem::sim::run_tactical(tac);
       print(json ? dissem::sim::tactical_json(result) : dissem::sim::format_tactical(result));
+      report_cost(result.run.sim.events_run);
     } else if (run->parsed()) {
       auto scenario = dissem::sim::load_scenario_file(scenario_path);
       if (scenario_seed) scenario.seed = *scenario_seed;
-      const auto result = dissem::sim::run_scenario(scenario);
-      print(json ? dissem::sim::scenario_json(result) : dissem::sim::format_scenario(result));
+      run_generated(scenario, false);
     } else if (line->parsed()) {
       line_params.common = line_opts.apply();
       run_generated(dissem::sim::make_line(line_params), line_opts.print_scenario);
@@ -237,6 +262,10 @@ int main(int argc, char** argv) {
       late_params.common = late_opts.apply();
       late_params.join_at = seconds_to_micros(join_s);
       run_generated(dissem::sim::make_late_join(late_params), late_opts.print_scenario);
+    } else if (geometric->parsed()) {
+      geo_params.common = geo_opts.apply();
+      geo_params.start = seconds_to_micros(geo_start_s);
+      run_generated(dissem::sim::make_geometric(geo_params), geo_opts.print_scenario);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dissem-sim: %s\n", e.what());

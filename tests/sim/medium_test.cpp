@@ -226,3 +226,31 @@ TEST(Medium, TraceHashIsReproducibleAndSeedDependent) {
 
 }  // namespace
 }  // namespace dissem::sim
+
+namespace dissem::sim {
+namespace {
+
+TEST(Medium, LinksApartFromTheDefaultAreKeptPerSender) {
+  Bench b(5);
+  for (int i = 0; i < 4; ++i) b.medium.add_node(512'000);
+  b.medium.set_all_links({.reliability = 1.0, .enabled = false});
+  b.medium.set_link(0, 2, {.latency = 3 * kMillis});
+  b.medium.set_link(0, 1, {.latency = 5 * kMillis});
+  b.medium.set_link(0, 3, {.enabled = false});
+  EXPECT_EQ(b.medium.link(0, 1).latency, 5 * kMillis);
+  EXPECT_FALSE(b.medium.link(1, 0).enabled) << "a pair never set takes the default";
+  EXPECT_FALSE(b.medium.link(0, 3).enabled);
+  b.medium.offer(0, packet(100), TrafficKind::Data);
+  b.run();
+  ASSERT_EQ(b.rx.size(), 2u) << "only the sender's enabled links carry it";
+  // set_all_links() replaces every pair, including those set apart.
+  b.medium.set_all_links({.reliability = 1.0});
+  EXPECT_TRUE(b.medium.link(0, 3).enabled);
+  EXPECT_EQ(b.medium.link(0, 1).latency, 0);
+  b.medium.offer(0, packet(100), TrafficKind::Data);
+  b.run();
+  EXPECT_EQ(b.rx.size(), 5u);
+}
+
+}  // namespace
+}  // namespace dissem::sim
