@@ -673,7 +673,9 @@ void configure(sql::Database& db, bool in_memory, const StoreOptions& options) {
     if (mode != "wal") throw db.error("cannot use WAL journal mode (got '" + mode + "')");
     db.exec(("PRAGMA cache_size = -" + std::to_string(kCacheKiB)).c_str());
     const std::uint64_t wal = wal_limit_bytes(options.quota_bytes);
-    db.exec(("PRAGMA wal_autocheckpoint = " + std::to_string(wal / kPageSize)).c_str());
+    // In pages of this file (its page size was fixed when it was created).
+    const std::uint64_t page = std::stoull(db.query_text("PRAGMA page_size"));
+    db.exec(("PRAGMA wal_autocheckpoint = " + std::to_string(wal / page)).c_str());
     db.exec(("PRAGMA journal_size_limit = " + std::to_string(wal)).c_str());
   }
   // NORMAL with WAL: a commit is a write() into the WAL, which survives a
