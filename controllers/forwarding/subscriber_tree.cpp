@@ -44,23 +44,28 @@ ForwardDecision SubscriberTreeForwarding::on_new_fragment(const ReceivedFragment
                                                           Random& rng) {
   if (f.hops >= params_.hop_limit) return {};
   const std::string& group = f.meta.id.group;
-  if (f.repair && !on_tree_.contains(group)) return {};
+  if (f.repair && !on_tree(group)) return {};
   if (!decided_.first_time(f.meta.id, f.offset)) return {};
   const Naming naming = f.repair ? Naming::Unmentioned : naming_by_transmitter(f, node, params_.hop_limit);
-  if (naming == Naming::NotNamed) return {};
+  if (naming == Naming::NotNamed) {
+    // Off the tree for this copy: after kTreeMemory such copies in a row,
+    // off the group's tree (the paths moved, or the vectors converged).
+    if (auto it = tree_.find(group); it != tree_.end() && --it->second == 0) tree_.erase(it);
+    return {};
+  }
   if (naming == Naming::Named) {
-    on_tree_.insert(group);
+    tree_[group] = kTreeMemory;
     return {true, forward_delay(params_.delay_max, node, rng), false};
   }
   // A repair, or a subscriber the transmitter says nothing of: judged by
   // distance alone, as subscription-aware forwarding judges it.
   if (!brings_subscriber_closer(f, node, params_.hop_limit)) return {};
-  if (!f.repair) on_tree_.insert(group);
+  if (!f.repair) tree_[group] = kTreeMemory;
   return {true, forward_delay(params_.delay_max, node, rng)};
 }
 
 bool SubscriberTreeForwarding::relays(const std::string& group, const NodeView& node) const {
-  return on_tree_.contains(group) && someone_beyond(group, node);
+  return on_tree(group) && someone_beyond(group, node);
 }
 
 }  // namespace dissem::controllers

@@ -22,13 +22,16 @@
 //   had no room, or it is not heard yet) is judged as subscription-aware
 //   forwarding judges it: we relay when we bring that subscriber nearer;
 // - repairs name no transmitter: relayed only by the group's tree nodes,
-//   and only those relay (request what they miss of) the group.
+//   and only those relay (request what they miss of) the group. A node
+//   leaves a group's tree after kTreeMemory first-pass copies in a row that
+//   did not name it (so the fallback before the vectors converge, or a
+//   path that moved, does not keep it requesting for ever).
 // A named relay does not drop its rebroadcast when it overhears another
 // copy first (ForwardDecision::yield_to_copies): a sibling's copy does not
 // reach its own next hop.
 #pragma once
 
-#include <set>
+#include <map>
 #include <string>
 
 #include "controllers/forwarding/forwarded_memory.h"
@@ -43,6 +46,11 @@ struct SubscriberTreeParams {
 
 class SubscriberTreeForwarding final : public ForwardingController {
  public:
+  // First-pass copies of a group not naming us, in a row, after which this
+  // node no longer counts itself on the group's tree (stops relaying its
+  // repairs and requesting what it misses of it).
+  static constexpr std::uint32_t kTreeMemory = 16;
+
   explicit SubscriberTreeForwarding(SubscriberTreeParams params) : params_(params) {}
   std::string_view name() const override { return "subscriber-tree"; }
   ForwardDecision on_new_fragment(const ReceivedFragment& fragment, const NodeView& node, Micros now,
@@ -51,9 +59,13 @@ class SubscriberTreeForwarding final : public ForwardingController {
   std::uint32_t interest_radius() const override { return params_.hop_limit; }
 
  private:
+  bool on_tree(const std::string& group) const { return tree_.contains(group); }
+
   SubscriberTreeParams params_;
   ForwardedMemory decided_;
-  std::set<std::string> on_tree_;  // groups this node has relayed first-pass data of
+  // Groups this node relayed first-pass data of, with the copies not naming
+  // us it still tolerates before it leaves the group's tree.
+  std::map<std::string, std::uint32_t> tree_;
 };
 
 // How the transmitter of a first-pass copy regards this node (exposed for tests).
