@@ -1,12 +1,13 @@
 // Forwarding that prunes, in virtual time: subscriber-tree forwarding
 // against flooding and subscription-aware forwarding on a 5x5 grid with
 // subscribers in the centre and both far corners (as the emulator's
-// grid-5x5 scenario) and on the 50-node random geometric graph of
+// grid-5x5 scenario, publishing from 10 s on) and on the 50-node random geometric graph of
 // emulation/scenarios/sim/rgg-50.toml (emulation/tools/rgg-scenario).
 // Counts only: every subscriber gets every message, with far fewer fragment
 // transmissions than flooding. Fixed seeds, so the counts are reproducible.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -34,6 +35,10 @@ Scenario grid_with_centre_and_corners(const std::string& forwarding, std::uint64
   const std::set<std::string> subscribers = {"r2c2", "r4c0", "r4c4"};
   for (auto& n : s.nodes)
     n.subscribe = subscribers.contains(n.name) ? std::vector<std::string>{group} : std::vector<std::string>{};
+  // As emulation/scenarios/grid-5x5.toml: the publisher starts at 10 s, once
+  // beacons have carried the interest vectors to the far corner (8 hops, a
+  // hop per beacon period), whatever the forwarding.
+  for (auto& pub : s.publications) pub.at = std::max<Micros>(pub.at, 10 * kSeconds);
   return s;
 }
 
@@ -77,7 +82,7 @@ void expect_tree_prunes(Make make, const char* label) {
               tree.per_delivery() / flooding.per_delivery(), aware.per_delivery() / flooding.per_delivery());
   EXPECT_EQ(tree.delivered, tree.expected);
   EXPECT_EQ(flooding.delivered, flooding.expected);
-  // A clear margin, below what any seed measured (about 0.5-0.6 of flooding).
+  // A clear margin (measured: 0.53x on the grid, 0.52x on the graph).
   EXPECT_LT(tree.transmissions * 10, flooding.transmissions * 7);
   EXPECT_LT(tree.transmissions, aware.transmissions);
 }
