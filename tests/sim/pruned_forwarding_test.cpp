@@ -1,8 +1,9 @@
 // Forwarding that prunes, in virtual time: subscriber-tree forwarding
 // against flooding and subscription-aware forwarding on a 5x5 grid with
 // subscribers in the centre and both far corners (as the emulator's
-// grid-5x5 scenario, publishing from 10 s on) and on the 50-node random geometric graph of
-// emulation/scenarios/sim/rgg-50.toml (emulation/tools/rgg-scenario).
+// grid-5x5 scenario, publishing from 10 s on) and on the 50-node random
+// geometric graph of emulation/scenarios/sim/rgg-50.toml
+// (emulation/tools/rgg-scenario).
 // Counts only: every subscriber gets every message, with far fewer fragment
 // transmissions than flooding. Fixed seeds, so the counts are reproducible.
 #include <gtest/gtest.h>
