@@ -1,6 +1,7 @@
 #include "controllers/controller_set.h"
 
 #include "controllers/forwarding/probabilistic_flooding.h"
+#include "controllers/forwarding/subscriber_tree.h"
 #include "controllers/forwarding/subscription_aware.h"
 #include "controllers/plugin/plugin_controllers.h"
 #include "controllers/replication/anti_entropy.h"
@@ -21,6 +22,9 @@ ControllerSet make_controllers(const ControllerSettings& s) {
   } else if (s.forwarding == "subscription-aware") {
     set.forwarding = std::make_unique<SubscriptionAwareForwarding>(
         SubscriptionAwareParams{s.forwarding_hop_limit, s.forwarding_delay_max});
+  } else if (s.forwarding == "subscriber-tree") {
+    set.forwarding = std::make_unique<SubscriberTreeForwarding>(
+        SubscriberTreeParams{s.forwarding_hop_limit, s.forwarding_delay_max});
   } else if (s.forwarding == "plugin") {
     set.forwarding = std::make_unique<PluginForwarding>(plugin);
   } else {

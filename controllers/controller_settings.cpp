@@ -113,7 +113,7 @@ const Field* find(const std::string& key) {
 }  // namespace
 
 const std::vector<std::string>& forwarding_names() {
-  static const std::vector<std::string> n = {"none", "flooding", "subscription-aware", "plugin"};
+  static const std::vector<std::string> n = {"none", "flooding", "subscription-aware", "subscriber-tree", "plugin"};
   return n;
 }
 

@@ -5,9 +5,10 @@
 //
 // Keys (a decision point is a sub-table; `forwarding = "flooding"` is
 // accepted as shorthand for `forwarding.name = "flooding"`):
-//   forwarding.name              none | flooding | subscription-aware | plugin
+//   forwarding.name              none | flooding | subscription-aware | subscriber-tree | plugin
 //   forwarding.probability       flooding: chance to rebroadcast a new fragment
-//   forwarding.hop_limit         rebroadcasts a fragment may accumulate
+//   forwarding.hop_limit         rebroadcasts a fragment may accumulate (and, for the
+//                                interest-driven two, the radius interest is advertised over)
 //   forwarding.delay_max_ms      rebroadcasts wait uniform [0, this]; 0 = 4 packet times
 //   replication.name             none | anti-entropy
 //   replication.budget_fraction  share of link capacity pushes may use

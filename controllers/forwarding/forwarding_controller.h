@@ -30,6 +30,10 @@ struct ReceivedFragment {
 struct ForwardDecision {
   bool forward = false;
   Micros delay = 0;  // wait this long first (lets the NTM suppress duplicates)
+  // Drop the rebroadcast if another copy of the fragment is heard before our
+  // turn (someone nearer did it). A relay its transmitter chose keeps it: a
+  // sibling's copy does not reach the relay's own next hop.
+  bool yield_to_copies = true;
 };
 
 class ForwardingController {

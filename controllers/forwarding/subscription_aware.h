@@ -35,11 +35,6 @@ class SubscriptionAwareForwarding final : public ForwardingController {
   std::uint32_t interest_radius() const override { return params_.hop_limit; }
 
  private:
-  // Whether a neighbour wants `group` through a path not leading back here,
-  // within `rebroadcasts_left` more hops, and (for first-pass data) is a
-  // subscriber or nearer to one than the transmitter.
-  bool someone_beyond(const ReceivedFragment& f, const NodeView& node) const;
-
   SubscriptionAwareParams params_;
   ForwardedMemory decided_;
   std::set<std::string> on_path_;  // groups this node has rebroadcast first-pass data of

@@ -15,6 +15,12 @@ from . import plots
 from .air_bytes import run_sent_bytes
 from .markdown import fmt, table
 
+# Traffic kinds that carry message data (the daemons' own counters): first
+# pass, rebroadcasts, and repairs (pushes count as repairs).
+DATA_KINDS = ("data", "forward", "repair")
+# The system the others' frames are compared with, when a cell has it.
+REFERENCE_SYSTEM = "flooding"
+
 # Cell parameters naming the moment a disruption ends (seconds after the
 # emulator's ready line); the report times full delivery from it.
 EVENT_KEYS = ("heal_at_s", "join_at_s")
@@ -50,6 +56,7 @@ def run_figures(result: dict) -> dict:
         completions += [float(m["completed_unix"]) for m in res.get("messages", [])]
     stats = (result.get("emulator") or {}).get("stats") or {}
     frames = sum(int(n.get("frames_sent", 0)) for n in stats.get("nodes", []))
+    data_frames = sum(data_datagrams(node.get("collected") or {}) for node in result.get("nodes", []))
     cell = result.get("cell") or {}
     event = next((cell[k] for k in EVENT_KEYS if k in cell), None)
     ready = (result.get("emulator") or {}).get("ready_unix")
@@ -57,7 +64,17 @@ def run_figures(result: dict) -> dict:
     if event is not None and ready and completions and delivered == expected:
         after_event = max(completions) - (ready + float(event))
     return {"expected": expected, "delivered": delivered, "duplicates": duplicates, "latencies": latencies,
-            "frames": frames, "after_event_s": after_event, "history_air": history_air(result)}
+            "frames": frames, "data_frames": data_frames, "after_event_s": after_event, "history_air": history_air(result)}
+
+
+def data_datagrams(collected: dict) -> int:
+    """Datagrams carrying message data a daemon sent (`dissem stats --json`)."""
+    traffic = collected.get("traffic") or {}
+    return sum(int(((traffic.get(k) or {}).get("sent") or {}).get("datagrams", 0)) for k in DATA_KINDS)
+
+
+def _ratio(value: float | None, reference: float | None) -> float | None:
+    return value / reference if value is not None and reference else None
 
 
 def history_air(result: dict) -> tuple[int, int] | None:
@@ -88,13 +105,19 @@ def section(name: str, results: list[dict], out_dir: Path) -> str:
     figures: dict[str, dict[str, dict]] = {}  # cell label -> system -> aggregate, for the plots
     for key, systems in sorted(cells.items(), key=lambda kv: str(kv[0])):
         label = ", ".join(f"{k}={v}" for k, v in key) or "-"
+        per_delivery = {}
+        for system, runs in systems.items():
+            delivered = sum(r["delivered"] for r in runs)
+            per_delivery[system] = ((sum(r["frames"] for r in runs) / delivered if delivered else None),
+                                    (sum(r["data_frames"] for r in runs) / delivered if delivered else None))
+        reference = per_delivery.get(REFERENCE_SYSTEM, (None, None))
         for system, runs in sorted(systems.items()):
             expected = sum(r["expected"] for r in runs)
             delivered = sum(r["delivered"] for r in runs)
             lat = [x for r in runs for x in r["latencies"]]
             after = [r["after_event_s"] for r in runs if r["after_event_s"] is not None]
             delivered_pct = 100.0 * delivered / expected if expected else 0.0
-            frames_per = sum(r["frames"] for r in runs) / delivered if delivered else None
+            frames_per, data_per = per_delivery[system]
             air = [r["history_air"] for r in runs if r["history_air"]]
             air_ratio = sum(a for a, _ in air) / sum(h for _, h in air) if air and sum(h for _, h in air) else None
             figures.setdefault(label, {})[system] = {"delivered_pct": delivered_pct, "frames_per_delivery": frames_per,
@@ -103,14 +126,18 @@ def section(name: str, results: list[dict], out_dir: Path) -> str:
                          fmt(mean(lat) if lat else None, 2), fmt(_quantile(lat, 0.95), 2), fmt(frames_per, 1),
                          str(sum(r["duplicates"] for r in runs)),
                          fmt(mean(after) if after else None, 1) + (f" ({len(after)}/{len(runs)})" if after else ""),
-                         fmt(air_ratio, 2)])
+                         fmt(air_ratio, 2), fmt(_ratio(frames_per, reference[0]), 2), fmt(data_per, 1),
+                         fmt(_ratio(data_per, reference[1]), 2)])
     header = ["cell", "system", "runs", "delivered %", "latency mean s", "latency p95 s", "frames on air / delivery",
-              "duplicate deliveries", "heal/join -> all delivered s", "history on air / history"]
+              "duplicate deliveries", "heal/join -> all delivered s", "history on air / history",
+              "frames x flooding", "data frames / delivery", "data frames x flooding"]
     text = (f"## {name}\n\n"
             "delivered %: messages completely received by the subscribers (and late joiners) over those expected, "
             "all seeds. Latency: publish to delivery per message at the subscribers present from the start. "
             "Frames on air: every frame every node sent (data, repairs, rebroadcasts, control), divided by the "
-            "deliveries. Heal/join: from the scheduled heal or join to the last delivery, mean over the runs "
+            "deliveries; data frames: the datagrams carrying message data (first pass, rebroadcasts, repairs and "
+            "pushes, from the daemons' counters) over the deliveries; x flooding: the ratio to the flooding "
+            "system of the same cell, where there is one. Heal/join: from the scheduled heal or join to the last delivery, mean over the runs "
             "where everything arrived (how many of them in brackets). History on air / history (late joiners, "
             "from the emulator's captures): IP bytes every node sent from the join on, beacons apart (data, "
             "repairs, requests, summaries, pushes), over the history payload the late joiners completed; all "

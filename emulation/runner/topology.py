@@ -1,5 +1,5 @@
 """Topology section of a scenario: shorthands (full, line, grid,
-partition-heal) or literal EEL, per-pair overrides, timed link changes;
+partition-heal, geometric) or literal EEL, per-pair overrides, timed link changes;
 and their expansion, per cell, into directed link events.
 
 Only links of the shorthand exist. Overrides and timed changes modify
@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from . import eel, outages
+from . import eel, geometric, outages
 from .eel import LinkEvent, LinkParams
 from .errors import ScenarioError, TemplateError
 from .nodes import NodeSet
 from .templates import Template
 from .toml_table import Param, Table
 
-KINDS = ("full", "line", "grid", "partition-heal", "eel")
+KINDS = ("full", "line", "grid", "partition-heal", "geometric", "eel")
 LINK_KEYS = ("capacity_bps", "reliability", "latency_ms", "jitter_ms", "dup_pct")
 LINK_DEFAULTS = {"capacity_bps": 0, "reliability": 1.0, "latency_ms": 0.0, "jitter_ms": 0.0, "dup_pct": 0.0}
 LINK_BOUNDS = {"capacity_bps": (0, None), "reliability": (0.0, 1.0), "latency_ms": (0, None),
@@ -55,6 +55,8 @@ class TopologySpec:
     eel_key: str = ""
     eel_convention: str = eel.EMULATOR_CONVENTION
     default_disconnected: Param | None = None
+    radius: float = 0.0                          # geometric: link range in the unit square
+    graph_seed: int = 0                          # geometric: the drawing's seed (not the run's)
     overrides: list[Change] = field(default_factory=list)
     events: list[Change] = field(default_factory=list)
     gilbert: list[Param] | None = None           # burst loss on every link of the shorthand
@@ -137,6 +139,15 @@ def parse(table: Table, nodes: NodeSet, names: set[str], scenario_dir) -> Topolo
         if spec.rows * spec.cols != n:
             raise table.error("rows", f"{spec.rows} x {spec.cols} grid needs {spec.rows * spec.cols} nodes, "
                                       f"the scenario has {n}")
+    elif kind == "geometric":
+        # The same graph in every cell and system: its seed is the topology's
+        # own, not the run's (runner/geometric.py).
+        spec.radius = table.number("radius", minimum=0.01, maximum=1.414)
+        spec.graph_seed = table.integer("graph_seed", default=1, minimum=0)
+        try:
+            geometric.geometric_graph(n, spec.radius, spec.graph_seed)
+        except ValueError as e:
+            raise table.error("radius", str(e)) from None
     elif kind == "partition-heal":
         clusters = table.list("clusters")
         if (len(clusters) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 1
@@ -212,6 +223,9 @@ def base_links(spec: TopologySpec, n: int) -> set[tuple[int, int]]:
                     both(me, me + 1)
                 if r + 1 < spec.rows:
                     both(me, me + spec.cols)
+    elif spec.kind == "geometric":
+        for a, b in geometric.geometric_graph(n, spec.radius, spec.graph_seed).edges:
+            both(a, b)
     elif spec.kind == "partition-heal":
         size_a = spec.clusters[0]
         for lo, hi in ((1, size_a), (size_a + 1, n)):

@@ -155,6 +155,30 @@ def test_multihop_report_gives_delivery_ratio_transmissions_and_time_after_heal(
     assert cells[8] == "3.5 (1/1)"    # last delivery 3.5 s after the heal at 30 s
 
 
+def test_multihop_report_gives_data_frames_per_delivery_and_the_ratio_to_flooding(tmp_path):
+    for system, frames, data in (("flooding", 100, 80), ("subscriber-tree", 60, 32)):
+        results = tmp_path / "results" / "grid" / "c" / system / "seed-1"
+        results.mkdir(parents=True)
+        traffic = {"data": {"sent": {"datagrams": data // 4}}, "forward": {"sent": {"datagrams": data // 2}},
+                   "repair": {"sent": {"datagrams": data // 4}}, "beacon": {"sent": {"datagrams": 500}}}
+        subs = [{"id": i, "name": f"n{i}", "roles": ["subscriber"], "processes": [],
+                 "collected": {"traffic": traffic} if i == 2 else {},
+                 "result": {"expected": 5, "messages_completed": 5, "duplicates": 0, "messages": []}}
+                for i in (2, 3)]
+        result = {"scenario": "grid", "cell_id": "c", "cell": {"reliability": 0.8}, "system": system, "seed": 1,
+                  "status": "ok", "nodes": subs,
+                  "emulator": {"ready_unix": 1.0, "stats": {"nodes": [{"id": 2, "frames_sent": frames}]}}}
+        (results / "result.json").write_text(json.dumps(result))
+    out = tmp_path / "out"
+    run_report(tmp_path / "results", out, tmp_path)
+    page = (out / "grid.md").read_text()
+    rows = {c[1]: c for c in ([x.strip() for x in l.strip("|").split("|")] for l in page.splitlines()
+                              if l.startswith("| reliability"))}
+    assert rows["flooding"][6] == "10.0" and rows["flooding"][10:13] == ["1.00", "8.0", "1.00"]
+    # 60 / 10 deliveries, 0.6x; 32 data frames / 10, 0.4x (beacons apart).
+    assert rows["subscriber-tree"][6] == "6.0" and rows["subscriber-tree"][10:13] == ["0.60", "3.2", "0.40"]
+
+
 def test_late_joiner_counts_in_delivery_and_join_time_but_not_in_latency(tmp_path):
     results = tmp_path / "results" / "late-join" / "c" / "default" / "seed-1"
     results.mkdir(parents=True)

@@ -1,9 +1,9 @@
-"""Shorthand expansion to EEL: full, line, grid, partition-heal, overrides,
+"""Shorthand expansion to EEL: full, line, grid, partition-heal, geometric, overrides,
 asymmetric links, timed events, literal EEL, and the EEL reader/writer."""
 
 import pytest
 
-from runner import eel, scenario, topology
+from runner import eel, geometric, scenario, topology
 from runner.eel import LinkEvent, LinkParams
 
 
@@ -64,6 +64,25 @@ def test_grid_four_neighbours(write_scenario):
     assert undirected == {(1, 2), (2, 3), (4, 5), (5, 6), (1, 4), (2, 5), (3, 6)}
     assert len(pairs_at_zero(x)) == 14
     assert x.default_disconnected is True
+
+
+def test_geometric_same_connected_graph_whatever_the_run_seed(write_scenario):
+    sc = make(write_scenario, 'kind = "geometric"\nradius = 0.25\ngraph_seed = 1', n=50)
+    x = expand(sc)
+    assert expand(sc, seed=7).events == x.events
+    g = geometric.geometric_graph(50, 0.25, 1)
+    undirected = {tuple(sorted(p)) for p in pairs_at_zero(x)}
+    assert undirected == set(g.edges) and len(g.edges) == 185
+    assert len(g.hops_from(1)) == 50  # connected
+    # Numbered by distance from the corner.
+    dist = [p[0] ** 2 + p[1] ** 2 for p in g.positions]
+    assert dist == sorted(dist)
+    assert x.default_disconnected is True
+
+
+def test_geometric_radius_too_small_is_an_error(write_scenario):
+    with pytest.raises(Exception, match="no connected graph"):
+        make(write_scenario, 'kind = "geometric"\nradius = 0.02', n=50)
 
 
 def test_partition_heal_events_at_the_right_times(write_scenario):

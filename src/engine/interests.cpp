@@ -4,6 +4,38 @@
 
 namespace dissem::engine {
 
+namespace {
+
+// Per subscriber, the neighbour with the smallest distance (split horizon:
+// never one that learnt it through us). Among equally near ones, the one
+// that is a nearest neighbour towards the most of the group's subscribers,
+// then the lowest id: next hops are shared where the distances allow it, so
+// the paths to several subscribers merge into few relays (subscriber-tree
+// forwarding relays only along them). O(entries log entries).
+void append_best_routes(NodeId self, const std::string& group, const std::vector<controllers::PeerInterest>& heard,
+                        std::uint32_t radius, std::vector<AdvertisedInterest>& out) {
+  std::map<NodeId, std::uint32_t> nearest;  // subscriber -> smallest distance
+  for (const auto& i : heard) {
+    if (i.via == self || i.subscriber == self) continue;
+    auto [it, fresh] = nearest.try_emplace(i.subscriber, i.distance);
+    if (!fresh) it->second = std::min(it->second, i.distance);
+  }
+  std::map<NodeId, std::uint32_t> shared;  // peer -> subscribers it is a nearest neighbour towards
+  for (const auto& i : heard)
+    if (i.via != self && i.subscriber != self && nearest[i.subscriber] == i.distance) ++shared[i.peer];
+  std::map<NodeId, const controllers::PeerInterest*> best;
+  // Entries are ordered by peer: a strict improvement keeps the lowest id on ties.
+  for (const auto& i : heard) {
+    if (i.via == self || i.subscriber == self || nearest[i.subscriber] != i.distance) continue;
+    auto& b = best[i.subscriber];
+    if (b == nullptr || shared[i.peer] > shared[b->peer]) b = &i;
+  }
+  for (const auto& [subscriber, b] : best)
+    if (b->distance + 1 <= radius) out.push_back({group, b->distance + 1, b->peer, subscriber});
+}
+
+}  // namespace
+
 void InterestTable::forget(NodeId peer) {
   for (auto it = by_group_.begin(); it != by_group_.end();) {
     auto& v = it->second;
@@ -45,18 +77,7 @@ std::vector<AdvertisedInterest> InterestTable::advertise(NodeId self, const std:
     const std::string& group = take_own ? *o : g->first;
     const std::size_t first = out.size();
     if (take_own) out.push_back({group, 0, 0, self});
-    if (take_heard) {
-      // Best neighbour per subscriber; entries are ordered by peer, so a
-      // strict improvement keeps the lowest id on ties.
-      std::map<NodeId, const controllers::PeerInterest*> best;
-      for (const auto& i : g->second) {
-        if (i.via == self || i.subscriber == self) continue;  // split horizon; we know our own distance
-        auto& b = best[i.subscriber];
-        if (b == nullptr || i.distance < b->distance) b = &i;
-      }
-      for (const auto& [subscriber, b] : best)
-        if (b->distance + 1 <= radius) out.push_back({group, b->distance + 1, b->peer, subscriber});
-    }
+    if (take_heard) append_best_routes(self, group, g->second, radius, out);
     // The group's entries, ours among them, ordered by subscriber.
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
               [](const auto& a, const auto& b) { return a.subscriber < b.subscriber; });

@@ -36,7 +36,9 @@ class InterestTable {
   std::span<const controllers::PeerInterest> of(const std::string& group) const;
   // What this node advertises, ordered by group then subscriber: itself at
   // distance 0 for `own` groups, and for every other subscriber it hears of,
-  // its best distance within `radius` (nearest neighbour; ties: lowest id).
+  // its best distance within `radius` through its nearest neighbour (ties:
+  // the neighbour nearest towards the most of the group's subscribers, then
+  // the lowest id, so that paths to several subscribers share relays).
   std::vector<AdvertisedInterest> advertise(NodeId self, const std::set<std::string>& own,
                                             std::uint32_t radius) const;
   // Groups anyone advertises.

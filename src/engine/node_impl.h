@@ -120,6 +120,8 @@ struct QueuedFragment {
   // push, the arrival of the summary.
   Micros since = 0;
   std::uint32_t length = 0;  // payload bytes, when known (pushes: for the budget)
+  // A rebroadcast its controller wants sent even if a copy is heard meanwhile.
+  bool keep_when_heard = false;
 };
 
 // Messages to push in answer to a summary, due after a random delay (as

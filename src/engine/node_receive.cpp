@@ -238,7 +238,8 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
       now, rng);
   if (decision.forward) {
     forward_pending.emplace(now + std::max<Micros>(decision.delay, 0),
-                            QueuedFragment{FragmentKey{meta.id, offset}, from.hops + 1, FragmentOrigin::Forward, now, length});
+                            QueuedFragment{FragmentKey{meta.id, offset}, from.hops + 1, FragmentOrigin::Forward, now,
+                                           length, !decision.yield_to_copies});
     ++stats.forwards_queued;
   }
 

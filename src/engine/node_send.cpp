@@ -245,7 +245,7 @@ std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Mic
     repair_queue.pop_front(level);
     repair_queued.erase(q.key);
     const auto seen = ntm.last_seen(q.key, now);
-    if (config.use_traffic_memory && seen && *seen > q.since) {
+    if (config.use_traffic_memory && seen && *seen > q.since && !q.keep_when_heard) {
       count_suppressed(*this, q.origin);
       return std::nullopt;
     }

@@ -161,6 +161,8 @@ std::optional<DecodeError> check_beacon(const Beacon& b, const Limits& limits) {
       return DecodeError::BadRange;
     // A node is at distance 0 only from itself, and every vector names its subscriber.
     if (i.subscriber() == 0 || (i.distance() == 0 && i.subscriber() != b.node())) return DecodeError::BadRange;
+    // Nor is it ever further from itself, or its own next hop.
+    if (i.distance() > 0 && (i.subscriber() == b.node() || i.via() == b.node())) return DecodeError::BadRange;
   }
   return std::nullopt;
 }

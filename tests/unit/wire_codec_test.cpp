@@ -254,6 +254,17 @@ TEST(WireCodec, BeaconInterestsAndOldestAreValidated) {
   EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
   i->set_subscriber(3);  // the sender's own subscription
   EXPECT_EQ(decode(wire::encode(b)), std::nullopt);
+  i->set_distance(2);
+  i->set_via(9);  // further than 0 from itself
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+  i->set_subscriber(12);
+  i->set_via(3);  // its own next hop
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+  i->set_via(9);
+  for (int k = 0; k < 1100; ++k) *b.add_interests() = *i;  // more entries than any beacon may carry
+  EXPECT_EQ(decode(wire::encode(b)), DecodeError::OversizedRequest);
+  b.mutable_interests()->DeleteSubrange(1, 1100);
+  EXPECT_EQ(decode(wire::encode(b)), std::nullopt);
   n->set_oldest(11);  // holds from beyond the newest it knows
   EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
 }
