@@ -41,7 +41,8 @@ def run_norm(build, rate, messages, message_bytes, port):
     common = ["--interface", "lo", "--loopback", "--grtt", "0.001", "--port", str(port), "--time-limit", str(limit)]
     before = os.times()
     receiver = subprocess.Popen([tool, "receiver", "--node-id", "2", "--expect", str(messages), "--rx-buffer",
-                                 str(64 << 20), "--linger", "0", *common], stdout=subprocess.PIPE, text=True)
+                                 str(64 << 20), "--linger", "0", *common], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
     time.sleep(0.3)
     subprocess.run([tool, "sender", "--node-id", "1", "--rate", str(rate), "--messages",
                              f"{messages}x{message_bytes}", "--linger", "0.5", *common],

@@ -76,6 +76,7 @@ campaigns=(
   "seed004-satcom     8 10.89.0.0/16"
   "seed003-disconnections 6 10.90.0.0/16"
   "seed002-sensors    2 10.91.0.0/16"
+  "rgg-50             1 10.92.0.0/16"
 )
 mkdir -p "$out"
 runtime="$out/runtime.txt"

@@ -259,6 +259,16 @@ void NodeImpl::housekeeping(Micros now) {
   }
   evaluate_links(now);
   redundancy.expire(now, 2 * config.peer_silent_after);
+  enforce_quota(now);
+  store->flush();
+}
+
+// Over the quota, the deletion controller picks what goes, down to its low
+// watermark (so this runs once per slice of the quota, not per fragment).
+// Called by housekeeping and after every received batch and publication:
+// at a high rate a second between housekeeping runs would let the cache
+// overshoot the quota by a second's traffic.
+void NodeImpl::enforce_quota(Micros now) {
   if (store->total_bytes() > store->options().quota_bytes) {
     const auto messages = store->list_messages();
     const auto victims =
@@ -273,7 +283,6 @@ void NodeImpl::housekeeping(Micros now) {
       on_message_settled(v, false, now);
     }
   }
-  store->flush();
 }
 
 // --- Node: the public face ---------------------------------------------------------
@@ -282,12 +291,20 @@ Node::Node(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micr
     : impl_(std::make_unique<NodeImpl>(config, std::move(store), now)) {}
 Node::~Node() = default;
 
-void Node::on_datagram(std::span<const std::uint8_t> bytes, Micros now) { impl_->on_datagram(bytes, now); }
+void Node::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
+  impl_->on_datagram(bytes, now);
+  impl_->enforce_quota(now);
+}
 void Node::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
   impl_->on_datagrams(batch, now);
+  impl_->enforce_quota(now);
 }
 void Node::on_timer(Micros now) { impl_->on_timer(now); }
-MessageId Node::publish(const PublishRequest& request, Micros now) { return impl_->publish(request, now); }
+MessageId Node::publish(const PublishRequest& request, Micros now) {
+  const MessageId id = impl_->publish(request, now);
+  impl_->enforce_quota(now);
+  return id;
+}
 MessageId Node::cancel(const CancelRequest& request, Micros now) { return impl_->cancel(request, now); }
 SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {
   return impl_->subscribe(group, options, now);

@@ -499,6 +499,8 @@ class NodeImpl {
   void release_pushes(Micros now);
 
  public:
+  // Evicts down to the deletion controller's low watermark when over the quota.
+  void enforce_quota(Micros now);
   // Shared by the data paths.
   void on_message_settled(const MessageId& id, bool complete, Micros now);
   void emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now);
