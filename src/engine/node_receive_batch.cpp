@@ -1,0 +1,77 @@
+// A burst of datagrams handed over together (dissemd passes each socket
+// wake-up's): deliveries wait for the burst's end, so one commit makes all
+// its completed messages durable; in keyed groups the burst's signatures are
+// checked newest first, so one verification can vouch for a stream's
+// earlier messages (engine/manifest_chain.h).
+#include "engine/node_impl.h"
+
+namespace dissem::engine {
+
+void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
+  if (batch.size() <= 1) {
+    for (const auto& bytes : batch) on_datagram(bytes, now);
+    return;
+  }
+  holding_deliveries = true;
+  if (config.security.groups.empty()) {
+    for (const auto& bytes : batch) on_datagram(bytes, now);
+  } else {
+    handle_sealed_batch(batch, now);
+  }
+  holding_deliveries = false;
+  std::vector<DeliveryOrder> held;
+  held.swap(held_deliveries);
+  emit_deliveries(held, now);
+}
+
+// Keyed groups: the batch's signatures are checked together, newest first
+// (authenticate_ahead), then its items are handled in order.
+void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
+  // Bundles are opened into their items: each is one entry of the batch.
+  std::size_t used = 0;
+  auto next_entry = [&]() -> BatchItem& {
+    if (batch_items.size() <= used) batch_items.resize(used + 1);
+    BatchItem& item = batch_items[used++];
+    item.usable = false;
+    return item;
+  };
+  for (const auto& datagram : batch) {
+    const auto frame = open_incoming(datagram);
+    if (!frame) continue;
+    BatchItem& item = next_entry();
+    if (auto err = decode_frame(*frame, item.decoded, nullptr)) {
+      ++stats.malformed[static_cast<std::size_t>(*err)];
+      continue;
+    }
+    item.sealer = sealer;
+    item.size = datagram.size();
+    item.usable = true;
+    if (item.decoded.kind != wire::Kind::Bundle) continue;
+    ++stats.bundles_received;
+    item.usable = false;
+    const auto received = item.decoded.items;  // entries may move as the batch grows
+    const NodeId bundle_sealer = sealer;
+    wire::DataContext context;
+    for (const auto& bytes : received) {
+      BatchItem& inner = next_entry();
+      if (auto err = decode_frame(bytes, inner.decoded, &context)) {
+        ++stats.malformed[static_cast<std::size_t>(*err)];
+        continue;
+      }
+      inner.sealer = bundle_sealer;
+      inner.size = bytes.size();
+      inner.usable = true;
+    }
+  }
+  const std::span items(batch_items.data(), used);
+  authenticate_ahead(items, now);
+  for (BatchItem& item : items) {
+    if (!item.usable) continue;
+    sealer = item.sealer;
+    handle_decoded(item.decoded, item.size, now);
+  }
+  batch_forged.clear();
+  batch_checked.clear();
+}
+
+}  // namespace dissem::engine
