@@ -95,11 +95,9 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
 Daemon::~Daemon() { stop(); }
 
 void Daemon::start() {
-  for (std::size_t i = 0; i < transports_.size(); ++i) {
-    transports_[i]->start(
-        [this, i](std::span<const std::uint8_t> bytes, const net::Endpoint& from) { on_datagram(i, bytes, from); },
-        [this] { on_burst_end(); });
-  }
+  for (auto& t : transports_)
+    t->start([this](std::span<const std::uint8_t> bytes, const net::Endpoint&) { on_datagram(bytes); },
+             [this] { on_burst_end(); });
   pump();
 }
 
@@ -113,8 +111,9 @@ void Daemon::stop() {
   log(LogLevel::Info, "stopped; cache committed");
 }
 
-void Daemon::on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from) {
-  if (stopped_ || transports_[transport]->is_own(from)) return;  // our own broadcast looped back
+// The transports drop our own looped-back datagrams (TransportConfig::drop_own).
+void Daemon::on_datagram(std::span<const std::uint8_t> bytes) {
+  if (stopped_) return;
   burst_.push_back(bytes);
 }
 

@@ -61,7 +61,7 @@ class Daemon final : public ipc::Backend {
   // Datagrams are collected per burst (the socket's contents at one
   // wake-up) and handed to the engine together at its end; the transport
   // keeps their bytes valid until then, so nothing is copied.
-  void on_datagram(std::size_t transport, std::span<const std::uint8_t> bytes, const net::Endpoint& from);
+  void on_datagram(std::span<const std::uint8_t> bytes);
   void on_burst_end();
   // Runs the engine's timer if due, sends what the pacer allows, routes
   // deliveries and events to IPC clients, and re-arms the timer.
