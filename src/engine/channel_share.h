@@ -6,7 +6,7 @@
 // frame took air time too), never below a floor that keeps its control
 // traffic and some repairs flowing. The publisher keeps priority, as in the
 // paper's set-up: while it has a first pass to send, only others' first
-// passes count against it (NodeImpl::update_channel_share), so receivers
+// passes count against it (NodeImpl::update_pacing), so receivers
 // repairing each other never starve the source; everyone else yields to
 // everything it hears. With a radio per node (MANE's model) the same rule
 // costs only some parallelism of the receivers' repairs; the node cannot

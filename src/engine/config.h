@@ -44,6 +44,12 @@ struct EngineConfig {
   // on one shared channel and with a radio per node alike.
   bool channel_aware = true;
   double channel_share_min = 0.05;
+  // Rate adaptation (engine/rate_adaptation.h): a standing queue between us
+  // and a neighbour (its echoes' round trips well above their recent
+  // minimum) lowers the pace toward what we sent, and quiet samples raise it
+  // back; never below channel_share_min of the rate. For radios that slow
+  // down without telling the host.
+  bool rate_adaptation = true;
   // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
   std::uint32_t per_datagram_overhead = 28;
   // Fragment payload bytes (the paper used 1400). 0 means "size it to the

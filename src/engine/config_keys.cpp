@@ -138,6 +138,7 @@ const std::map<std::string, Field>& fields() {
       {"coding", flag(&C::coding)},
       {"channel_aware", flag(&C::channel_aware)},
       {"channel_share_min", number<double>(&C::channel_share_min, 0.0, 1.0)},
+      {"rate_adaptation", flag(&C::rate_adaptation)},
       {"block_symbols", number<std::uint32_t>(&C::block_symbols, 1, 255)},
       {"window_messages", number<std::uint32_t>(&C::window_messages, 0, 64)},
       {"redundancy_min", number<double>(&C::redundancy_min, 0.0, 4.0)},

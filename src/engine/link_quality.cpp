@@ -14,7 +14,7 @@ LinkQuality::Link* LinkQuality::record(NodeId peer, const PeerTable& peers) {
   if (links_.size() >= max_peers_)
     std::erase_if(links_, [&](const auto& entry) { return !peers.all().contains(entry.first); });
   if (links_.size() >= max_peers_) return nullptr;
-  return &links_.emplace(peer, Link(rate_window_)).first->second;
+  return &links_.emplace(peer, Link(rate_window_, std::max<Micros>(beacon_interval_, kSeconds))).first->second;
 }
 
 void LinkQuality::on_beacon(NodeId peer, std::uint32_t seq, Micros now, const PeerTable& peers) {
@@ -40,7 +40,18 @@ void LinkQuality::on_beacon(NodeId peer, std::uint32_t seq, Micros now, const Pe
 }
 
 void LinkQuality::on_received(NodeId peer, std::size_t bytes, Micros now, const PeerTable& peers) {
-  if (Link* l = record(peer, peers)) l->received.add(now, bytes);
+  if (Link* l = record(peer, peers)) {
+    l->received.add(now, bytes);
+    l->recent.add(now, bytes);
+  }
+}
+
+std::optional<std::uint32_t> LinkQuality::recent_rate_for_echo(NodeId peer, Micros now) const {
+  const auto it = links_.find(peer);
+  if (it == links_.end()) return std::nullopt;
+  const double rate = it->second.recent.bytes_per_second(now);
+  if (rate < 1.0) return std::nullopt;
+  return static_cast<std::uint32_t>(std::min(rate, 4e9));
 }
 
 void LinkQuality::on_loss_report(NodeId peer, std::uint32_t loss_permille, Micros, const PeerTable& peers) {

@@ -14,6 +14,9 @@
 //   peer (datagram_sender.h: repairs name no sender) over engine.
 //   link_rate_window_ms. Sent rate: all our transmissions over the same
 //   window; every neighbour in range is offered all of them (broadcast).
+// - Recent received rate: the same over the last beacon interval (at least
+//   a second), for our echo to the peer (wire Echo.received_bytes_per_s):
+//   the rate its traffic crosses the link now, for its rate adaptation.
 //
 // Memory: one fixed-size record per neighbour in the PeerTable, never more
 // than engine.max_peers; records of neighbours the table dropped are pruned.
@@ -64,6 +67,9 @@ class LinkQuality {
 
   // Our loss estimate of what `peer` sends, once there is evidence.
   std::optional<double> loss_in(NodeId peer, const ReceptionMeter& reception, Micros now) const;
+  // Bytes per second received from `peer` over the last beacon interval,
+  // for our beacon's echo entry for it; nothing when none.
+  std::optional<std::uint32_t> recent_rate_for_echo(NodeId peer, Micros now) const;
   // The same in permille, for our beacon's echo entry for `peer`.
   std::optional<std::uint32_t> loss_permille_for_echo(NodeId peer, const ReceptionMeter& reception, Micros now) const;
   // Every established neighbour's link, ascending by node id.
@@ -73,8 +79,9 @@ class LinkQuality {
 
  private:
   struct Link {
-    explicit Link(Micros window) : received(window) {}
+    Link(Micros window, Micros recent_window) : received(window), recent(recent_window) {}
     RateWindow received;
+    RateWindow recent;
     bool beacon_seen = false;
     std::uint32_t last_seq = 0;
     Micros last_beacon_at = 0;

@@ -34,6 +34,13 @@ const EngineConfig& checked(const EngineConfig& c) {
   return c;
 }
 
+RateAdaptationParams adaptation_params(const EngineConfig& c) {
+  RateAdaptationParams p;
+  p.enabled = c.rate_adaptation;
+  p.floor_fraction = c.channel_share_min;
+  return p;
+}
+
 ServeBudget::Settings serve_budget_settings(const EngineConfig& c) {
   const auto capacity = static_cast<double>(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps);
   return {c.serve_member_share * capacity, c.serve_stranger_share * capacity, c.serve_burst, c.max_peers};
@@ -52,6 +59,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       meter(config.traffic_window),
       first_pass_meter(config.traffic_window),
       channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
+      adaptation(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, adaptation_params(c)),
       pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, Pacer::kDefaultBurst),
       split(c.repair_share),
       floor(c.priority_floor),
@@ -115,17 +123,52 @@ bool NodeImpl::traffic_below(double fraction, Micros now) {
   return meter.rate_bps(now) < fraction * static_cast<double>(config.link_capacity_bps);
 }
 
-void NodeImpl::update_channel_share(Micros now) {
-  if (!config.channel_aware) return;
-  double loss = 0;
-  for (const auto& [publisher, counts] : reception.publishers())
-    if (auto l = reception.loss(publisher)) loss = std::max(loss, *l);
-  // The publisher keeps priority, as in the paper's set-up: while it has a
-  // first pass to send it yields only to others' first passes, and everyone
-  // else (repairs, forwards, pushes) yields to everything it hears.
-  const double heard = publish_queue.empty() ? meter.air_rate_bps(now, config.per_datagram_overhead)
-                                             : first_pass_meter.rate_bps(now);
-  pacer.set_rate(channel.rate_bps(heard, loss));
+void NodeImpl::update_pacing(Micros now) {
+  std::uint64_t rate = config.rate_limit_bps != 0 ? config.rate_limit_bps : config.link_capacity_bps;
+  if (config.channel_aware) {
+    double loss = 0;
+    for (const auto& [publisher, counts] : reception.publishers())
+      if (auto l = reception.loss(publisher)) loss = std::max(loss, *l);
+    // The publisher keeps priority, as in the paper's set-up: while it has a
+    // first pass to send it yields only to others' first passes, and everyone
+    // else (repairs, forwards, pushes) yields to everything it hears.
+    const double heard = publish_queue.empty() ? meter.air_rate_bps(now, config.per_datagram_overhead)
+                                               : first_pass_meter.rate_bps(now);
+    rate = channel.rate_bps(heard, loss);
+  }
+  pacer.set_rate(std::min(rate, adaptation.cap_bps(now)));
+}
+
+void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, std::optional<Micros> raw_rtt,
+                       std::optional<double> delivered_bps, Micros now) {
+  std::optional<Micros> rtt;
+  if (raw_rtt) {
+    peers.on_rtt_sample(peer, *raw_rtt);
+    update_rtt();
+    rtt = adaptation.fresh_rtt(stamp, *raw_rtt);
+    if (rtt && *rtt > 0) peers.on_base_sample(peer, *rtt, now, RateAdaptation::kBaseWindow);
+  }
+  // Only established neighbours' echoes steer the pace (a one-off beacon
+  // from an invented id cannot).
+  const auto it = peers.all().find(peer);
+  if (it == peers.all().end() || !it->second.established()) return;
+  // No queue in the network, yet a beacon may wait behind a few datagrams in
+  // the radio's own queue, at the nominal rate.
+  const std::size_t datagram = config.payload_size + config.per_datagram_overhead;
+  EchoReport e;
+  e.echoed_stamp = stamp;
+  e.rtt = rtt;
+  e.base_rtt = it->second.min_rtt;
+  e.delivered_bps = delivered_bps;
+  e.usual_loss = it->second.min_loss_out < 0 ? 1.0 : it->second.min_loss_out;  // unknown: no run is significant
+  e.slack = static_cast<Micros>(static_cast<double>(RateAdaptation::kRadioQueueSlack * datagram * 8) *
+                                static_cast<double>(kSeconds) / static_cast<double>(config.link_capacity_bps));
+  const std::uint64_t before = adaptation.decreases();
+  adaptation.on_echo(e, now);
+  if (adaptation.decreases() != before) {
+    ++stats.rate_decreases;
+    update_pacing(now);
+  }
 }
 
 void NodeImpl::note_expiry(const MessageMeta& meta) {

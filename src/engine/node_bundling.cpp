@@ -25,6 +25,7 @@ OutgoingDatagram emit(NodeImpl& n, OutgoingDatagram d, std::size_t counted, Micr
   n.seal_outgoing(d.bytes, now);
   n.pacer.on_sent(d.bytes.size(), now);
   n.links.on_sent(d.bytes.size(), now);
+  n.adaptation.on_sent(d.bytes.size() + n.config.per_datagram_overhead, now);
   n.stats.sent[static_cast<std::size_t>(d.kind)].bytes += d.bytes.size() - std::min(counted, d.bytes.size());
   return d;
 }
@@ -58,10 +59,11 @@ OutgoingDatagram flush(NodeImpl& n, Micros now) {
 
 std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
   if (!pacer.can_send(now)) return std::nullopt;
-  update_channel_share(now);
+  update_pacing(now);
   if (config.bundle_delay == 0) {
     auto f = next_frame(now);
     if (!f) return std::nullopt;
+    if (f->kind == TrafficKind::Beacon) adaptation.on_beacon_sent(now);
     const std::size_t size = f->bytes.size();
     return emit(*this, std::move(*f), size, now);
   }
@@ -69,7 +71,10 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
   for (;;) {
     std::optional<OutgoingDatagram> f = std::move(bundle_carry);
     bundle_carry.reset();
-    if (!f) f = next_frame(now);
+    if (!f) {
+      f = next_frame(now);
+      if (f && f->kind == TrafficKind::Beacon) adaptation.on_beacon_sent(now);  // goes now or next (carried)
+    }
     if (!f) {
       if (bundle.empty() || now - bundle_since < config.bundle_delay) return std::nullopt;  // wait for company
       return flush(*this, now);

@@ -27,6 +27,7 @@
 #include "controllers/replication/replication_controller.h"
 #include "engine/block_traffic_memory.h"
 #include "engine/channel_share.h"
+#include "engine/rate_adaptation.h"
 #include "engine/coded_messages.h"
 #include "engine/coded_streams.h"
 #include "engine/interests.h"
@@ -300,6 +301,7 @@ class NodeImpl {
   TrafficMeter meter;  // datagrams from others: the MFR gate; with framing, the channel occupancy they cause
   TrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity), framing included
   ChannelShare channel;
+  RateAdaptation adaptation;  // a cap on the pace from queueing delay (rate_adaptation.h)
   Pacer pacer;
   PrioritySplit split;  // publications against repairs, within one priority level
   PriorityFloor floor;  // lower levels' share while a higher one saturates
@@ -525,7 +527,14 @@ class NodeImpl {
   void expire_due(Micros now);
   void enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
   // Paces at this node's share of the channel (channel_share.h).
-  void update_channel_share(Micros now);
+  // The pacer's rate: the channel share (or the configured rate) under the
+  // rate adaptation's cap.
+  void update_pacing(Micros now);
+  // `peer`'s echo of our beacon stamped `stamp`, with the round
+  // trip it gives when valid: timers and rate adaptation.
+  // `delivered_bps`: the rate our traffic reached it at, as it reports.
+  void on_echo(NodeId peer, std::uint64_t stamp, std::optional<Micros> raw_rtt, std::optional<double> delivered_bps,
+               Micros now);
   // node_links.cpp: link events for the neighbours as they are now.
   void evaluate_links(Micros now);
 };

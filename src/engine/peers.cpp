@@ -54,6 +54,26 @@ void PeerTable::on_rtt_sample(NodeId id, Micros sample) {
   srtt = srtt == 0 ? sample : (7 * srtt + sample) / 8;  // RFC 6298 gain
 }
 
+void PeerTable::on_base_sample(NodeId id, Micros sample, Micros now, Micros base_window) {
+  auto it = peers_.find(id);
+  if (it == peers_.end() || sample <= 0) return;
+  Peer& p = it->second;
+  if (p.min_rtt == 0 || sample <= p.min_rtt || now - p.min_rtt_at > base_window) {
+    p.min_rtt = sample;
+    p.min_rtt_at = now;
+  }
+}
+
+void PeerTable::on_loss_report(NodeId id, double loss, Micros now, Micros base_window) {
+  auto it = peers_.find(id);
+  if (it == peers_.end()) return;
+  Peer& p = it->second;
+  if (p.min_loss_out < 0 || loss <= p.min_loss_out || now - p.min_loss_out_at > base_window) {
+    p.min_loss_out = loss;
+    p.min_loss_out_at = now;
+  }
+}
+
 std::vector<NodeId> PeerTable::expire(Micros now, Micros silent_after) {
   std::vector<NodeId> gone;
   for (auto it = peers_.begin(); it != peers_.end();) {

@@ -105,6 +105,9 @@ struct Stats {
   std::uint64_t requests_trimmed = 0;
   std::uint64_t request_bytes_trimmed = 0;
   std::uint64_t queue_drops = 0;          // datagrams dropped: send queue full
+  // Rate adaptation (rate_adaptation.h): times a standing queue toward a
+  // neighbour lowered our pace.
+  std::uint64_t rate_decreases = 0;
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;

@@ -73,6 +73,7 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_signatures_vouched(s.signatures_vouched);
   out.set_messages_superseded(s.messages_superseded);
   out.set_publish_queue_full(s.publish_queue_full);
+  out.set_rate_decreases(s.rate_decreases);
   out.set_supersession_refused(s.supersession_refused);
   out.set_bundles_sent(s.bundles_sent);
   out.set_bundled_items(s.bundled_items);
@@ -140,6 +141,7 @@ StatsSnapshot from_proto(const Stats& in) {
   s.signatures_vouched = in.signatures_vouched();
   s.messages_superseded = in.messages_superseded();
   s.publish_queue_full = in.publish_queue_full();
+  s.rate_decreases = in.rate_decreases();
   s.supersession_refused = in.supersession_refused();
   s.bundles_sent = in.bundles_sent();
   s.bundled_items = in.bundled_items();

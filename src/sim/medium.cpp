@@ -32,6 +32,12 @@ Medium::Medium(EventQueue& queue, std::uint64_t seed, MediumConfig config)
   if (config_.shared_channel) transmitters_.resize(1);
 }
 
+void Medium::set_capacity(std::size_t node, std::uint64_t bps) {
+  check_node(node);
+  if (bps == 0) throw std::invalid_argument("transmit capacity must be > 0 bit/s");
+  capacity_[node] = bps;
+}
+
 std::size_t Medium::add_node(std::uint64_t tx_capacity_bps) {
   if (tx_capacity_bps == 0) throw std::invalid_argument("transmit capacity must be > 0 bit/s");
   const std::size_t index = capacity_.size();

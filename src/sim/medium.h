@@ -53,6 +53,12 @@ struct MediumConfig {
   bool shared_channel = false;
   std::uint32_t per_packet_overhead = 28;  // IPv4 + UDP bytes below each datagram
   std::size_t queue_packets = 50;          // waiting datagrams per sender (not the one on the air)
+  // true: the host hands its radio a datagram only when the radio has room
+  // (a driver with byte queue limits; the backlog stays in the engine).
+  // false: the host hands over everything its pacer releases and the radio's
+  // drop-tail queue drops what it cannot hold, as a modem behind Ethernet
+  // (and the emulator's links) do.
+  bool radio_backpressure = true;
 };
 
 // 64-bit FNV-1a over a stream of fields: cheap, stable everywhere, and good
@@ -119,6 +125,9 @@ class Medium {
   // Adds a node; its links to and from existing nodes take the default
   // parameters (the last set_all_links(), else LinkParams{}). Returns its index.
   std::size_t add_node(std::uint64_t tx_capacity_bps);
+  // The radio of `node` sends at `bps` from its next datagram on (a radio
+  // that steps its rate down or up; nobody tells the host).
+  void set_capacity(std::size_t node, std::uint64_t bps);
   std::size_t node_count() const { return capacity_.size(); }
 
   void set_link(std::size_t from, std::size_t to, const LinkParams& params);

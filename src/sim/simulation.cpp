@@ -140,7 +140,8 @@ void Simulation::drain(std::size_t i) {
     // Hand the radio at most kHostQueue datagrams ahead: backlog stays in the
     // engine, where a repair can still be cancelled by the NTM when someone
     // else sends it first (a driver with byte queue limits does the same).
-    if (!medium_.has_room(i) || medium_.waiting(i) >= kHostQueue) {
+    const bool backpressure = medium_.config().radio_backpressure;
+    if (backpressure && (!medium_.has_room(i) || medium_.waiting(i) >= kHostQueue)) {
       s.radio_full = true;
       ++stats_.radio_full;
       break;

@@ -85,6 +85,8 @@ class Simulation {
   std::optional<std::size_t> index_of(NodeId id) const;
 
   void set_link(std::size_t from, std::size_t to, const LinkParams& params) { medium_.set_link(from, to, params); }
+  // Node `node`'s radio sends at `bps` from its next datagram on (the host is not told).
+  void set_capacity(std::size_t node, std::uint64_t bps) { medium_.set_capacity(node, bps); }
   // Every ordered pair, including nodes added later.
   void set_all_links(const LinkParams& params) { medium_.set_all_links(params); }
 

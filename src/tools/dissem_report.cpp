@@ -60,6 +60,7 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
   j += fmt::format(R"(,"bundling":{{"bundles_sent":{},"bundled_items":{},"bundles_received":{}}})", s.bundles_sent,
                    s.bundled_items, s.bundles_received);
   j += fmt::format(R"(,"group_refs_changed":{})", s.group_refs_changed);
+  j += fmt::format(R"(,"rate_decreases":{})", s.rate_decreases);
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(
@@ -129,8 +130,8 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
                    s.messages_superseded);
   t += fmt::format("hearsay:  forgotten {}, displaced by data {}, refused {}; peers refused {}\n",
                    s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
-  t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}\n",
-                   s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored);
+  t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}, pace lowered {}\n",
+                   s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored, s.rate_decreases);
   return t;
 }
 

@@ -26,6 +26,19 @@ TEST(PeerTable, RttIsSmoothedAndTheSlowestPeerSetsTheEstimate) {
   EXPECT_EQ(t.rtt_estimate(50 * kMillis), 90 * kMillis);  // 80 + (160 - 80) / 8
 }
 
+TEST(PeerTable, BaseRttIsTheSmallestRecentSample) {
+  PeerTable t;
+  t.heard(1, 0);
+  t.on_base_sample(1, 40 * kMillis, 0, 10 * kSeconds);
+  t.on_base_sample(1, 20 * kMillis, 1 * kSeconds, 10 * kSeconds);
+  t.on_base_sample(1, 900 * kMillis, 2 * kSeconds, 10 * kSeconds);
+  EXPECT_EQ(t.all().at(1).min_rtt, 20 * kMillis) << "a queue's samples do not raise the base";
+  t.on_base_sample(1, 700 * kMillis, 11 * kSeconds + 1, 10 * kSeconds);
+  EXPECT_EQ(t.all().at(1).min_rtt, 700 * kMillis) << "a base older than the window gives way";
+  t.on_base_sample(1, 30 * kMillis, 12 * kSeconds, 10 * kSeconds);
+  EXPECT_EQ(t.all().at(1).min_rtt, 30 * kMillis);
+}
+
 TEST(PeerTable, SilentPeersExpire) {
   PeerTable t;
   t.heard(1, 0);
