@@ -227,12 +227,13 @@ void NodeImpl::schedule_summary(Micros due, bool reply) {
   summary_reply = summary_reply || reply;
 }
 
-void NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind) {
+bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind) {
   if (control_queue.size() >= config.max_queued_datagrams) {
     ++stats.queue_drops;
-    return;
+    return false;
   }
   control_queue.push_back(OutgoingDatagram{std::move(bytes), kind});
+  return true;
 }
 
 std::uint64_t NodeImpl::published_up_to(const std::string& group) const {

@@ -45,7 +45,6 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   wire::Beacon b;
   b.set_node(config.node_id);
   b.set_sent_us(static_cast<std::uint64_t>(now));
-  adaptation.on_beacon_built(static_cast<std::uint64_t>(now));
   b.set_seq(++beacons_sent);
   const std::size_t limit = beacon_max_bytes(config);
   // Echoes take at most half the beacon (about 20 bytes each).
@@ -60,7 +59,8 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
     e->set_peer_sent_us(p.beacon_sent_us);
     e->set_held_us(static_cast<std::uint32_t>(std::min<Micros>(now - p.beacon_heard_at, 0xffffffff)));
     if (auto loss = links.loss_permille_for_echo(id, reception, now)) e->set_loss_permille(*loss);
-    if (auto rate = links.recent_rate_for_echo(id, now)) e->set_received_bytes_per_s(*rate);
+    if (config.rate_adaptation)
+      if (auto rate = links.recent_rate_for_echo(id, now)) e->set_received_bytes_per_s(*rate);
   }
   // Newest sequence per stream, in a rotating window when they do not all fit.
   std::vector<std::pair<StreamId, std::uint64_t>> known;
@@ -136,7 +136,8 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   }
   auto bytes = wire::encode(b);
   const std::size_t sent = bytes.size();
-  enqueue_control(std::move(bytes), TrafficKind::Beacon);
+  // Rate adaptation pairs each beacon that goes out with its stamp, in order.
+  if (enqueue_control(std::move(bytes), TrafficKind::Beacon)) adaptation.on_beacon_built(static_cast<std::uint64_t>(now));
   // What it says, without what changes every time.
   b.clear_sent_us();
   b.clear_seq();

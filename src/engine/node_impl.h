@@ -525,7 +525,8 @@ class NodeImpl {
   void note_expiry(const MessageMeta& meta);
   // Drops every message whose expiry has come: cache, tracker, queues.
   void expire_due(Micros now);
-  void enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
+  // False (counted in queue_drops) when the control queue is full.
+  bool enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
   // Paces at this node's share of the channel (channel_share.h).
   // The pacer's rate: the channel share (or the configured rate) under the
   // rate adaptation's cap.

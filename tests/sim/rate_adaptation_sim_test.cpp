@@ -115,5 +115,7 @@ TEST(RateAdaptationSim, ASteadyLinkIsNeverSlowedDown) {
   EXPECT_EQ(on.decreases, 0u);
   EXPECT_EQ(on.queue_drops, 0u);
   const Outcome off = run(false, false);
-  EXPECT_DOUBLE_EQ(on.calm_mean_ms, off.calm_mean_ms) << "without a queue the adaptation changes nothing";
+  // Without a queue nothing is cut; the echoes' received-rate field adds a
+  // few bytes to the client's beacons, nothing more.
+  EXPECT_NEAR(on.calm_mean_ms, off.calm_mean_ms, 0.01 * off.calm_mean_ms);
 }
