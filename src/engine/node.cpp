@@ -139,7 +139,7 @@ void NodeImpl::update_pacing(Micros now) {
   pacer.set_rate(std::min(rate, adaptation.cap_bps(now)));
 }
 
-void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, std::optional<Micros> raw_rtt,
+void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, Micros held, std::optional<Micros> raw_rtt,
                        std::optional<double> delivered_bps, Micros now) {
   std::optional<Micros> rtt;
   if (raw_rtt) {
@@ -157,10 +157,13 @@ void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, std::optional<Micros> r
   const std::size_t datagram = config.payload_size + config.per_datagram_overhead;
   EchoReport e;
   e.echoed_stamp = stamp;
+  e.held = held;
   e.rtt = rtt;
   e.base_rtt = it->second.min_rtt;
   e.delivered_bps = delivered_bps;
-  e.usual_loss = it->second.min_loss_out < 0 ? 1.0 : it->second.min_loss_out;  // unknown: no run is significant
+  // The loss it reports now (unknown: no run is significant). Not the
+  // window's minimum: one low early report would make chance runs count.
+  e.usual_loss = it->second.loss_out < 0 ? 1.0 : it->second.loss_out;
   e.slack = static_cast<Micros>(static_cast<double>(RateAdaptation::kRadioQueueSlack * datagram * 8) *
                                 static_cast<double>(kSeconds) / static_cast<double>(config.link_capacity_bps));
   const std::uint64_t before = adaptation.decreases();

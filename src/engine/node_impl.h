@@ -534,8 +534,8 @@ class NodeImpl {
   // `peer`'s echo of our beacon stamped `stamp`, with the round
   // trip it gives when valid: timers and rate adaptation.
   // `delivered_bps`: the rate our traffic reached it at, as it reports.
-  void on_echo(NodeId peer, std::uint64_t stamp, std::optional<Micros> raw_rtt, std::optional<double> delivered_bps,
-               Micros now);
+  void on_echo(NodeId peer, std::uint64_t stamp, Micros held, std::optional<Micros> raw_rtt,
+               std::optional<double> delivered_bps, Micros now);
   // node_links.cpp: link events for the neighbours as they are now.
   void evaluate_links(Micros now);
 };

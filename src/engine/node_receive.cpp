@@ -168,13 +168,14 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     if (e.peer() != n.config.node_id) continue;
     if (e.has_loss_permille()) {
       n.links.on_loss_report(b.node(), e.loss_permille(), now, n.peers);
-      n.peers.on_loss_report(b.node(), std::min(e.loss_permille(), 1000u) / 1000.0, now, RateAdaptation::kBaseWindow);
+      n.peers.on_loss_report(b.node(), std::min(e.loss_permille(), 1000u) / 1000.0);
     }
     const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
     // A slow link's queue may hold a beacon for minutes.
     const bool valid = rtt > 0 && rtt < 600 * kSeconds;
     const auto delivered = e.has_received_bytes_per_s() ? std::optional<double>(e.received_bytes_per_s() * 8.0) : std::nullopt;
-    n.on_echo(b.node(), e.peer_sent_us(), valid ? std::optional<Micros>(rtt) : std::nullopt, delivered, now);
+    n.on_echo(b.node(), e.peer_sent_us(), static_cast<Micros>(e.held_us()), valid ? std::optional<Micros>(rtt) : std::nullopt,
+              delivered, now);
   }
   for (const auto& r : b.reception())
     if (r.publisher() == n.config.node_id) n.redundancy.on_report(b.node(), r.loss_permille() / 1000.0, now);

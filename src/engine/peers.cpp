@@ -64,14 +64,8 @@ void PeerTable::on_base_sample(NodeId id, Micros sample, Micros now, Micros base
   }
 }
 
-void PeerTable::on_loss_report(NodeId id, double loss, Micros now, Micros base_window) {
-  auto it = peers_.find(id);
-  if (it == peers_.end()) return;
-  Peer& p = it->second;
-  if (p.min_loss_out < 0 || loss <= p.min_loss_out || now - p.min_loss_out_at > base_window) {
-    p.min_loss_out = loss;
-    p.min_loss_out_at = now;
-  }
+void PeerTable::on_loss_report(NodeId id, double loss) {
+  if (auto it = peers_.find(id); it != peers_.end()) it->second.loss_out = loss;
 }
 
 std::vector<NodeId> PeerTable::expire(Micros now, Micros silent_after) {

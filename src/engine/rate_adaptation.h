@@ -22,9 +22,9 @@
 // - Runs of our beacons that never arrived. A short queue that is always
 //   full drops most of what reaches it, our beacons too, so a neighbour
 //   keeps echoing an old one. k beacons in a row that had time to arrive
-//   and did not are congestion when the neighbour's usual loss p makes that
-//   unlikely (p^k < kRunSignificance, k >= 2); on a link that always loses
-//   half, a run of two means nothing.
+//   before the neighbour built its echo and did not are congestion when the
+//   loss it reports now, p, makes that unlikely (p^k < kRunSignificance,
+//   k >= 2); on a link that loses half, a run of two means nothing.
 //
 // On either signal the cap falls to `decrease` times the rate the link
 // carried: what the neighbour reports it received of ours over its last
@@ -69,6 +69,7 @@ struct RateAdaptationParams {
 // What one neighbour's echo of our beacon says.
 struct EchoReport {
   std::uint64_t echoed_stamp = 0;  // the stamp of the newest beacon of ours it heard
+  Micros held = 0;                 // from hearing it to building the beacon that echoes it
   std::optional<Micros> rtt;       // the round trip it gives (own pacer wait taken out: fresh_rtt)
   Micros base_rtt = 0;             // the neighbour's smallest recent sample (0: none)
   double usual_loss = 0;           // the neighbour's usual loss of what we send
@@ -194,17 +195,22 @@ class RateAdaptation {
   }
 
   // The send time of the first beacon of a significant run the neighbour
-  // missed: ours sent after the one it echoes, long enough ago to have
-  // arrived (with the margin's queue), after the last decrease took effect.
+  // missed: ours sent after the one it echoes, early enough to have reached
+  // it (with the margin's queue) before it built the echoing beacon, after
+  // the last decrease took effect. The build time is not the arrival time:
+  // the echoing beacon may itself have waited behind the neighbour's data.
+  // It is at least our send time of the echoed beacon plus the hold time
+  // the neighbour reports (the forward trip only adds to it).
   std::optional<Micros> missing_run(const EchoReport& e, Micros margin, Micros now) const {
     const std::size_t needed = run_needed(e.usual_loss);
     if (needed == 0 || e.echoed_stamp == 0) return std::nullopt;
     auto it = std::find_if(beacons_.begin(), beacons_.end(), [&](const Beacon& b) { return b.stamp == e.echoed_stamp; });
-    if (it == beacons_.end()) return std::nullopt;
+    if (it == beacons_.end() || it->sent_at == 0) return std::nullopt;
+    const Micros built = std::min(now, it->sent_at + e.held);
     std::size_t run = 0;
     Micros first = 0;
     for (++it; it != beacons_.end(); ++it) {
-      if (it->sent_at == 0 || it->sent_at + e.base_rtt + margin > now) break;
+      if (it->sent_at == 0 || it->sent_at + e.base_rtt + margin > built) break;
       if (it->sent_at <= quiet_until_) continue;
       if (run++ == 0) first = it->sent_at;
     }

@@ -11,10 +11,12 @@ constexpr std::uint64_t kNominal = 320'000;  // bit/s
 constexpr Micros kBase = 10 * kMillis;
 constexpr Micros kSlack = 50 * kMillis;
 
-// An echo of our beacon sent at `sent`, giving round trip `rtt`.
-EchoReport echo(Micros sent, std::optional<Micros> rtt, double usual_loss = 0.0) {
+// An echo of our beacon sent at `sent`, giving round trip `rtt`, held
+// `held` by the neighbour before it built the echoing beacon.
+EchoReport echo(Micros sent, std::optional<Micros> rtt, double usual_loss = 0.0, Micros held = 0) {
   EchoReport e;
   e.echoed_stamp = static_cast<std::uint64_t>(sent);
+  e.held = held;
   e.rtt = rtt;
   e.base_rtt = kBase;
   e.usual_loss = usual_loss;
@@ -96,13 +98,17 @@ TEST(RateAdaptation, BeaconsThatNeverArriveOnACleanLinkAreAQueueThatDrops) {
   a.on_echo(echo(1 * kSeconds, kBase), 1010 * kMillis);
   // Beacons at 2 s and 3 s vanish; the neighbour keeps echoing the one at 1 s.
   beacon(a, 2 * kSeconds);
-  a.on_echo(echo(1 * kSeconds, std::nullopt), 2500 * kMillis);
+  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.0, 1400 * kMillis), 2500 * kMillis);
   EXPECT_EQ(a.decreases(), 0u) << "one missing beacon is no run";
   beacon(a, 3 * kSeconds);
-  a.on_echo(echo(1 * kSeconds, std::nullopt), 3050 * kMillis);
-  EXPECT_EQ(a.decreases(), 0u) << "the beacon at 3 s had no time to arrive";
-  load(a, 80'000, 3500 * kMillis);
-  a.on_echo(echo(1 * kSeconds, std::nullopt), 3500 * kMillis);
+  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.0, 2000 * kMillis), 3050 * kMillis);
+  EXPECT_EQ(a.decreases(), 0u) << "the beacon at 3 s had no time to arrive before the echo was built";
+  // The same, built 3.45 s in but arriving late (it waited behind the
+  // neighbour's data): its arrival says nothing the build time does not.
+  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.0, 2000 * kMillis), 3600 * kMillis);
+  EXPECT_EQ(a.decreases(), 0u);
+  load(a, 80'000, 3700 * kMillis);
+  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.0, 2450 * kMillis), 3700 * kMillis);
   EXPECT_EQ(a.decreases(), 1u);
   EXPECT_EQ(a.cap_bps(4 * kSeconds), 40'000u);
 }
@@ -115,11 +121,11 @@ TEST(RateAdaptation, MissingBeaconsOnALinkThatUsuallyLosesThemMeanNothing) {
   RateAdaptation a(kNominal, {});
   beacon(a, 1 * kSeconds);
   for (Micros t = 2 * kSeconds; t <= 6 * kSeconds; t += kSeconds) beacon(a, t);
-  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.5), 7 * kSeconds);
+  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.5, 5900 * kMillis), 7 * kSeconds);
   EXPECT_EQ(a.decreases(), 0u) << "five in a row at 50 % usual loss happen 3 % of the time";
   beacon(a, 7 * kSeconds);
   beacon(a, 8 * kSeconds);
-  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.5), 9 * kSeconds);
+  a.on_echo(echo(1 * kSeconds, std::nullopt, 0.5, 7900 * kMillis), 9 * kSeconds);
   EXPECT_EQ(a.decreases(), 1u) << "seven: under 1 %";
 }
 
