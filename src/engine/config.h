@@ -48,10 +48,10 @@ struct EngineConfig {
   // and a neighbour (its echoes' round trips well above their recent
   // minimum) lowers the pace toward what we sent, and quiet samples raise it
   // back; never below channel_share_min of the rate. For radios that slow
-  // down without telling the host. Off by default until round trips are
-  // measured without the echoing node's own pacing: with it on everywhere,
-  // nodes cut each other's pace in a loop on links that never slowed
-  // (docs/protocol.md). A node with it on also reports, in its echoes, the
+  // down without telling the host. Off by default until a full emulated
+  // campaign with it on shows no harm on links that never slow (the first
+  // one cut the pace on chance runs of missing beacons, since fixed;
+  // docs/protocol.md). A node with it on also reports, in its echoes, the
   // rate it receives each neighbour at (wire Echo.received_bytes_per_s).
   bool rate_adaptation = false;
   // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
