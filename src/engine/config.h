@@ -46,8 +46,8 @@ struct EngineConfig {
   double channel_share_min = 0.05;
   // Rate adaptation (engine/rate_adaptation.h): a standing queue between us
   // and a neighbour (its echoes' round trips well above their recent
-  // minimum) lowers the pace toward what we sent, and quiet samples raise it
-  // back; never below channel_share_min of the rate. For radios that slow
+  // minimum, or runs of our beacons it never heard) lowers the pace below
+  // what it reports receiving, and quiet echoes raise it back; never below channel_share_min of the rate. For radios that slow
   // down without telling the host. Off by default until a full emulated
   // campaign with it on shows no harm on links that never slow (the first
   // one cut the pace on chance runs of missing beacons, since fixed;

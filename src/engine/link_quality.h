@@ -75,6 +75,11 @@ class LinkQuality {
   // Every established neighbour's link, ascending by node id.
   std::vector<LinkSample> samples(const PeerTable& peers, const ReceptionMeter& reception, Micros now) const;
   double sent_bytes_per_second(Micros now) const { return sent_.bytes_per_second(now); }
+  // What `peer` last reported losing of what we send, once it has.
+  std::optional<double> loss_out(NodeId peer) const {
+    const auto it = links_.find(peer);
+    return it == links_.end() ? std::nullopt : it->second.loss_out;
+  }
   std::size_t tracked() const { return links_.size(); }
 
  private:

@@ -163,12 +163,10 @@ void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, Micros held, std::optio
   e.delivered_bps = delivered_bps;
   // The loss it reports now (unknown: no run is significant). Not the
   // window's minimum: one low early report would make chance runs count.
-  e.usual_loss = it->second.loss_out < 0 ? 1.0 : it->second.loss_out;
+  e.usual_loss = links.loss_out(peer).value_or(1.0);
   e.slack = static_cast<Micros>(static_cast<double>(RateAdaptation::kRadioQueueSlack * datagram * 8) *
                                 static_cast<double>(kSeconds) / static_cast<double>(config.link_capacity_bps));
-  const std::uint64_t before = adaptation.decreases();
-  adaptation.on_echo(e, now);
-  if (adaptation.decreases() != before) {
+  if (adaptation.on_echo(e, now)) {
     ++stats.rate_decreases;
     update_pacing(now);
   }

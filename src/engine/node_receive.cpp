@@ -166,10 +166,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   }
   for (const auto& e : b.echoes()) {
     if (e.peer() != n.config.node_id) continue;
-    if (e.has_loss_permille()) {
-      n.links.on_loss_report(b.node(), e.loss_permille(), now, n.peers);
-      n.peers.on_loss_report(b.node(), std::min(e.loss_permille(), 1000u) / 1000.0);
-    }
+    if (e.has_loss_permille()) n.links.on_loss_report(b.node(), e.loss_permille(), now, n.peers);
     const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
     // A slow link's queue may hold a beacon for minutes.
     const bool valid = rtt > 0 && rtt < 600 * kSeconds;

@@ -64,10 +64,6 @@ void PeerTable::on_base_sample(NodeId id, Micros sample, Micros now, Micros base
   }
 }
 
-void PeerTable::on_loss_report(NodeId id, double loss) {
-  if (auto it = peers_.find(id); it != peers_.end()) it->second.loss_out = loss;
-}
-
 std::vector<NodeId> PeerTable::expire(Micros now, Micros silent_after) {
   std::vector<NodeId> gone;
   for (auto it = peers_.begin(); it != peers_.end();) {

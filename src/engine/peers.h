@@ -19,9 +19,6 @@ struct Peer {
   // the window, then replaced by the next sample): the path without a queue.
   Micros min_rtt = 0;
   Micros min_rtt_at = 0;
-  // The share of what we send that it last reported losing (negative
-  // until it reports).
-  double loss_out = -1;
   std::uint64_t beacon_sent_us = 0; // the peer's own timestamp on its last beacon
   Micros beacon_heard_at = 0;       // when we heard that beacon (to compute hold time)
   // Beacon sequence numbers seen, for the loss estimate.
@@ -67,8 +64,6 @@ class PeerTable {
   // A fresh sample without our own pacer's wait, taken at `now`, for
   // min_rtt; `base_window` bounds its age.
   void on_base_sample(NodeId id, Micros sample, Micros now, Micros base_window);
-  // The peer reports losing `loss` of what we send.
-  void on_loss_report(NodeId id, double loss);
   // Removes peers not heard within `silent_after`; returns them.
   std::vector<NodeId> expire(Micros now, Micros silent_after);
   // The largest smoothed RTT among peers (the slowest one sets our timers),

@@ -98,7 +98,9 @@ class RateAdaptation {
         sent_(kSentWindow) {}
 
   // A datagram of `bytes` (IP bytes, as the pacer counts them) went out.
-  void on_sent(std::size_t bytes, Micros now) { sent_.add(now, bytes); }
+  void on_sent(std::size_t bytes, Micros now) {
+    if (p_.enabled) sent_.add(now, bytes);
+  }
 
   // One of our beacons was built, stamped `stamp`; it goes out (on_beacon_sent)
   // when the pacer lets it, after any built before it.
@@ -128,9 +130,9 @@ class RateAdaptation {
     return raw - waited;
   }
 
-  // A neighbour's echo, received at `now`.
-  void on_echo(const EchoReport& e, Micros now) {
-    if (!p_.enabled) return;
+  // A neighbour's echo, received at `now`. True when it lowered the cap.
+  bool on_echo(const EchoReport& e, Micros now) {
+    if (!p_.enabled) return false;
     const Micros margin = std::max({e.base_rtt, p_.min_margin, e.slack});
     std::optional<Micros> evidence;  // when the evidence of a queue was sent
     if (e.rtt && e.base_rtt > 0 && *e.rtt > e.base_rtt + margin) evidence = sent_at(e.echoed_stamp);
@@ -144,20 +146,21 @@ class RateAdaptation {
         last_increase_ = now;
         ++quiet_streak_;
       }
-      return;
+      return false;
     }
     last_signal_ = now;
     quiet_streak_ = 0;
     // Sent before the last cut took effect: it says nothing about the new
     // pace. The queue the evidence found took as long as the evidence is old
     // to build; it gets that long to drain before anything counts again.
-    if (*evidence <= quiet_until_) return;
+    if (*evidence <= quiet_until_) return false;
     const double floor = p_.floor_fraction * nominal_;
     double from = std::min(cap_, sent_.bytes_per_second(now) * 8.0);
     if (e.delivered_bps) from = std::min(from, *e.delivered_bps);
     cap_ = std::max(floor, p_.decrease * std::max(from, floor));
     quiet_until_ = now + std::max(margin, now - *evidence);
     ++decreases_;
+    return true;
   }
 
   // The rate we may send at now (bits per second).
