@@ -4,7 +4,10 @@
 //
 // The Store keeps a mirror of the `messages` table in memory (id -> rowid,
 // flags, byte counts, held fragment offsets), so the hot path is one INSERT
-// into `fragments` per fragment. The aggregate columns of `messages`
+// into `fragments` per fragment. Messages of at least
+// StoreOptions::payload_file_min_bytes keep their payload in a file of their
+// own instead (cache/payload_files.h): their hot path is a buffered write,
+// and `file_spans` gets one row per commit that lists what it added. The aggregate columns of `messages`
 // (complete, own, stored_bytes, last_used_us) are written lazily, but always
 // in the same transaction as the fragments they describe, just before its
 // COMMIT: every committed state of the file is self-consistent.
@@ -25,7 +28,7 @@
 
 namespace dissem::cache::schema {
 
-inline constexpr int kVersion = 6;
+inline constexpr int kVersion = 7;
 
 // Message rowids above this would overflow the fragment key.
 inline constexpr long long kMaxMessageRowid = (1LL << 31) - 1;
@@ -54,12 +57,21 @@ CREATE TABLE messages (
   chain          BLOB    NOT NULL DEFAULT x'',  -- ... and the signed link to the publisher's previous message (16 B, or empty)
   flags          INTEGER NOT NULL DEFAULT 0,    -- supersession: 1 replace (by tag), 2 cancel (no payload of its own)
   supersedes     BLOB    NOT NULL DEFAULT x'',  -- superseded sequence numbers: [begin, end) pairs, u64 little-endian
+  payload_file   INTEGER NOT NULL DEFAULT 0,    -- n > 0: the payload is in the file <database>-payload/<n>, listed in file_spans
   UNIQUE (group_name, publisher, seq)
 );
 
 CREATE TABLE fragments (
   id   INTEGER PRIMARY KEY,  -- messages.id << 32 | byte offset of data within the message
   data BLOB    NOT NULL      -- the payload bytes; their length is length(data)
+);
+
+-- The fragments held of messages whose payload is in a file (payload_file >
+-- 0): one row per commit that added some, merged into one when the message
+-- completes.
+CREATE TABLE file_spans (
+  id   INTEGER PRIMARY KEY,  -- messages.id << 32 | chunk number
+  runs BLOB    NOT NULL      -- runs of equal-length contiguous fragments (cache/fragment_spans.h)
 );
 
 -- Small durable facts of the node: its id, the publisher's per-group
@@ -73,7 +85,7 @@ CREATE TABLE node_state (
 
 // Version 2 to 3: messages gain their digest; 3 to 4: their signature; 4 to
 // 5: their manifest chain link; 5 to 6: expiry in milliseconds, and
-// supersession (replace and cancel).
+// supersession (replace and cancel); 6 to 7: payload files.
 inline constexpr const char* kUpgradeFrom2 =
     "ALTER TABLE messages ADD COLUMN digest INTEGER NOT NULL DEFAULT 0";
 inline constexpr const char* kUpgradeFrom3 =
@@ -85,5 +97,8 @@ inline constexpr const char* kUpgradeFrom5 =
     "UPDATE messages SET expiry_ms = expiry_ms * 1000;"
     "ALTER TABLE messages ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE messages ADD COLUMN supersedes BLOB NOT NULL DEFAULT x''";
+inline constexpr const char* kUpgradeFrom6 =
+    "ALTER TABLE messages ADD COLUMN payload_file INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE file_spans (id INTEGER PRIMARY KEY, runs BLOB NOT NULL)";
 
 }  // namespace dissem::cache::schema

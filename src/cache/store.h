@@ -6,6 +6,7 @@
 // Durability contract (the daemon relies on it for kill -9 safety):
 //  * put_fragment() writes inside an open transaction that is committed by
 //    flush(), or automatically every StoreOptions::batch_fragments inserts.
+//    Payload kept in files is written out before the commit that records it.
 //  * Anything written before flush() returned survives a process crash.
 //  * The engine flushes before it acknowledges a publish and before it hands
 //    a completed message to a subscriber.
@@ -43,6 +44,11 @@ struct StoreOptions {
   // each table and index of an empty database still takes a page, so many
   // small caches (the simulator's nodes) hold much less with small ones.
   int page_bytes = 16384;
+  // Messages of at least this many bytes keep their payload in a file of
+  // their own beside a database file (`<path>-payload/`), written once at
+  // each fragment's offset, instead of in rows that SQLite writes twice (WAL,
+  // then checkpoint). 0: every payload in rows. In-memory stores always use rows.
+  std::uint32_t payload_file_min_bytes = 64 * 1024;
 };
 
 struct Fragment {

@@ -92,6 +92,7 @@ cache::StoreOptions store_options(const DaemonConfig& config) {
   cache::StoreOptions options;
   options.quota_bytes = config.cache.quota_bytes;
   options.sync_full = config.cache.sync_full;
+  options.payload_file_min_bytes = config.cache.payload_file_min_bytes;
   return options;
 }
 

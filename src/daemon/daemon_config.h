@@ -57,6 +57,7 @@ struct CacheSection {
   std::string path;  // SQLite database; default from the environment (RuntimeEnvironment)
   std::uint64_t quota_bytes = cache::StoreOptions{}.quota_bytes;
   bool sync_full = cache::StoreOptions{}.sync_full;
+  std::uint32_t payload_file_min_bytes = cache::StoreOptions{}.payload_file_min_bytes;
   bool operator==(const CacheSection&) const = default;
 };
 

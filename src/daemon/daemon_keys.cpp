@@ -217,6 +217,12 @@ const std::vector<Key>& daemon_keys() {
        [](const C& c) { return std::to_string(c.cache.quota_bytes); }},
       {"cache.sync_full", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.cache.sync_full = parse_bool(k, v); },
        [](const C& c) { return bool_text(c.cache.sync_full); }},
+      {"cache.payload_file_min_bytes", ValueType::Integer,
+       [](C& c, const S& k, const S& v) {
+         c.cache.payload_file_min_bytes =
+             static_cast<std::uint32_t>(parse_unsigned(k, v, 0, std::numeric_limits<std::uint32_t>::max()));
+       },
+       [](const C& c) { return std::to_string(c.cache.payload_file_min_bytes); }},
 
       {"ipc.socket", ValueType::String,
        [](C& c, const S& k, const S& v) {

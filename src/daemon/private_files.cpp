@@ -49,6 +49,18 @@ void make_private(const std::string& path) {
   if ((st.st_mode & 0077) != 0 && ::chmod(path.c_str(), 0600) != 0) throw failure("cannot set the mode of '" + path + "'");
 }
 
+// The payload directory beside the cache (cache/payload_files.h), if it
+// exists: a real directory of ours, private to us.
+void check_payload_directory(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return;  // made with the first payload file, mode 0700
+  if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+    throw std::runtime_error("the cache payload directory '" + path +
+                             "' is not a directory of this user; refusing to use it");
+  if ((st.st_mode & 0077) != 0 && ::chmod(path.c_str(), 0700) != 0)
+    throw failure("cannot set the mode of '" + path + "'");
+}
+
 }  // namespace
 
 void prepare_cache_files(const std::string& db_path) {
@@ -60,6 +72,7 @@ void prepare_cache_files(const std::string& db_path) {
   if (fd < 0) throw failure("cannot create the cache file '" + db_path + "'");
   ::close(fd);
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) make_private(db_path + suffix);
+  check_payload_directory(db_path + "-payload");
 }
 
 void prepare_socket_directory(const std::filesystem::path& dir) {

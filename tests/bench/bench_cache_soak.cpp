@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "client/client.h"
 #include "support/daemon_process.h"
@@ -32,14 +33,26 @@ std::uintmax_t file_size_or_zero(const fs::path& p) {
   return ec ? 0 : n;
 }
 
+// Disk space the payload files take (allocated blocks: they may be sparse).
+std::uintmax_t payload_bytes(const fs::path& db) {
+  std::uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(db.string() + "-payload", ec)) {
+    struct stat st {};
+    if (::stat(entry.path().c_str(), &st) == 0) total += static_cast<std::uintmax_t>(st.st_blocks) * 512;
+  }
+  return total;
+}
+
 void report(const char* name, const fs::path& db, dissem::client::Client& c, double quota) {
   const auto st = c.stats();
   const double main_mb = static_cast<double>(file_size_or_zero(db)) / 1e6;
   const double wal_mb = static_cast<double>(file_size_or_zero(db.string() + "-wal")) / 1e6;
-  std::printf("%s: cache holds %.1f MB in %llu messages; files %.1f MB database + %.1f MB WAL = %.2fx the quota "
-              "(target <= 1.3x)\n",
+  const double files_mb = static_cast<double>(payload_bytes(db)) / 1e6;
+  std::printf("%s: cache holds %.1f MB in %llu messages; files %.1f MB database + %.1f MB WAL + %.1f MB payload "
+              "files = %.2fx the quota (target <= 1.3x)\n",
               name, static_cast<double>(st.cache_bytes) / 1e6, static_cast<unsigned long long>(st.cache_messages),
-              main_mb, wal_mb, (main_mb + wal_mb) * 1e6 / quota);
+              main_mb, wal_mb, files_mb, (main_mb + wal_mb + files_mb) * 1e6 / quota);
 }
 
 // After the daemons have stopped: how the database file's pages are used.

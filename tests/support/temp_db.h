@@ -1,5 +1,6 @@
 // A database file path in the test temp directory, removed (with its WAL,
-// shared-memory and journal files) on construction and on scope exit.
+// shared-memory and journal files and its payload directory) on construction
+// and on scope exit.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -29,6 +30,7 @@ class TempDb {
  private:
   void remove() {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path_ + suffix);
+    std::filesystem::remove_all(path_ + "-payload");
   }
   std::string path_;
 };
@@ -41,9 +43,16 @@ inline void run_sql(const std::string& path, const char* sql) {
   ASSERT_EQ(rc, SQLITE_OK);
 }
 
-// Turns a cache file into what schema version 5 wrote: expiry in whole
-// seconds, no supersession columns.
+// Turns a cache file into what schema version 6 wrote: every payload in rows.
+// (Only for caches without payload files.)
+inline void downgrade_to_schema_6(const std::string& path) {
+  run_sql(path, "ALTER TABLE messages DROP COLUMN payload_file; DROP TABLE file_spans; PRAGMA user_version = 6");
+}
+
+// ... and what schema version 5 wrote: expiry in whole seconds, no
+// supersession columns.
 inline void downgrade_to_schema_5(const std::string& path) {
+  downgrade_to_schema_6(path);
   run_sql(path,
           "ALTER TABLE messages DROP COLUMN flags; ALTER TABLE messages DROP COLUMN supersedes;"
           " UPDATE messages SET expiry_ms = (expiry_ms + 999) / 1000;"

@@ -87,6 +87,7 @@ offload = false
 path = "/srv/dissem/c.db"
 quota_bytes = 1048576
 sync_full = true
+payload_file_min_bytes = 0
 
 [ipc]
 socket = "/srv/dissem/d.sock"
@@ -114,6 +115,7 @@ seed = 9
   EXPECT_EQ(c.cache.path, "/srv/dissem/c.db");
   EXPECT_EQ(c.cache.quota_bytes, 1048576u);
   EXPECT_TRUE(c.cache.sync_full);
+  EXPECT_EQ(c.cache.payload_file_min_bytes, 0u);
   EXPECT_EQ(c.ipc.socket, "/srv/dissem/d.sock");
   EXPECT_EQ(c.ipc.mode, 0600u);
   EXPECT_EQ(c.log.level, LogLevel::Debug);
@@ -179,6 +181,7 @@ TEST_F(ConfigFiles, BadValuesNameTheKey) {
   EXPECT_CONTAINS(file_error("[net]\ninterfaces = [\"lo\", \"lo\"]\n"), "net.interfaces: interface 'lo' is listed twice");
   EXPECT_CONTAINS(file_error("[net]\nttl = 256\n"), "net.ttl: 256 is out of range [0, 255]");
   EXPECT_CONTAINS(file_error("[cache]\nsync_full = \"yes\"\n"), "cache.sync_full: expected true or false");
+  EXPECT_CONTAINS(file_error("[cache]\npayload_file_min_bytes = 4294967296\n"), "cache.payload_file_min_bytes");
   EXPECT_CONTAINS(file_error("[cache]\npath = \"\"\n"), "cache.path: must not be empty");
   EXPECT_CONTAINS(file_error("[ipc]\nmode = 660\n"), "ipc.mode: expected a string");
   EXPECT_CONTAINS(file_error("[ipc]\nmode = \"0999\"\n"), "ipc.mode: '0999' is not an octal permission mode");
@@ -372,9 +375,11 @@ TEST(StoreOptionsFor, CopiesCacheSection) {
   DaemonConfig c = default_config(user_env());
   c.cache.quota_bytes = 1234;
   c.cache.sync_full = true;
+  c.cache.payload_file_min_bytes = 4096;
   const auto o = store_options(c);
   EXPECT_EQ(o.quota_bytes, 1234u);
   EXPECT_TRUE(o.sync_full);
+  EXPECT_EQ(o.payload_file_min_bytes, 4096u);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "cache/store.h"
 
@@ -58,6 +59,32 @@ TEST_F(PrivateFiles, CacheDatabaseAndItsWalAreOwnerOnlyInAPrivateDirectory) {
   ::chmod(db.c_str(), 0644);
   prepare_cache_files(db.string());
   EXPECT_EQ(mode_of(db), 0600u);
+}
+
+TEST_F(PrivateFiles, PayloadFilesAreOwnerOnlyAndAForeignPayloadDirectoryIsRefused) {
+  const fs::path db = dir_ / "cache.db";
+  const fs::path payload = dir_ / "cache.db-payload";
+  prepare_cache_files(db.string());
+  const auto old = ::umask(0);
+  {
+    auto store = dissem::cache::Store::open(db.string());
+    dissem::MessageMeta meta;
+    meta.id = dissem::MessageId{"g", 1, 1};
+    meta.total_length = 1 << 20;  // above the payload file threshold
+    const std::vector<std::uint8_t> bytes(1400, 7);
+    store->put_fragment(meta, 0, bytes, 0);
+    store->flush();
+  }
+  ::umask(old);
+  EXPECT_EQ(mode_of(payload), 0700u);
+  EXPECT_EQ(mode_of(payload / "1"), 0600u);
+  ::chmod(payload.c_str(), 0755);
+  prepare_cache_files(db.string());
+  EXPECT_EQ(mode_of(payload), 0700u) << "made private again";
+  // A link in its place (to anywhere) is not used.
+  fs::rename(payload, dir_ / "elsewhere");
+  fs::create_directory_symlink(dir_ / "elsewhere", payload);
+  EXPECT_THROW(prepare_cache_files(db.string()), std::runtime_error);
 }
 
 TEST_F(PrivateFiles, DirectoriesOthersCanWriteToAreRefused) {
