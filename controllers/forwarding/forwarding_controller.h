@@ -49,6 +49,10 @@ class ForwardingController {
   // Hops over which interest in groups is advertised in beacons; 0 = none,
   // and beacons stay as they are without a forwarding controller.
   virtual std::uint32_t interest_radius() const { return 0; }
+  // Whether only the next hops a transmitter names in its beacons relay its
+  // copies (subscriber-tree): the engine then watches that they do
+  // (engine/relay_watch.h) and stops naming a silent one.
+  virtual bool names_relays() const { return false; }
 };
 
 // Default for fully connected networks: every node hears the publisher.

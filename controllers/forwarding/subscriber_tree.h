@@ -57,6 +57,7 @@ class SubscriberTreeForwarding final : public ForwardingController {
                                   Random& rng) override;
   bool relays(const std::string& group, const NodeView& node) const override;
   std::uint32_t interest_radius() const override { return params_.hop_limit; }
+  bool names_relays() const override { return true; }
 
  private:
   bool on_tree(const std::string& group) const { return tree_.contains(group); }

@@ -11,22 +11,33 @@ namespace {
 // that is a nearest neighbour towards the most of the group's subscribers,
 // then the lowest id: next hops are shared where the distances allow it, so
 // the paths to several subscribers merge into few relays (subscriber-tree
-// forwarding relays only along them). O(entries log entries).
+// forwarding relays only along them). Neighbours in `avoid` (relays found
+// silent: engine/relay_watch.h) are passed over for any other route to the
+// same subscriber, even a longer one. O(entries log entries).
 void append_best_routes(NodeId self, const std::string& group, const std::vector<controllers::PeerInterest>& heard,
-                        std::uint32_t radius, std::vector<AdvertisedInterest>& out) {
+                        std::uint32_t radius, const std::set<NodeId>& avoid, std::vector<AdvertisedInterest>& out) {
+  const auto usable = [&](const controllers::PeerInterest& i) { return i.via != self && i.subscriber != self; };
+  // Subscribers some neighbour not avoided leads to: only those neighbours count for them.
+  std::set<NodeId> clean;
+  if (!avoid.empty())
+    for (const auto& i : heard)
+      if (usable(i) && !avoid.contains(i.peer)) clean.insert(i.subscriber);
+  const auto candidate = [&](const controllers::PeerInterest& i) {
+    return usable(i) && (!avoid.contains(i.peer) || !clean.contains(i.subscriber));
+  };
   std::map<NodeId, std::uint32_t> nearest;  // subscriber -> smallest distance
   for (const auto& i : heard) {
-    if (i.via == self || i.subscriber == self) continue;
+    if (!candidate(i)) continue;
     auto [it, fresh] = nearest.try_emplace(i.subscriber, i.distance);
     if (!fresh) it->second = std::min(it->second, i.distance);
   }
   std::map<NodeId, std::uint32_t> shared;  // peer -> subscribers it is a nearest neighbour towards
   for (const auto& i : heard)
-    if (i.via != self && i.subscriber != self && nearest[i.subscriber] == i.distance) ++shared[i.peer];
+    if (candidate(i) && nearest[i.subscriber] == i.distance) ++shared[i.peer];
   std::map<NodeId, const controllers::PeerInterest*> best;
   // Entries are ordered by peer: a strict improvement keeps the lowest id on ties.
   for (const auto& i : heard) {
-    if (i.via == self || i.subscriber == self || nearest[i.subscriber] != i.distance) continue;
+    if (!candidate(i) || nearest[i.subscriber] != i.distance) continue;
     auto& b = best[i.subscriber];
     if (b == nullptr || shared[i.peer] > shared[b->peer]) b = &i;
   }
@@ -66,7 +77,7 @@ std::span<const controllers::PeerInterest> InterestTable::of(const std::string& 
 }
 
 std::vector<AdvertisedInterest> InterestTable::advertise(NodeId self, const std::set<std::string>& own,
-                                                         std::uint32_t radius) const {
+                                                         std::uint32_t radius, const std::set<NodeId>& avoid) const {
   std::vector<AdvertisedInterest> out;
   auto g = by_group_.begin();
   auto o = own.begin();
@@ -77,7 +88,7 @@ std::vector<AdvertisedInterest> InterestTable::advertise(NodeId self, const std:
     const std::string& group = take_own ? *o : g->first;
     const std::size_t first = out.size();
     if (take_own) out.push_back({group, 0, 0, self});
-    if (take_heard) append_best_routes(self, group, g->second, radius, out);
+    if (take_heard) append_best_routes(self, group, g->second, radius, avoid, out);
     // The group's entries, ours among them, ordered by subscriber.
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
               [](const auto& a, const auto& b) { return a.subscriber < b.subscriber; });

@@ -39,8 +39,10 @@ class InterestTable {
   // its best distance within `radius` through its nearest neighbour (ties:
   // the neighbour nearest towards the most of the group's subscribers, then
   // the lowest id, so that paths to several subscribers share relays).
-  std::vector<AdvertisedInterest> advertise(NodeId self, const std::set<std::string>& own,
-                                            std::uint32_t radius) const;
+  // Neighbours in `avoid` are next hops only towards subscribers no other
+  // neighbour leads to.
+  std::vector<AdvertisedInterest> advertise(NodeId self, const std::set<std::string>& own, std::uint32_t radius,
+                                            const std::set<NodeId>& avoid = {}) const;
   // Groups anyone advertises.
   std::set<std::string> groups() const;
 

@@ -298,6 +298,7 @@ void NodeImpl::housekeeping(Micros now) {
   for (NodeId gone : peers.expire(now, config.peer_silent_after)) {
     events.push_back(Event{Event::Kind::PeerSilent, gone, {}});
     interests.forget(gone);
+    relay_watch.forget(gone);
     replication->on_peer_silent(gone);
     serve_budget.forget(gone);
     update_rtt();

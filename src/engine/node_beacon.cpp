@@ -122,8 +122,11 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   }
   // Interest, for subscription-aware forwarding, ordered by group: all of it
   // fits in practice; what does not is simply not advertised this time.
+  // What it says is kept: the relays it names are watched (relay_watch.h).
+  named_in_beacon.clear();
   if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
-    for (const auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius)) {
+    const auto avoid = forwarding->names_relays() ? relay_watch.avoided(now) : std::set<NodeId>{};
+    for (auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius, avoid)) {
       const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0) + 5;
       if (size + cost > limit) break;
       auto* w = b.add_interests();
@@ -132,6 +135,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
       w->set_via(i.via);
       w->set_subscriber(i.subscriber);
       size += cost;
+      if (i.via != 0) named_in_beacon.push_back(std::move(i));
     }
   }
   auto bytes = wire::encode(b);

@@ -28,6 +28,7 @@
 #include "engine/block_traffic_memory.h"
 #include "engine/channel_share.h"
 #include "engine/rate_adaptation.h"
+#include "engine/relay_watch.h"
 #include "engine/coded_messages.h"
 #include "engine/coded_streams.h"
 #include "engine/interests.h"
@@ -348,6 +349,10 @@ class NodeImpl {
   std::unique_ptr<controllers::DeletionController> deletion;
   ControllerView view{*this};
   InterestTable interests;  // filled only when forwarding->interest_radius() > 0
+  // Our last beacon's interest entries that name a next hop, and the
+  // watchdog on those next hops (forwarding that names relays only).
+  std::vector<AdvertisedInterest> named_in_beacon;
+  RelayWatch relay_watch;
 
   std::deque<OutgoingDatagram> control_queue;  // MFRs and beacons: small, first
   // Bundling: frames gathered for the next datagram (since `bundle_since`),
@@ -527,6 +532,9 @@ class NodeImpl {
   void expire_due(Micros now);
   // False (counted in queue_drops) when the control queue is full.
   bool enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind);
+  // node_relay_watch.cpp: we sent a copy of `group` with `hops` (first pass
+  // or rebroadcast): the next hops our beacon names for it should relay it.
+  void note_named_relays(const std::string& group, std::uint32_t hops, Micros now);
   // Paces at this node's share of the channel (channel_share.h).
   // The pacer's rate: the channel share (or the configured rate) under the
   // rate adaptation's cap.

@@ -31,6 +31,9 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   // Everything on the air goes into the NTM, wanted or not: it is what lets
   // this node stay quiet when someone else has just answered a request.
   n.ntm.record(meta.id, offset, now);
+  // A rebroadcast: its forwarder relays (relay_watch.h), whatever we make of the copy.
+  if (!d.repair() && d.hops() > 0)
+    if (const NodeId forwarder = transmitter_of(d); forwarder != 0) n.relay_watch.on_relay_heard(forwarder);
   if (const std::uint32_t stride = n.stride_of(meta.id, meta.total_length, offset, length)) {
     // The block's traffic memory, and (first pass only) the publisher's loss.
     n.block_memory.record(meta.id, offset / stride / block_symbols_of(d.block_symbols()), now);

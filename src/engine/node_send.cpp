@@ -173,6 +173,7 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
   n.ntm.record(FragmentKey{cur.id, cur.next_offset}, now);
   if (n.config.coding)
     n.block_memory.record(cur.id, n.own_layout(st->meta->total_length).block_of(cur.next_offset), now);
+  n.note_named_relays(cur.id.group, 0, now);
   advance_publication(n, level, length, st->meta->total_length);
   n.split.on_sent(false, bytes->size(), n.repair_queue.has(level));
   return finish(n, std::move(*bytes), TrafficKind::Data, now);
@@ -256,6 +257,7 @@ std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Mic
                                  forward ? config.node_id : 0);
     if (!bytes) return std::nullopt;  // evicted or expired meanwhile
     ntm.record(q.key, now);
+    if (forward) note_named_relays(q.key.message.group, q.hops, now);
     split.on_sent(true, bytes->size(), publish_queue.has(level));
     if (q.origin == FragmentOrigin::Push) ++stats.pushes_sent;
     return finish(*this, std::move(*bytes), forward ? TrafficKind::Forward : TrafficKind::Repair, now);

@@ -108,6 +108,9 @@ struct Stats {
   // Rate adaptation (rate_adaptation.h): times a standing queue toward a
   // neighbour lowered our pace.
   std::uint64_t rate_decreases = 0;
+  // Subscriber-tree forwarding (relay_watch.h): times a neighbour our beacons
+  // named as a next hop was heard relaying nothing and was no longer named.
+  std::uint64_t relays_avoided = 0;
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;

@@ -74,6 +74,7 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_messages_superseded(s.messages_superseded);
   out.set_publish_queue_full(s.publish_queue_full);
   out.set_rate_decreases(s.rate_decreases);
+  out.set_relays_avoided(s.relays_avoided);
   out.set_supersession_refused(s.supersession_refused);
   out.set_bundles_sent(s.bundles_sent);
   out.set_bundled_items(s.bundled_items);
@@ -142,6 +143,7 @@ StatsSnapshot from_proto(const Stats& in) {
   s.messages_superseded = in.messages_superseded();
   s.publish_queue_full = in.publish_queue_full();
   s.rate_decreases = in.rate_decreases();
+  s.relays_avoided = in.relays_avoided();
   s.supersession_refused = in.supersession_refused();
   s.bundles_sent = in.bundles_sent();
   s.bundled_items = in.bundled_items();

@@ -61,6 +61,7 @@ std::string stats_json(const ipc::StatsSnapshot& snap) {
                    s.bundled_items, s.bundles_received);
   j += fmt::format(R"(,"group_refs_changed":{})", s.group_refs_changed);
   j += fmt::format(R"(,"rate_decreases":{})", s.rate_decreases);
+  j += fmt::format(R"(,"relays_avoided":{})", s.relays_avoided);
   j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
   j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
   j += fmt::format(
@@ -130,8 +131,9 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
                    s.messages_superseded);
   t += fmt::format("hearsay:  forgotten {}, displaced by data {}, refused {}; peers refused {}\n",
                    s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
-  t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}, pace lowered {}\n",
-                   s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored, s.rate_decreases);
+  t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}, pace lowered {}, "
+                   "silent relays avoided {}\n",
+                   s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored, s.rate_decreases, s.relays_avoided);
   return t;
 }
 

@@ -182,6 +182,7 @@ class Stats:
     messages_superseded: int = 0  # held here and dropped: a replacement or a cancel ended them
     publish_queue_full: int = 0  # publications refused (QUEUE_FULL): a send budget was full
     rate_decreases: int = 0  # a standing queue toward a neighbour lowered the pace (rate adaptation)
+    relays_avoided: int = 0  # a named next hop relayed nothing and was no longer named (subscriber-tree)
     supersession_refused: int = 0  # replace-by-tag rules refused (too many tags in a stream)
     bundles_sent: int = 0  # datagrams that carried several frames (bundling)
     bundled_items: int = 0  # ... the frames they carried
