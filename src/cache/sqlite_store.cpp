@@ -29,7 +29,10 @@
 // since the last checkpoint are synced before the next one, so the database
 // file never refers to bytes that are not on disk; a power loss may still
 // leave the newest commits in the WAL with file bytes that did not reach the
-// disk. At open, what a file is too short to hold is dropped from the index.
+// disk. At open, what a file is too short to hold is dropped from the index,
+// and if the store was not closed cleanly (node_state "cache.closed_cleanly")
+// its complete file-backed messages come back marked unverified: the engine
+// checks their digests before it trusts them.
 //
 // Failure policy: any SQLite or file error rolls back the open transaction
 // and re-reads the mirror from the file before the StoreError propagates.
@@ -50,6 +53,9 @@ namespace dissem::cache {
 namespace {
 
 constexpr const char* kMemoryPath = ":memory:";
+// node_state key: "1" once the store closed cleanly (payload files synced),
+// "0" while it is open.
+constexpr const char* kCleanKey = "cache.closed_cleanly";
 
 }  // namespace
 
@@ -60,27 +66,33 @@ SqliteStore::SqliteStore(std::unique_ptr<sql::Database> db, const StoreOptions& 
     // Replaces SQLite's automatic checkpoint with the same one, preceded
     // by syncing the payload files the checkpointed rows refer to.
     if (checkpoint_pages_ > 0) sqlite3_wal_hook(db_->get(), &SqliteStore::on_wal_commit, this);
+    // Closed cleanly last time? Until this store closes cleanly, the next
+    // open will think not.
+    unclean_open_ = get_state(kCleanKey).value_or("") != "1";
   }
   load();
+  if (files_) {
+    set_state(kCleanKey, "0");
+    flush();
+  }
 }
 
-// A clean shutdown loses nothing: whatever was written is committed here.
+// A clean shutdown loses nothing: whatever was written is committed here,
+// then (payload files synced first) marked as closed cleanly.
 SqliteStore::~SqliteStore() {
   try {
     commit();
+    if (files_) {
+      // The connection checkpoints as it closes: the files go first.
+      sqlite3_wal_hook(db_->get(), nullptr, nullptr);
+      files_->sync();
+      set_state(kCleanKey, "1");
+      commit();
+    }
   } catch (const std::exception& e) {
     // A destructor cannot throw, and silently losing writes would hide a
     // full disk or a broken file from the operator.
     std::fprintf(stderr, "%s\n", e.what());
-  }
-  if (files_ && checkpoint_pages_ > 0) {
-    // The connection checkpoints as it closes: the files go first.
-    sqlite3_wal_hook(db_->get(), nullptr, nullptr);
-    try {
-      files_->sync();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "%s\n", e.what());
-    }
   }
 }
 

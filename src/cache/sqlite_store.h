@@ -146,6 +146,8 @@ class SqliteStore final : public Store {
   std::unique_ptr<PayloadFiles> files_;  // null in memory
 
   int checkpoint_pages_ = 0;
+  // The last close was not clean: complete file-backed messages are unverified.
+  bool unclean_open_ = false;
   std::string sync_error_;  // a payload sync that failed before a checkpoint
 
   MirrorIndex index_;

@@ -186,6 +186,8 @@ void SqliteStore::load() {
   total_bytes_ = m.total_bytes;
   // Their rows are rewritten by the next commit.
   for (const MessageId& id : m.damaged) mark_dirty(index_.at(id));
+  if (unclean_open_)
+    for (auto& [id, e] : index_) e.unverified = e.in_file() && e.complete;
 }
 
 void SqliteStore::recover() noexcept {

@@ -67,6 +67,10 @@ struct MessageRecord {
   // Held byte ranges as (offset, length), ascending. Filled by load_index()
   // for incomplete messages only (complete ones are [0, total_length)).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> fragments;
+  // Complete, with its payload in a file, and the store was not closed
+  // cleanly since: a power loss may have left holes that read as zeros.
+  // Check the digest before trusting it (the engine does, at restart).
+  bool unverified = false;
 };
 
 class Store {

@@ -127,6 +127,7 @@ MessageRecord summary(const Entry& e) {
   r.stored_bytes = e.stored_bytes;
   r.first_seen = e.first_seen;
   r.last_used = e.last_used;
+  r.unverified = e.unverified;
   return r;
 }
 

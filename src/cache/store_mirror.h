@@ -51,6 +51,8 @@ struct Entry {
   FragmentList unsaved;
   // Its `file_spans` rows no longer match `held`: rewrite them as one.
   bool respan = false;
+  // Complete and file-backed, found after an unclean shutdown (MessageRecord::unverified).
+  bool unverified = false;
 
   // Records a fragment in `held`, `max_fragment` and `stored_bytes`.
   void add(std::uint32_t offset, std::uint32_t length) {

@@ -90,6 +90,14 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       rec.meta.digest = cached_digest(rec.meta.id);
       store->set_digest(rec.meta.id, rec.meta.digest);
     }
+    // After an unclean shutdown a payload file may read back other bytes
+    // than were written (a power loss): such a message is checked, and
+    // dropped (to be fetched again like any missing one) if it fails.
+    if (rec.complete && rec.unverified && cached_digest(rec.meta.id) != rec.meta.digest) {
+      ++stats.integrity[static_cast<std::size_t>(IntegrityEvent::VerifyFailed)];
+      store->erase(rec.meta.id);
+      continue;
+    }
     tracker.restore(rec.meta, rec.complete, rec.fragments, rec.first_seen);
     note_expiry(rec.meta);
     if (rec.own) {

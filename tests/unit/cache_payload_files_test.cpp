@@ -397,3 +397,34 @@ TEST(CachePayloadFiles, AWriteThatFailsRollsBackToTheLastFlush) {
   s->flush();
   EXPECT_EQ(s->total_bytes(), kLarge + 10u * kFrag);
 }
+
+TEST(CachePayloadFiles, AfterAnUncleanCloseCompleteFileBackedMessagesAreUnverified) {
+  TempDb db;
+  const Message large(1, kLarge);
+  const Message partial(2, kLarge);
+  const Message small(3, 10 * kFrag);
+  in_killed_child([&] {
+    auto s = Store::open(db.path());
+    large.put(*s, kFrag, 0, fragments_of(kLarge));
+    s->mark_complete(large.meta.id);
+    partial.put(*s, kFrag, 0, 5);
+    small.put(*s, kFrag, 0, 10);
+    s->mark_complete(small.meta.id);
+    s->flush();
+    kill_self();
+  });
+  auto unverified = [](Store& s, const MessageId& id) {
+    for (const auto& r : s.load_index())
+      if (r.meta.id == id) return r.unverified;
+    ADD_FAILURE() << "not cached";
+    return false;
+  };
+  {
+    auto s = Store::open(db.path());
+    EXPECT_TRUE(unverified(*s, large.meta.id)) << "a power loss may have left holes in its file";
+    EXPECT_FALSE(unverified(*s, partial.meta.id)) << "incomplete: verified when it completes";
+    EXPECT_FALSE(unverified(*s, small.meta.id)) << "in rows, which SQLite keeps consistent";
+  }
+  auto s = Store::open(db.path());
+  EXPECT_FALSE(unverified(*s, large.meta.id)) << "closed cleanly since";
+}
