@@ -13,6 +13,7 @@ packages=(
   python3 python3-matplotlib python3-scipy mypy python3-pip python3-setuptools python3-wheel python3-venv
   libnorm-dev iproute2 ethtool tshark
   libisal-dev libsodium-dev
+  libncurses-dev tmux
 )
 
 missing=()

@@ -279,6 +279,7 @@ std::vector<engine::CachedMessage> Client::list(const engine::ListRequest& reque
   l.set_from_seq(request.from_seq);
   l.set_to_seq(request.to_seq);
   l.set_limit(static_cast<std::uint32_t>(std::min<std::size_t>(request.limit, UINT32_MAX)));
+  l.set_incomplete_only(request.incomplete_only);
   const ipc::Response r = impl_->call(m);
   if (!r.has_messages()) impl_->fail_protocol("dissemd answered list with something else");
   std::vector<engine::CachedMessage> out;

@@ -75,11 +75,12 @@ struct CachedMessage {
 // Which cached messages list() returns: one group, optionally one publisher
 // and a range of sequence numbers, ascending by (publisher, seq), at most `limit`.
 struct ListRequest {
-  std::string group;
+  std::string group;           // "" = every group
   NodeId publisher = 0;        // 0 = every publisher
   std::uint64_t from_seq = 0;  // inclusive; 0 = from the first
   std::uint64_t to_seq = 0;    // inclusive; 0 = to the last
   std::size_t limit = 1000;
+  bool incomplete_only = false;  // only messages not yet held whole
 };
 
 struct PublishRequest {

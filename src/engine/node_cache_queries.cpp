@@ -24,16 +24,18 @@ std::vector<CachedMessage> NodeImpl::list(const ListRequest& r) {
   std::vector<CachedMessage> out;
   for (const auto& rec : store->list_messages()) {
     const MessageId& id = rec.meta.id;
-    if (id.group != r.group || (r.publisher != 0 && id.publisher != r.publisher)) continue;
+    if ((!r.group.empty() && id.group != r.group) || (r.publisher != 0 && id.publisher != r.publisher)) continue;
     if (id.seq < r.from_seq || (r.to_seq != 0 && id.seq > r.to_seq)) continue;
     // The tracker's view is the current one (the record's may lag a commit).
     const MessageState* st = tracker.find(id);
     CachedMessage m{st != nullptr && st->meta ? *st->meta : rec.meta, st != nullptr ? st->complete : rec.complete,
                     rec.stored_bytes};
+    if (r.incomplete_only && m.complete) continue;
     out.push_back(std::move(m));
   }
   std::sort(out.begin(), out.end(), [](const CachedMessage& a, const CachedMessage& b) {
-    return std::tie(a.meta.id.publisher, a.meta.id.seq) < std::tie(b.meta.id.publisher, b.meta.id.seq);
+    return std::tie(a.meta.id.group, a.meta.id.publisher, a.meta.id.seq) <
+           std::tie(b.meta.id.group, b.meta.id.publisher, b.meta.id.seq);
   });
   if (out.size() > r.limit) out.resize(r.limit);
   return out;

@@ -357,6 +357,7 @@ engine::ListRequest from_proto(const List& in) {
   out.from_seq = in.from_seq();
   out.to_seq = in.to_seq();
   out.limit = in.limit() == 0 ? 1000 : in.limit();
+  out.incomplete_only = in.incomplete_only();
   return out;
 }
 

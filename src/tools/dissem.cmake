@@ -7,12 +7,18 @@ add_library(dissem_cli_support STATIC ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_progress.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_report.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_peers.cpp
-                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_peers_watch.cpp)
+                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_peers_watch.cpp
+                                      ${CMAKE_CURRENT_LIST_DIR}/top_view.cpp)
 target_link_libraries(dissem_cli_support PUBLIC dissem_client fmt::fmt)
 target_compile_options(dissem_cli_support PRIVATE ${DISSEM_WARNINGS})
 
 add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp
-                      ${CMAKE_CURRENT_LIST_DIR}/dissem_cache.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_keygen.cpp)
+                      ${CMAKE_CURRENT_LIST_DIR}/dissem_cache.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_keygen.cpp
+                      ${CMAKE_CURRENT_LIST_DIR}/dissem_top.cpp)
+# `dissem top` draws with ncurses (Debian libncurses-dev).
+find_package(Curses REQUIRED)
+target_include_directories(dissem PRIVATE ${CURSES_INCLUDE_DIRS})
+target_link_libraries(dissem PRIVATE ${CURSES_LIBRARIES})
 # dissem_daemon_config: `dissem keygen` writes key files with daemon/key_files.h;
 # dissem_load_payload: its JSON string quoting (`dissem list --json`).
 target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config dissem_load_payload)

@@ -91,4 +91,10 @@ struct PeersOptions {
 
 void run_peers(const std::string& socket, const PeersOptions& o);
 
+struct TopOptions {
+  double interval_s = 1.0;  // between samples
+};
+// `dissem top`: a live terminal view until q or Ctrl-C (dissem_top.cpp).
+void run_top(const std::string& socket, const TopOptions& o);
+
 }  // namespace dissem::cli

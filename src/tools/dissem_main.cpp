@@ -170,6 +170,14 @@ int main(int argc, char** argv) {
                     "--watch: ... and again once they fall under the threshold less this fraction of it")
       ->check(CLI::Range(0.0, 0.95));
 
+  TopOptions top_options;
+  CLI::App* top = app.add_subcommand(
+      "top", "a live view, redrawn in place: traffic by kind, requests and repairs, cache, peers and their links, "
+             "messages being received; q or Ctrl-C quits");
+  top->add_option("--interval-s", top_options.interval_s, "seconds between redraws")
+      ->check(CLI::Range(0.1, 60.0))
+      ->capture_default_str();
+
   KeygenOptions keygen_options;
   CLI::App* keygen = add_keygen_command(app, keygen_options);
 
@@ -200,6 +208,7 @@ int main(int argc, char** argv) {
     if (*list) run_list(socket, list_options);
     if (*stats) run_stats(socket, stats_json);
     if (*peers) run_peers(socket, peers_options);
+    if (*top) run_top(socket, top_options);
     if (*keygen) run_keygen(*keygen, keygen_options);
     return kExitOk;
   } catch (const Failure& e) {

@@ -65,6 +65,18 @@ TEST(CacheQueries, GetReturnsAWholeMessageAndListFiltersByPublisherAndRange) {
   EXPECT_EQ(seqs(rx.list(ListRequest{"g", 0, 0, 0, 2})), (std::vector<std::uint64_t>{1, 2}));
   EXPECT_TRUE(rx.list(ListRequest{"g", 8, 0, 0, 1000}).empty()) << "another publisher";
   EXPECT_EQ(pub.list(ListRequest{"other", 0, 0, 0, 1000}).size(), 1u);
+
+  // Every group, and only what is still being received (what `dissem top` shows).
+  const auto everything = pub.list(ListRequest{"", 0, 0, 0, 1000});
+  ASSERT_EQ(everything.size(), 6u);
+  EXPECT_EQ(everything.front().meta.id.group, "g") << "ordered by group first";
+  EXPECT_EQ(everything.back().meta.id.group, "other");
+  ListRequest in_flight{"", 0, 0, 0, 1000};
+  in_flight.incomplete_only = true;
+  const auto partial = rx.list(in_flight);
+  ASSERT_EQ(partial.size(), 1u);
+  EXPECT_EQ(partial[0].meta.id.seq, 5u);
+  EXPECT_TRUE(pub.list(in_flight).empty());
 }
 
 TEST(CacheQueries, SubscriptionsFilterOnPriorityAndTagInEveryMode) {

@@ -442,6 +442,10 @@ def test_get_list_and_subscription_filters(daemons):
         assert listed.messages[1].priority == 7 and listed.messages[1].tag == "alert" and listed.messages[1].complete
         cut = sub.list("pytest/filters", from_seq=ids[1].seq, limit=1)
         assert [m.seq for m in cut.messages] == [ids[1].seq] and cut.truncated
+        # Every group (""), and only what is still being received: all of it arrived.
+        every = sub.list("", publisher=ids[0].publisher)
+        assert {m.seq for m in every.messages if m.group == "pytest/filters"} == {i.seq for i in ids}
+        assert sub.list("", incomplete_only=True).messages == ()
 
 
 def test_durable_subscription_resumes_after_the_client_goes(daemons):

@@ -370,12 +370,15 @@ class Client:
             raise
 
     async def list(
-        self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000
+        self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000,
+        incomplete_only: bool = False,
     ) -> MessageList:
-        """The cached messages of `group` (whole or partial), ascending by
-        publisher and sequence number, optionally one publisher's and a range
-        of sequence numbers (inclusive; 0 = unbounded), at most `limit`."""
-        return await self._call(protocol.list_messages(group, publisher, from_seq, to_seq, limit))
+        """The cached messages of `group` ("" = every group; whole or
+        partial, or with `incomplete_only` only those still being received),
+        ascending by group, publisher and sequence number, optionally one
+        publisher's and a range of sequence numbers (inclusive; 0 =
+        unbounded), at most `limit`."""
+        return await self._call(protocol.list_messages(group, publisher, from_seq, to_seq, limit, incomplete_only))
 
     async def stats(self) -> Stats:
         return await self._call(protocol.stats())

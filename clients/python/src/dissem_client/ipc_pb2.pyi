@@ -226,18 +226,20 @@ class LinkThresholds(_message.Message):
     def __init__(self, loss_threshold: _Optional[float] = ..., loss_hysteresis: _Optional[float] = ..., rate_threshold: _Optional[float] = ..., rate_hysteresis: _Optional[float] = ...) -> None: ...
 
 class List(_message.Message):
-    __slots__ = ["from_seq", "group", "limit", "publisher", "to_seq"]
+    __slots__ = ["from_seq", "group", "incomplete_only", "limit", "publisher", "to_seq"]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     GROUP_FIELD_NUMBER: _ClassVar[int]
+    INCOMPLETE_ONLY_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     PUBLISHER_FIELD_NUMBER: _ClassVar[int]
     TO_SEQ_FIELD_NUMBER: _ClassVar[int]
     from_seq: int
     group: str
+    incomplete_only: bool
     limit: int
     publisher: int
     to_seq: int
-    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., from_seq: _Optional[int] = ..., to_seq: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., from_seq: _Optional[int] = ..., to_seq: _Optional[int] = ..., limit: _Optional[int] = ..., incomplete_only: bool = ...) -> None: ...
 
 class ListPeers(_message.Message):
     __slots__ = []

@@ -468,7 +468,8 @@ def _cached_from_proto(c: pb.CachedMessage) -> CachedMessage:
     )
 
 
-def list_messages(group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000) -> Call[MessageList]:
+def list_messages(group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000,
+                  incomplete_only: bool = False) -> Call[MessageList]:
     m = pb.ClientMessage()
     q = m.list
     q.group = group
@@ -476,6 +477,7 @@ def list_messages(group: str, publisher: int = 0, from_seq: int = 0, to_seq: int
     q.from_seq = from_seq
     q.to_seq = to_seq
     q.limit = limit
+    q.incomplete_only = incomplete_only
 
     def read(r: pb.Response) -> MessageList:
         return MessageList(tuple(_cached_from_proto(c) for c in r.messages.messages), r.messages.truncated)
