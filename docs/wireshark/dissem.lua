@@ -276,7 +276,7 @@ local WIRE_TYPE = { u = 0, b = 0, f32 = 5, f64 = 1, s = 2, y = 2, m = 2, pu = 2 
 
 -- A protobuf message of `msg` over [pos, limit): its fields into `tree`;
 -- unknown ones are shown as such and skipped.
-local function dissect_pb(tvb, pos, limit, tree, msg, depth)
+local function dissect_pb(tvb, pos, limit, tree, msg, depth, refs)
   if depth > 8 then fail("messages nested too deep") end
   local schema, fields = SCHEMA[msg], pb_fields[msg]
   local r = reader(tvb, pos, limit)
@@ -310,7 +310,7 @@ local function dissect_pb(tvb, pos, limit, tree, msg, depth)
         if d[2] == "m" then
           local sub = tree:add(fields[num], range)
           sub:set_text(d[1])
-          dissect_pb(tvb, range:offset(), range:offset() + range:len(), sub, d[3], depth + 1)
+          dissect_pb(tvb, range:offset(), range:offset() + range:len(), sub, d[3], depth + 1, refs)
         elseif d[2] == "pu" then
           local pr = reader(tvb, range:offset(), range:offset() + range:len())
           while pr:left() > 0 do
@@ -328,6 +328,10 @@ local function dissect_pb(tvb, pos, limit, tree, msg, depth)
       fail("wire type " .. wt .. " is not used by dissem")
     end
     if d == nil then tree:add(tvb(start, r.pos - start), "Unknown field " .. num .. " (wire type " .. wt .. ")") end
+  end
+  -- Beacons advertise each stream's group reference beside its name.
+  if msg == "Newest" and refs and first.group and first.publisher and first.group_ref then
+    refs[first.publisher .. "/" .. tostring(first.group_ref)] = first.group
   end
   return first
 end
@@ -373,12 +377,12 @@ dissect_frame = function(tvb, pos, limit, tree, pinfo, ctx, in_bundle)
   -- A protobuf message breaks a bundle's data context.
   if ctx then ctx.valid = false end
   local msg = KIND_MESSAGE[kind]
-  local first = dissect_pb(tvb, pos + 1, limit, tree, msg, 0)
+  local first = dissect_pb(tvb, pos + 1, limit, tree, msg, 0, ctx and ctx.refs)
   local who = first.node or first.requester or first.publisher
   return msg .. (who and string.format(" %08x", tonumber(tostring(who))) or "")
 end
 
--- Group references learnt from named frames, per capture (frame order).
+-- Group references learnt from named frames and beacons, per capture (frame order).
 local refs_by_capture = {}
 
 function dissem.init() refs_by_capture = {} end

@@ -223,8 +223,22 @@ TEST_F(WiresharkDissector, EveryKindDecodesWithItsFields) {
                                                         wire::encode(b)};
   d.push_back(wire::encode_bundle(items));
 
+  // A group reference learnt from a beacon's Newest entry, not from a frame.
+  wire::Beacon announces;
+  announces.set_node(0x0e0e0e0e);
+  auto* alerts = announces.add_newest();
+  alerts->set_group("alerts");
+  alerts->set_publisher(0x0e0e0e0e);
+  alerts->set_seq(1);
+  alerts->set_group_ref(2);
+  d.push_back(wire::encode(announces));
+  wire::DataFragment alert = small(1);
+  alert.set_group("alerts");
+  alert.set_publisher(0x0e0e0e0e);
+  d.push_back(wire::encode(alert, wire::DataEncoding{2, false, false}));
+
   for (std::size_t i = 0; i < d.size(); ++i) {
-    if (i == 1) continue;  // it needs the reference learnt from [0]
+    if (i == 1 || i == 9) continue;  // they need the references learnt from [0] and [8]
     EXPECT_TRUE(decodes(d[i])) << "datagram " << i << " must be valid";
   }
 
@@ -275,6 +289,9 @@ TEST_F(WiresharkDissector, EveryKindDecodesWithItsFields) {
   EXPECT_EQ(rows[7].at("dissem.kind_name"), "Bundle");
   EXPECT_EQ(rows[7].at("dissem.bundle.items"), "3");
   EXPECT_EQ(rows[7].at("dissem.data.seq"), "20") << "the first item";
+
+  EXPECT_EQ(rows[9].at("dissem.kind_name"), "Data");
+  EXPECT_EQ(rows[9].at("dissem.data.group"), "alerts") << "the reference a beacon advertised";
 }
 
 TEST_F(WiresharkDissector, MalformedDatagramsAreFlaggedAsDissemdRefusesThem) {
