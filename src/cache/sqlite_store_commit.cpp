@@ -155,8 +155,7 @@ void SqliteStore::ensure_held(Entry& e) {
     s.bind(1, e.rowid);
     while (s.step()) {
       if (e.in_file()) {
-        for (const auto& [offset, length] : decode_spans(s.column_blob(0)))
-          if (!fresh.held.contains(offset)) fresh.add(offset, length);
+        fresh.add_spans(s.column_blob(0));
       } else {
         fresh.add(static_cast<std::uint32_t>(s.column_int64(0)), static_cast<std::uint32_t>(s.column_int64(1)));
       }

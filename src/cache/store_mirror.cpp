@@ -77,8 +77,7 @@ void read_span_rows(sql::Database& db, const std::unordered_map<std::int64_t, En
     if (it == pending.end() || !it->second->in_file()) continue;  // an orphan row: rewritten with its message
     Entry& e = *it->second;
     e.chunks = std::max(e.chunks, static_cast<std::uint32_t>(s.column_int64(1)) + 1);
-    for (const auto& [offset, length] : decode_spans(s.column_blob(2)))
-      if (!e.held.contains(offset)) e.add(offset, length);
+    e.add_spans(s.column_blob(2));
   }
 }
 

@@ -54,6 +54,12 @@ struct Entry {
   // Complete and file-backed, found after an unclean shutdown (MessageRecord::unverified).
   bool unverified = false;
 
+  // Records the fragments of a `file_spans` row not held yet.
+  void add_spans(std::span<const std::uint8_t> runs) {
+    for (const auto& [offset, length] : decode_spans(runs))
+      if (!held.contains(offset)) add(offset, length);
+  }
+
   // Records a fragment in `held`, `max_fragment` and `stored_bytes`.
   void add(std::uint32_t offset, std::uint32_t length) {
     // Hint at the end: fragments mostly arrive in order.

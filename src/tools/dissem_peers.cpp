@@ -15,9 +15,13 @@ namespace {
 
 double millis(Micros t) { return static_cast<double>(t) / static_cast<double>(kMillis); }
 
-std::string percent(const std::optional<double>& loss) {
+}  // namespace
+
+std::string loss_percent(const std::optional<double>& loss) {
   return loss ? fmt::format("{:.1f}%", *loss * 100.0) : std::string("-");
 }
+
+namespace {
 
 std::string json_percent(const std::optional<double>& loss) {
   return loss ? fmt::format("{:.2f}", *loss * 100.0) : std::string("null");
@@ -49,7 +53,7 @@ std::string peers_table(const std::vector<ipc::PeerInfo>& peers) {
     // srtt stays 0 until beacon echoes have measured it.
     const std::string srtt = p.srtt > 0 ? fmt::format("{:.1f} ms", millis(p.srtt)) : std::string("-");
     t += fmt::format("{:<8} {:>8.1f} s ago {:>8} {:>8} {:>10} {:>12} {:>12}\n", node_hex(p.node),
-                     millis(p.last_heard_ago) / 1000.0, percent(p.loss_in), percent(p.loss_out), srtt,
+                     millis(p.last_heard_ago) / 1000.0, loss_percent(p.loss_in), loss_percent(p.loss_out), srtt,
                      rate(p.received_bytes_per_s), rate(p.sent_bytes_per_s));
   }
   return t;
@@ -58,7 +62,7 @@ std::string peers_table(const std::vector<ipc::PeerInfo>& peers) {
 std::string link_event_line(const ipc::LinkEventInfo& e) {
   const auto& p = e.peer;
   return fmt::format("{} {}: loss in {}, out {}, received {}", engine::link_event_name(e.kind), node_hex(p.node),
-                     percent(p.loss_in), percent(p.loss_out), rate(p.received_bytes_per_s));
+                     loss_percent(p.loss_in), loss_percent(p.loss_out), rate(p.received_bytes_per_s));
 }
 
 void run_peers(const std::string& socket, const PeersOptions& o) {

@@ -2,6 +2,7 @@
 // lines (shared by the one-shot report and --watch).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 namespace dissem::cli {
 
 std::string peers_table(const std::vector<ipc::PeerInfo>& peers);
+// "2.0%", or "-" while a direction's loss is not measured yet.
+std::string loss_percent(const std::optional<double>& loss);
 std::string peers_json(const std::vector<ipc::PeerInfo>& peers);
 // "peer_silent 0000abcd: loss in 2.0%, out -, recv 1.2 KB/s" (no newline).
 std::string link_event_line(const ipc::LinkEventInfo& e);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "tools/dissem_common.h"
+#include "tools/dissem_peers.h"
 #include "tools/dissem_progress.h"
 
 namespace dissem::cli {
@@ -24,8 +25,6 @@ std::string rate(double per_s, bool bytes) {
   if (per_s < 0) return "-";
   return bytes ? human_bytes(per_s) + "/s" : fmt::format("{:.1f}", per_s);
 }
-
-std::string percent(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v * 100.0) : "-"; }
 
 // Per second between the samples; -1 without a previous one.
 double per_second(std::uint64_t now, std::uint64_t before, double seconds) {
@@ -74,7 +73,7 @@ void peers(std::vector<std::string>& out, const TopSample& now, std::size_t rows
       return;
     }
     out.push_back(fmt::format("  {:<10}{:>8.1f}s{:>10}{:>10}{:>8.0f}ms{:>14}", node_hex(p.node),
-                              static_cast<double>(p.last_heard_ago) / 1e6, percent(p.loss_in), percent(p.loss_out),
+                              static_cast<double>(p.last_heard_ago) / 1e6, loss_percent(p.loss_in), loss_percent(p.loss_out),
                               static_cast<double>(p.srtt) / 1e3, rate(p.received_bytes_per_s, true)));
   }
 }

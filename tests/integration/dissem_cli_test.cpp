@@ -30,7 +30,7 @@ using namespace std::chrono_literals;
 namespace {
 
 // Built next to dissemd (both in the build tree's src/).
-std::string cli_path() { return (fs::path(DISSEMD_PATH).parent_path() / "dissem").string(); }
+std::string cli_path() { return dissem::testing::dissem_cli_path(); }
 
 std::string slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

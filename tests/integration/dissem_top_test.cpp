@@ -22,7 +22,7 @@ using dissem::testing::DaemonProcess;
 
 namespace {
 
-std::string cli_path() { return (fs::path(DISSEMD_PATH).parent_path() / "dissem").string(); }
+std::string cli_path() { return dissem::testing::dissem_cli_path(); }
 
 // Runs a shell command; its standard output.
 std::string shell(const std::string& command) {

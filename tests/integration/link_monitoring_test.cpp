@@ -24,7 +24,7 @@ namespace {
 using dissem::testing::DaemonProcess;
 using Kind = dissem::engine::LinkEvent::Kind;
 
-std::string cli_path() { return (fs::path(DISSEMD_PATH).parent_path() / "dissem").string(); }
+std::string cli_path() { return dissem::testing::dissem_cli_path(); }
 
 // Beacons five times a second: loss evidence (8 beacons) within two seconds.
 const std::vector<std::string> kFastBeacons{"--set", "engine.beacon_interval_ms=200"};

@@ -24,6 +24,8 @@ std::string in_dir(const std::filesystem::path& dir, const std::string& name, co
 
 }  // namespace
 
+std::string dissem_cli_path() { return (std::filesystem::path(DISSEMD_PATH).parent_path() / "dissem").string(); }
+
 int test_port() { return 20000 + static_cast<int>(::getpid() % 20000); }
 
 void DaemonTest::SetUp() {

@@ -41,6 +41,9 @@ class DaemonProcess {
 // A port per test process, so parallel test runs do not hear each other.
 int test_port();
 
+// The `dissem` CLI, built next to dissemd (both in the build tree's src/).
+std::string dissem_cli_path();
+
 // A fixture for tests with daemons: a fresh directory under /tmp for their
 // caches, sockets and logs (removed afterwards) and this process's port.
 class DaemonTest : public ::testing::Test {
