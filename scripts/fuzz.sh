@@ -12,10 +12,10 @@ seconds=${1:-60}
 jobs=$(nproc)
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_COMPILER=clang -DDISSEM_FUZZ=ON -DDISSEM_TESTS=OFF >/dev/null
-targets=(datagram_fuzzer ipc_frame_fuzzer config_fuzzer)
+targets=(datagram_fuzzer ipc_frame_fuzzer config_fuzzer norm_gateway_fuzzer)
 cmake --build build/fuzz -j "$jobs" --target "${targets[@]}"
 declare -A seeds=([datagram_fuzzer]=tests/fuzz/corpus [ipc_frame_fuzzer]=tests/fuzz/corpus_ipc
-                  [config_fuzzer]=tests/fuzz/corpus_config)
+                  [config_fuzzer]=tests/fuzz/corpus_config [norm_gateway_fuzzer]=tests/fuzz/corpus_gateway)
 summary=()
 for t in "${targets[@]}"; do
   corpus=build/fuzz/corpus/$t

@@ -14,6 +14,7 @@ packages=(
   libnorm-dev iproute2 ethtool tshark
   libisal-dev libsodium-dev
   libncurses-dev tmux
+  libpgm-dev openjdk-17-jdk-headless maven
 )
 
 missing=()

@@ -18,6 +18,7 @@ class CellSummary:
     delivery_time_s: float | None
     delivery_time_sd: float | None
     bytes_on_air: float
+    bytes_on_air_completed: float | None  # mean over the runs that completed
     messages_sent: float
     received_mean: float
     success_pct: float
@@ -40,7 +41,9 @@ def summarise(runs: list[RunMetrics]) -> CellSummary:
     return CellSummary(
         system=runs[0].system, runs=len(runs), completed=sum(r.complete for r in runs),
         seeds=sorted(r.seed for r in runs), delivery_time_s=t, delivery_time_sd=sd,
-        bytes_on_air=mean(r.bytes_on_air for r in runs), messages_sent=mean(r.messages_sent for r in runs),
+        bytes_on_air=mean(r.bytes_on_air for r in runs),
+        bytes_on_air_completed=_mean_sd([float(r.bytes_on_air) for r in runs if r.complete])[0],
+        messages_sent=mean(r.messages_sent for r in runs),
         received_mean=mean(r.received_mean for r in runs), success_pct=mean(r.success_pct for r in runs),
         sender_overhead_per_msg=mean(r.sender_overhead_per_msg for r in runs),
         p2p_overhead_per_msg=mean(r.p2p_overhead_per_msg for r in runs),

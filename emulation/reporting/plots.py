@@ -14,9 +14,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
 STYLE = {"dissem": ("tab:blue", "o", "ours"), "dissem-arq": ("tab:cyan", "v", "ours, coding off (ARQ)"),
-         "norm": ("tab:red", "s", "NORM (same run)"),
+         "norm": ("tab:red", "s", "NORM (same run)"), "pgm": ("tab:green", "D", "OpenPGM (same run)"),
+         "jgroups": ("tab:purple", "P", "JGroups (same run)"),
          "norm-pfec": ("tab:red", "s", "NORM pfec (same run)"), "norm-rfec": ("tab:orange", "^", "NORM rfec (same run)")}
-PAPER = {"norm": ("tab:red", "NORM (paper)"), "disservice": ("tab:gray", "DisService (paper)")}
+PAPER = {"norm": ("tab:red", "NORM (paper)"), "disservice": ("tab:gray", "DisService (paper)"),
+         "openpgm": ("tab:green", "OpenPGM (paper)"), "jgroups": ("tab:purple", "JGroups (paper)")}
 
 
 def _save(fig, path: Path) -> Path:
@@ -37,7 +39,7 @@ def baseline(name: str, cells: dict, paper: dict, out_dir: Path) -> list[Path]:
     out = []
     for metric, label, attr, paper_col, scale in (
             ("time", "delivery time (s)", "delivery_time_s", "time_s", 1.0),
-            ("bytes", "bytes on air (MB)", "bytes_on_air", "bytes", 1e6)):
+            ("bytes", "bytes on air (MB)", "bytes_on_air_completed", "bytes", 1e6)):
         fig, axes = plt.subplots(1, len(reliabilities), figsize=(4.2 * len(reliabilities), 3.6), squeeze=False)
         for ax, rel in zip(axes[0], reliabilities):
             keys = sorted((k for k in cells if k[0] == rel), key=lambda k: float(k[1]))

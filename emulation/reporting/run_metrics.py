@@ -42,6 +42,7 @@ class RunMetrics:
     others_bytes: int = 0
     latencies_s: list[float] = field(default_factory=list)
     wall_s: float = 0.0
+    time_limit_s: float | None = None
     subscribers: int = 0
     publisher_result_missing: bool = False
 
@@ -71,15 +72,16 @@ def _results_by_role(result: dict) -> dict[str, list[tuple[int, dict | None, int
 
 
 def _sent(sender: dict) -> tuple[int, int, float]:
-    """(messages, payload bytes, start unix time) from dissem-load or dissem-norm."""
-    if sender.get("system") == "norm":
+    """(messages, payload bytes, start unix time) from dissem-load, or from a
+    baseline that writes dissem-norm's members (NORM, OpenPGM, JGroups)."""
+    if "objects_enqueued" in sender:
         return int(sender.get("objects_enqueued", 0)), int(sender.get("bytes_enqueued", 0)), sender.get("start_unix", 0.0)
     return int(sender.get("messages_published", 0)), int(sender.get("bytes_published", 0)), sender.get("start_unix", 0.0)
 
 
 def _received(sub: dict) -> tuple[int, int, list[dict]]:
     """(messages complete, expected or 0, per-message records)."""
-    if sub.get("system") == "norm":
+    if "objects_completed" in sub:
         return int(sub.get("objects_completed", 0)), int(sub.get("expect", 0)), sub.get("messages", [])
     return int(sub.get("messages_completed", 0)), int(sub.get("expected", 0)), sub.get("messages", [])
 
@@ -105,7 +107,7 @@ def metrics_of(result: dict, publisher_role: str = "publisher", subscriber_role:
     roles = _results_by_role(result)
     m = RunMetrics(scenario=result["scenario"], cell=dict(result.get("cell") or {}), system=result["system"],
                    seed=int(result["seed"]), status=result["status"], complete=False,
-                   wall_s=float(result.get("wall_s") or 0.0))
+                   wall_s=float(result.get("wall_s") or 0.0), time_limit_s=result.get("time_limit_s"))
     publishers = [r for r in roles.get(publisher_role, []) if isinstance(r[1], dict)]
     m.publisher_result_missing = bool(roles.get(publisher_role)) and not publishers
     subscribers = roles.get(subscriber_role, [])

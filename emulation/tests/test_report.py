@@ -17,8 +17,9 @@ def run_report(results: Path, out: Path, reference: Path) -> None:
 def write_run(root: Path, scenario: str, cell: dict, system: str, seed: int, *, latency: float, frames: int,
               receivers: int = 3, complete: bool = True, publisher_result: bool = True):
     start = 1000.0
-    sender = ({"system": "norm", "role": "sender", "objects_enqueued": 1, "bytes_enqueued": 819200,
-               "start_unix": start} if system.startswith("norm") else
+    baseline = system.startswith("norm") or system in ("pgm", "jgroups")
+    sender = ({"system": system, "role": "sender", "objects_enqueued": 1, "bytes_enqueued": 819200,
+               "start_unix": start} if baseline else
               {"system": "dissem", "role": "sender", "messages_published": 1, "bytes_published": 819200,
                "start_unix": start})
     nodes = [{"id": 1, "processes": [{"kind": "command", "role": "publisher", "wait": False, "exit_code": 0,
@@ -26,61 +27,71 @@ def write_run(root: Path, scenario: str, cell: dict, system: str, seed: int, *, 
     for i in range(receivers):
         got = 1 if complete else 0
         msgs = [{"index": 0, "bytes": 819200, "latency_s": latency, "completed_unix": start + latency}] if got else []
-        res = ({"system": "norm", "role": "receiver", "objects_completed": got, "expect": 1, "messages": msgs}
-               if system.startswith("norm") else
+        res = ({"system": system, "role": "receiver", "objects_completed": got, "expect": 1, "messages": msgs}
+               if baseline else
                {"system": "dissem", "role": "receiver", "messages_completed": got, "expected": 1, "messages": msgs})
         nodes.append({"id": i + 2, "processes": [{"kind": "command", "role": "subscriber", "wait": True,
                                                   "exit_code": 0, "result": res}]})
     stats = {"nodes": [{"id": n["id"], "frames_sent": frames if n["id"] == 1 else 10,
                         "bytes_sent": (frames if n["id"] == 1 else 10) * 1000} for n in nodes]}
     result = {"scenario": scenario, "cell_id": "c", "cell": cell, "system": system, "seed": seed,
-              "status": "ok", "wall_s": latency + 1, "nodes": nodes, "emulator": {"stats": stats}}
+              "status": "ok" if complete else "timeout", "time_limit_s": 60 + 10 * 819200 * 8 / 262144, "wall_s": latency + 1, "nodes": nodes, "emulator": {"stats": stats}}
     d = root / scenario / json.dumps(cell, sort_keys=True).replace(" ", "") / system / f"seed-{seed}"
     d.mkdir(parents=True)
     (d / "result.json").write_text(json.dumps(result))
 
 
-def test_baseline_report_puts_both_systems_paper_and_ratio_side_by_side(tmp_path):
+def table_rows(page: str, prefix: str) -> list[list[str]]:
+    return [[c.strip() for c in line.strip("|").split("|")] for line in page.splitlines() if line.startswith(prefix)]
+
+
+def test_baseline_report_puts_all_four_systems_and_the_papers_columns_side_by_side(tmp_path):
     results = tmp_path / "results"
     ref = tmp_path / "ref"
     ref.mkdir()
     (ref / "paper-baseline-1to3.csv").write_text(
-        "reliability_pct,capacity_kbps,norm_time_s,norm_bytes,disservice_time_s,disservice_bytes\n"
-        "90,256,31.6,990000,41.2,1320000\n")
+        "reliability_pct,capacity_kbps,norm_time_s,norm_bytes,disservice_time_s,disservice_bytes,"
+        "openpgm_time_s,openpgm_bytes,jgroups_time_s,jgroups_bytes\n"
+        "90,256,31.6,990000,41.2,1320000,,,44.0,1500000\n")
+    cell = {"reliability_pct": 90, "capacity_kbps": 256}
     for seed in (1, 2):
-        write_run(results, "baseline-1to3", {"reliability_pct": 90, "capacity_kbps": 256}, "dissem", seed,
-                  latency=30.0, frames=700)
-        write_run(results, "baseline-1to3", {"reliability_pct": 90, "capacity_kbps": 256}, "norm", seed,
-                  latency=40.0, frames=800)
+        write_run(results, "baseline-1to3", cell, "dissem", seed, latency=30.0, frames=700)
+        write_run(results, "baseline-1to3", cell, "norm", seed, latency=40.0, frames=800)
+        write_run(results, "baseline-1to3", cell, "pgm", seed, latency=50.0, frames=900)
+        # JGroups: one seed finished, the other hit the time limit.
+        write_run(results, "baseline-1to3", cell, "jgroups", seed, latency=60.0, frames=1000, complete=seed == 1)
     out = tmp_path / "out"
     run_report(results, out, ref)
     page = (out / "baseline-1to3.md").read_text()
-    row = next(line for line in page.splitlines() if line.startswith("| 90 | 256 |"))
-    cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[2:7] == ["30.0", "n/a", "40.0", "0.75", "n/a"]  # ours s, ARQ s, NORM s, ratios
+    assert "#N/A (as in the paper)" in page and "time limit" in page
+    time_row, bytes_row = table_rows(page, "| 90 | 256 |")
+    # ours, ARQ (not run), NORM, OpenPGM, JGroups; ours/NORM
+    assert time_row[2:8] == ["30.0", "-", "40.0", "50.0", "60.0", "0.75"]
     # The erasure bound: 819,200 bytes at 90 % of 256 x 1024 bit/s.
-    assert cells[7] == f"{819200 * 8 / (0.9 * 256 * 1024):.1f}"
-    assert cells[8] == f"{30.0 / (819200 * 8 / (0.9 * 256 * 1024)):.2f}"
-    # bytes: (700 + 3*10) frames * (1000 - 14) IP bytes vs (800 + 30) * 986
-    assert cells[9] == f"{730 * 986 / 1e6:.3f}" and cells[11] == f"{830 * 986 / 1e6:.3f}"
-    assert cells[14] == "31.6" and cells[16] == "41.2"
-    assert cells[18] == "2/2 / 0/0 / 2/2"
+    bound = 819200 * 8 / (0.9 * 256 * 1024)
+    assert time_row[8:10] == [f"{bound:.1f}", f"{30.0 / bound:.2f}"]
+    # The paper's NORM, DisService, OpenPGM (#N/A in its table) and JGroups.
+    assert time_row[10:14] == ["31.6", "41.2", "#N/A", "44.0"]
+    # bytes: (700 + 3*10) frames * (1000 - 14) IP bytes, and so on; completed runs only.
+    assert bytes_row[2:7] == [f"{730 * 986 / 1e6:.3f}", "-", f"{830 * 986 / 1e6:.3f}", f"{930 * 986 / 1e6:.3f}",
+                              f"{1030 * 986 / 1e6:.3f}"]
+    assert bytes_row[8:12] == ["0.990", "1.320", "#N/A", "1.500"]
+    assert bytes_row[12] == "2/2 / - / 2/2 / 2/2 / 1/2"
     for png in ("baseline-1to3-time.png", "baseline-1to3-bytes.png"):
         assert (out / png).stat().st_size > 1000
     assert "baseline-1to3" in (out / "README.md").read_text()
 
 
-def test_incomplete_runs_have_no_delivery_time_and_are_counted(tmp_path):
+def test_a_system_that_never_finishes_shows_na_as_in_the_paper(tmp_path):
     results = tmp_path / "results"
-    write_run(results, "baseline-1to1", {"reliability_pct": 70, "capacity_kbps": 56}, "dissem", 1,
-              latency=100.0, frames=700, receivers=1, complete=False)
-    write_run(results, "baseline-1to1", {"reliability_pct": 70, "capacity_kbps": 56}, "norm", 1,
-              latency=90.0, frames=700, receivers=1)
+    cell = {"reliability_pct": 70, "capacity_kbps": 56}
+    write_run(results, "baseline-1to1", cell, "dissem", 1, latency=100.0, frames=700, receivers=1, complete=False)
+    write_run(results, "baseline-1to1", cell, "norm", 1, latency=90.0, frames=700, receivers=1)
     out = tmp_path / "out"
     run_report(results, out, tmp_path)
-    row = next(line for line in (out / "baseline-1to1.md").read_text().splitlines() if line.startswith("| 70 |"))
-    cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[2] == "n/a" and cells[4] == "90.0" and cells[18] == "0/1 / 0/0 / 1/1"
+    time_row, bytes_row = table_rows((out / "baseline-1to1.md").read_text(), "| 70 |")
+    assert time_row[2] == "#N/A" and time_row[4] == "90.0" and time_row[7] == "n/a"
+    assert bytes_row[2] == "#N/A" and bytes_row[12] == "0/1 / - / 1/1 / - / -"
 
 
 def test_baseline_report_sets_the_arq_system_and_the_shared_channel_apart(tmp_path):
@@ -94,10 +105,11 @@ def test_baseline_report_sets_the_arq_system_and_the_shared_channel_apart(tmp_pa
     run_report(results, out, tmp_path)
     page = (out / "baseline-1to1.md").read_text()
     assert "### Every node a radio of its own" in page and "### One shared channel" in page
-    rows = [[c.strip() for c in line.strip("|").split("|")] for line in page.splitlines()
-            if line.startswith("| 80 | 512 |")]
-    assert [r[2:5] for r in rows] == [["20.0", "22.0", "25.0"], ["21.0", "23.0", "26.0"]]
-    assert rows[0][5:7] == ["0.80", "0.88"]
+    rows = table_rows(page, "| 80 | 512 |")
+    time_rows = [r for r in rows if len(r) == 14]
+    assert [r[2:5] for r in time_rows] == [["20.0", "22.0", "25.0"], ["21.0", "23.0", "26.0"]]
+    assert time_rows[0][7] == "0.80"
+    assert time_rows[1][10:14] == ["n/a"] * 4  # the paper never measured a shared channel
     for png in ("baseline-1to1-time.png", "baseline-1to1-shared-time.png"):
         assert (out / png).stat().st_size > 1000
 

@@ -1,5 +1,6 @@
-// Shared by the baseline programs (NORM, TCP). SIGINT/SIGTERM end a run early but still print its (partial) result, so a
-// harness that stops a run still learns what happened.
+// Shared by the baseline programs (NORM, PGM, TCP). SIGINT/SIGTERM end a run
+// early but still print its (partial) result, so a harness that stops a run
+// still learns what happened.
 #pragma once
 
 namespace dissem::baseline {

@@ -10,9 +10,12 @@
 #include <set>
 #include <stdexcept>
 
-#include "message_spec.h"
+#include "common/message_spec.h"
 
 namespace dissem::norm_baseline {
+
+using baseline::parse_message_spec;
+
 namespace {
 
 // A bad argument found after CLI11 has parsed; the text starts with the option.
@@ -135,6 +138,10 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                        "exercises repairs where no link emulation is available")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 100.0));
+  receiver->add_option("--save-dir", r.save_dir,
+                       "write every object that is not dissem-norm's (another NORM application's, a "
+                       "gateway's) to DIR/<n>.data and its info to DIR/<n>.info")
+      ->type_name("DIR");
 
   CommandLine out;
   try {

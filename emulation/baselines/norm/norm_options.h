@@ -43,6 +43,9 @@ struct ReceiverOptions {
   double linger_s = 1.0;            // keep answering ACK requests after completion
   std::uint32_t rx_buffer = 16u << 20;
   double rx_loss_percent = 0;       // NORM's own test drop of received packets
+  // Where objects that are not ours (no dissem-norm header: another NORM
+  // application, a gateway) are written, as <n>.data and <n>.info; "" = nowhere.
+  std::string save_dir;
 };
 
 struct Options {

@@ -3,20 +3,28 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "json_writer.h"
 #include "message_info.h"
 #include "norm_session.h"
-#include "payload.h"
-#include "run_clock.h"
+#include "common/json_writer.h"
+#include "common/payload.h"
+#include "common/run_clock.h"
 #include "common/stop_signal.h"
 
 namespace dissem::norm_baseline {
+
+using baseline::JsonWriter;
+using baseline::RunClock;
+using baseline::payload_matches;
+using baseline::us_to_s;
+
 namespace {
 
 constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
@@ -152,6 +160,21 @@ class Receiver {
     }
   }
 
+  // An object of another NORM application, kept as it came: its data and info.
+  void save_foreign(NormObjectHandle object) {
+    const std::string base = r_.save_dir + "/" + std::to_string(unidentified_);
+    std::vector<char> info(NormObjectGetInfoLength(object));
+    NormObjectGetInfo(object, info.data(), static_cast<UINT16>(info.size()));
+    const char* data = NormObjectGetType(object) == NORM_OBJECT_DATA ? NormDataAccessData(object) : nullptr;
+    const auto size = static_cast<std::size_t>(NormObjectGetSize(object));
+    std::error_code ec;
+    std::filesystem::create_directories(r_.save_dir, ec);
+    std::ofstream(base + ".info", std::ios::binary).write(info.data(), static_cast<std::streamsize>(info.size()));
+    std::ofstream out(base + ".data", std::ios::binary);
+    if (data != nullptr) out.write(data, static_cast<std::streamsize>(size));
+    if (!out) std::fprintf(stderr, "dissem-norm receiver: cannot write %s.data\n", base.c_str());
+  }
+
   void on_completed(const NormEvent& event) {
     Received rx = track(event.object);
     pending_.erase(event.object);
@@ -164,6 +187,7 @@ class Receiver {
       // but it cannot be checked or matched to a message.
       ++unidentified_;
       std::fprintf(stderr, "dissem-norm receiver: completed object without our header\n");
+      if (!r_.save_dir.empty()) save_foreign(event.object);
       return;
     }
     rx.bytes = static_cast<std::uint64_t>(NormObjectGetSize(event.object));

@@ -11,14 +11,20 @@
 #include <string>
 #include <vector>
 
-#include "json_writer.h"
 #include "message_info.h"
 #include "norm_session.h"
-#include "payload.h"
-#include "run_clock.h"
+#include "common/json_writer.h"
+#include "common/payload.h"
+#include "common/run_clock.h"
 #include "common/stop_signal.h"
 
 namespace dissem::norm_baseline {
+
+using baseline::JsonWriter;
+using baseline::RunClock;
+using baseline::fill_payload;
+using baseline::us_to_s;
+
 namespace {
 
 // Longest single wait, so that signals and deadlines are noticed promptly.

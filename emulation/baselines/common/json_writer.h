@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dissem::norm_baseline {
+namespace dissem::baseline {
 
 class JsonWriter {
  public:
@@ -52,4 +52,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace dissem::norm_baseline
+}  // namespace dissem::baseline

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace dissem::norm_baseline {
+namespace dissem::baseline {
 
 class RunClock {
  public:
@@ -29,4 +29,4 @@ class RunClock {
 
 inline double us_to_s(std::int64_t us) { return static_cast<double>(us) / 1e6; }
 
-}  // namespace dissem::norm_baseline
+}  // namespace dissem::baseline

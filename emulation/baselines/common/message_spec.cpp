@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace dissem::norm_baseline {
+namespace dissem::baseline {
 namespace {
 
 // Whole-string unsigned decimal; std::stoul would accept "12abc" and "-1".
@@ -56,4 +56,4 @@ std::vector<std::uint32_t> parse_message_spec(std::string_view spec) {
   }
 }
 
-}  // namespace dissem::norm_baseline
+}  // namespace dissem::baseline

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace dissem::norm_baseline {
+namespace dissem::baseline {
 namespace {
 
 void append_escaped(std::string& out, std::string_view text) {
@@ -111,4 +111,4 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
-}  // namespace dissem::norm_baseline
+}  // namespace dissem::baseline

@@ -1,0 +1,25 @@
+// dissem-pgm: the OpenPGM baseline, run on the same emulated links as
+// dissemd and dissem-norm so that all are measured alike. One process is a
+// sender or a receiver; each prints one JSON result object as the last line
+// of stdout (progress and diagnostics go to stderr).
+//
+//   dissem-pgm receiver --node-id 2 --interface lo --loopback --expect 1
+//   dissem-pgm sender --node-id 1 --interface lo --loopback --rate 20000000
+//                     --messages 1x819200 --linger 5
+//
+// Exit codes: 0 completed (receiver: every expected message; sender: every
+// message handed to PGM), 1 not completed (time limit, PGM error, signal),
+// 2 bad arguments.
+#include "pgm_options.h"
+#include "pgm_receiver.h"
+#include "pgm_sender.h"
+#include "common/stop_signal.h"
+
+int main(int argc, char** argv) {
+  using namespace dissem::pgm_baseline;
+  CommandLine command = parse_command_line(argc, argv);
+  if (!command.options) return command.exit_code;
+  dissem::baseline::install_stop_handlers();
+  const Options& options = *command.options;
+  return options.role == Role::Sender ? run_sender(options) : run_receiver(options);
+}

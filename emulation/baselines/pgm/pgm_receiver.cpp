@@ -1,0 +1,263 @@
+#include "pgm_receiver.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "apdu_header.h"
+#include "pgm_socket.h"
+#include "socket_filters.h"
+#include "common/json_writer.h"
+#include "common/payload.h"
+#include "common/run_clock.h"
+#include "common/stop_signal.h"
+
+namespace dissem::pgm_baseline {
+namespace {
+
+using baseline::JsonWriter;
+using baseline::RunClock;
+using baseline::us_to_s;
+
+constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
+// Room for any APDU (PGM reassembles fragmented ones); ours are --payload bytes.
+constexpr std::size_t kReceiveBuffer = 65536;
+
+struct Received {
+  ApduHeader first;           // header of the message's first APDU
+  std::uint32_t next_offset = 0;
+  bool content_ok = true;
+  double new_s = 0;           // first APDU, seconds since start
+  std::int64_t new_unix_us = 0;
+  double completed_s = 0;
+  std::int64_t completed_unix_us = 0;
+};
+
+class Receiver {
+ public:
+  explicit Receiver(const Options& o) : c_(o.common), r_(o.receiver), buffer_(kReceiveBuffer) {}
+
+  int run() {
+    try {
+      socket_.emplace(c_, "receiver", [this](PgmSocket& s) { configure(s); });
+      if (r_.rx_loss_percent > 0) attach_rx_loss_filter(socket_->recv_fd(), r_.rx_loss_percent);
+      // Results count from the moment PGM listens; the time limit still
+      // counts from process start.
+      deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
+      clock_ = RunClock();
+      loop();
+    } catch (const PgmError& e) {
+      error_ = e.what();
+      std::fprintf(stderr, "dissem-pgm receiver: %s\n", e.what());
+    }
+    if (!printed_) print_result();
+    socket_.reset();
+    return complete() ? 0 : 1;
+  }
+
+ private:
+  void configure(PgmSocket& s) {
+    s.set(PGM_RECV_ONLY, 1, "PGM_RECV_ONLY");
+    s.set(PGM_PASSIVE, 0, "PGM_PASSIVE");  // NAK for what is missing
+    s.set(PGM_ABORT_ON_RESET, 0, "PGM_ABORT_ON_RESET");  // report unrecoverable loss, carry on
+    s.set(PGM_RXW_SQNS, static_cast<int>(r_.rxw_sqns), "PGM_RXW_SQNS");
+    // OpenPGM's intervals are microseconds (pgm_msecs()), whatever its comments say.
+    s.set(PGM_PEER_EXPIRY, static_cast<int>(pgm_secs(r_.peer_expiry_s)), "PGM_PEER_EXPIRY");
+    s.set(PGM_SPMR_EXPIRY, static_cast<int>(pgm_msecs(r_.spmr_expiry_ms)), "PGM_SPMR_EXPIRY");
+    s.set(PGM_NAK_BO_IVL, static_cast<int>(pgm_msecs(r_.nak_bo_ivl_ms)), "PGM_NAK_BO_IVL");
+    s.set(PGM_NAK_RPT_IVL, static_cast<int>(pgm_msecs(r_.nak_rpt_ivl_ms)), "PGM_NAK_RPT_IVL");
+    s.set(PGM_NAK_RDATA_IVL, static_cast<int>(pgm_msecs(r_.nak_rdata_ivl_ms)), "PGM_NAK_RDATA_IVL");
+    s.set(PGM_NAK_DATA_RETRIES, r_.nak_data_retries, "PGM_NAK_DATA_RETRIES");
+    s.set(PGM_NAK_NCF_RETRIES, r_.nak_ncf_retries, "PGM_NAK_NCF_RETRIES");
+  }
+
+  void loop() {
+    double linger_until = 0;
+    while (true) {
+      double now = clock_.elapsed_s();
+      if (dissem::baseline::stop_requested()) {
+        interrupted_ = !printed_;
+        return;
+      }
+      if (printed_ && now >= linger_until) return;
+      if (now >= deadline_s_) {
+        if (!printed_) {
+          timed_out_ = true;
+          std::fprintf(stderr, "dissem-pgm receiver: time limit %.3f s reached with %zu of %u messages\n",
+                       c_.time_limit_s, messages_.size(), r_.expect);
+        }
+        return;
+      }
+      double wake = std::min({deadline_s_, now + kMaxWaitS, printed_ ? linger_until : deadline_s_});
+      std::size_t bytes = 0;
+      pgm_error_t* error = nullptr;
+      int status = pgm_recv(socket_->get(), buffer_.data(), buffer_.size(), 0, &bytes, &error);
+      switch (status) {
+        case PGM_IO_STATUS_NORMAL:
+          on_apdu(bytes);
+          break;
+        case PGM_IO_STATUS_RESET:
+          // Unrecoverable loss: PGM gave up on some packets and moved on.
+          ++resets_;
+          std::fprintf(stderr, "dissem-pgm receiver: reset: %s\n", take_error(error).c_str());
+          break;
+        case PGM_IO_STATUS_TIMER_PENDING:
+          socket_->wait(std::min(wake, now + socket_->time_remain_s()) - now, false);
+          break;
+        case PGM_IO_STATUS_RATE_LIMITED:
+          socket_->wait(std::min(wake, now + socket_->rate_remain_s()) - now, false);
+          break;
+        case PGM_IO_STATUS_WOULD_BLOCK:
+          socket_->wait(wake - now, false);
+          break;
+        default:
+          ++recv_errors_;
+          if (recv_errors_ <= 3) {
+            std::fprintf(stderr, "dissem-pgm receiver: pgm_recv status %d: %s\n", status, take_error(error).c_str());
+          } else if (error) {
+            pgm_error_free(error);
+          }
+          socket_->wait(std::min(wake - now, 0.01), false);  // do not spin on a persistent error
+          break;
+      }
+      if (!printed_ && complete()) {
+        // Print now, so a harness reading stdout need not wait for the linger.
+        print_result();
+        linger_until = clock_.elapsed_s() + r_.linger_s;
+      }
+    }
+  }
+
+  bool complete() const { return messages_.size() >= r_.expect; }
+
+  void on_apdu(std::size_t bytes) {
+    ++apdus_;
+    double now = clock_.elapsed_s();
+    if (!first_rx_s_) first_rx_s_ = now;
+    std::optional<ApduHeader> header = decode_apdu_header(buffer_.data(), bytes);
+    std::size_t data = bytes - std::min(bytes, kApduHeaderBytes);
+    if (!header || header->message_bytes == 0 || std::uint64_t{header->offset} + data > header->message_bytes) {
+      ++unidentified_;  // another program on this group and port?
+      return;
+    }
+    if (done_.count(header->index)) {
+      ++duplicates_;
+      return;
+    }
+    auto [it, inserted] = pending_.try_emplace(header->index);
+    Received& rx = it->second;
+    if (inserted) {
+      rx.first = *header;
+      rx.new_s = now;
+      rx.new_unix_us = RunClock::now_unix_us();
+    }
+    if (header->offset < rx.next_offset) {
+      ++duplicates_;
+      return;
+    }
+    if (header->offset > rx.next_offset || header->message_bytes != rx.first.message_bytes) {
+      // A gap PGM will never fill (after a reset, or joined mid-message):
+      // this message cannot complete.
+      if (broken_.insert(header->index).second) {
+        std::fprintf(stderr, "dissem-pgm receiver: message %u has a gap at offset %u\n", header->index,
+                     rx.next_offset);
+      }
+      return;
+    }
+    if (!baseline::payload_matches(header->index, header->offset,
+                                   std::span<const char>(buffer_.data() + kApduHeaderBytes, data))) {
+      rx.content_ok = false;
+    }
+    rx.next_offset += static_cast<std::uint32_t>(data);
+    if (rx.next_offset < rx.first.message_bytes) return;
+    rx.completed_s = clock_.elapsed_s();
+    rx.completed_unix_us = RunClock::now_unix_us();
+    if (!rx.content_ok) ++content_errors_;
+    bytes_completed_ += rx.first.message_bytes;
+    last_completion_s_ = rx.completed_s;
+    done_.insert(header->index);
+    messages_.push_back(rx);
+    pending_.erase(it);
+  }
+
+  void print_result() {
+    JsonWriter j;
+    j.begin_object()
+        .field("system", "pgm")
+        .field("role", "receiver")
+        .field("node_id", c_.node_id)
+        .field("group", c_.group)
+        .field("port", c_.port)
+        .field("expect", r_.expect)
+        .field("objects_completed", messages_.size())
+        .field("bytes_completed", bytes_completed_)
+        .field("content_errors", content_errors_)
+        .field("duplicates", duplicates_)
+        .field("resets", resets_)
+        .field("incomplete", broken_.size())
+        .field("unidentified", unidentified_)
+        .field("apdus_received", apdus_)
+        .field("recv_errors", recv_errors_)
+        .field("start_unix", us_to_s(clock_.start_unix_us()));
+    first_rx_s_ ? j.field("first_rx_s", *first_rx_s_) : j.key("first_rx_s").null();
+    last_completion_s_ ? j.field("last_completion_s", *last_completion_s_) : j.key("last_completion_s").null();
+    j.field("timed_out", timed_out_).field("interrupted", interrupted_);
+    j.field("rx_loss", r_.rx_loss_percent);
+    j.key("messages").begin_array();
+    for (const auto& m : messages_) {
+      j.begin_object()
+          .field("index", m.first.index)
+          .field("bytes", m.first.message_bytes)
+          .field("latency_s", us_to_s(m.completed_unix_us - m.first.enqueue_unix_us))
+          .field("enqueue_unix", us_to_s(m.first.enqueue_unix_us))
+          .field("new_s", m.new_s)
+          .field("new_unix", us_to_s(m.new_unix_us))
+          .field("completed_s", m.completed_s)
+          .field("completed_unix", us_to_s(m.completed_unix_us))
+          .field("content_ok", m.content_ok)
+          .end_object();
+    }
+    j.end_array();
+    if (error_) j.field("error", *error_);
+    j.end_object();
+    std::printf("%s\n", j.str().c_str());
+    std::fflush(stdout);
+    printed_ = true;
+  }
+
+  const CommonOptions& c_;
+  const ReceiverOptions& r_;
+  RunClock clock_;
+  double deadline_s_ = 0;  // time limit on clock_
+  std::vector<char> buffer_;
+  std::optional<PgmSocket> socket_;
+  std::map<std::uint32_t, Received> pending_;  // by message index, until complete
+  std::vector<Received> messages_;             // completed, in completion order
+  std::set<std::uint32_t> done_;
+  std::set<std::uint32_t> broken_;
+  std::uint64_t apdus_ = 0;
+  std::uint64_t unidentified_ = 0;
+  std::uint64_t duplicates_ = 0;
+  std::uint64_t resets_ = 0;
+  std::uint64_t content_errors_ = 0;
+  std::uint64_t recv_errors_ = 0;
+  std::uint64_t bytes_completed_ = 0;
+  std::optional<double> first_rx_s_;
+  std::optional<double> last_completion_s_;
+  bool timed_out_ = false;
+  bool interrupted_ = false;
+  bool printed_ = false;
+  std::optional<std::string> error_;
+};
+
+}  // namespace
+
+int run_receiver(const Options& options) { return Receiver(options).run(); }
+
+}  // namespace dissem::pgm_baseline
