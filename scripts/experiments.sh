@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every emulated experiment (the paper's Tables 1-3 with dissemd and NRL
-# NORM on the same links; the multi-hop, partition and late-join ones; the
+# NORM on the same links, Tables 1-2 with OpenPGM and JGroups too; NORM
+# through dissem-norm-gateway; the multi-hop, partition and late-join ones; the
 # seed-000 message-replacement ones with dissemd and TCP; seed 004's tracks
 # over HF (75 to 2400 bit/s, simplex) and satcom with dissemd and NORM; seed
 # 003's updates across random disconnections and seed 002's sensor stream,
@@ -54,9 +55,10 @@ bash scripts/setup.sh
 bash scripts/python-setup.sh >/dev/null  # matplotlib for the report's plots
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-tcp dissem-emu \
-  dissem-rogue
+  dissem-rogue dissem-pgm dissem-jgroups dissem-norm-gateway
 bin=(--emu build/release/emulation/emu/dissem-emu --bin-dir build/release/src
      --bin-dir build/release/emulation/baselines/norm --bin-dir build/release/emulation/baselines/tcp
+     --bin-dir build/release/emulation/baselines/pgm --bin-dir build/release/emulation/baselines/jgroups
      --bin-dir build/release/emulation/rogue)
 
 # scenario, parallel runs, subnet range (distinct, so no two runs share a /24).
@@ -77,6 +79,7 @@ campaigns=(
   "seed003-disconnections 6 10.90.0.0/16"
   "seed002-sensors    2 10.91.0.0/16"
   "rgg-50             1 10.92.0.0/16"
+  "norm-gateway       4 10.93.0.0/16"
 )
 mkdir -p "$out"
 runtime="$out/runtime.txt"

@@ -8,7 +8,8 @@ sender_reliability_pct and message_size; the seed-000 scenarios (names
 starting seed000, cells with an experiment) share one page; any other
 scenario gets the multi-hop figures; seed002*, seed003* and seed004*
 scenarios get one page per seed paper (sensor stream, disconnections,
-tracks over HF and satcom); any other (delivery ratio, latency, transmissions
+tracks over HF and satcom); norm-gateway* what crossed the NORM gateway
+each way; any other (delivery ratio, latency, transmissions
 per delivery, time to full delivery after a heal or a late join)."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import (baseline_report, multihop_report, seed000_report, seed002_report, seed003_report, seed004_report,
+from . import (baseline_report, gateway_report, multihop_report, seed000_report, seed002_report, seed003_report, seed004_report,
                tactical_report)
 from .run_metrics import load_runs
 
@@ -57,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
                 index.append(_seed_page(args, module, paged[module], [r for s in paged[module] for r in by_scenario[s]]))
             continue
         cell = scenario_runs[0].cell
-        if {"capacity_kbps", "reliability_pct"} <= cell.keys():
+        if gateway_report.is_gateway(scenario):
+            body = gateway_report.section(args.results, [scenario])
+        elif {"capacity_kbps", "reliability_pct"} <= cell.keys():
             receivers = max(r.subscribers for r in scenario_runs)
             body = baseline_report.section(scenario, scenario_runs, receivers, args.reference, args.out)
         elif {"asymmetric", "sender_reliability_pct", "message_size"} <= cell.keys():

@@ -19,7 +19,8 @@ require_root("end-to-end emulation tests")
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / build_dir()
 EMU = BUILD / "emulation/emu/dissem-emu"
-BIN_DIRS = [BUILD / "src", BUILD / "emulation/baselines/norm", BUILD / "emulation/baselines/pgm", BUILD / "emulation/rogue"]
+BIN_DIRS = [BUILD / "src", BUILD / "emulation/baselines/norm", BUILD / "emulation/baselines/pgm",
+            BUILD / "emulation/baselines/jgroups", BUILD / "emulation/rogue"]
 
 
 def run_campaign(scenario: str, out: Path, *extra: str, timeout: float = 600) -> list[dict]:
@@ -58,7 +59,7 @@ def test_three_dissemd_nodes_at_20_percent_loss_deliver_a_1mb_file_byte_identica
 @pytest.mark.parametrize("scenario", ["baseline-1to3.toml", "baseline-1to1.toml"])
 def test_baseline_quick_profile_every_system_completes_every_cell(tmp_path, scenario):
     results = run_campaign(scenario, tmp_path, "--profile", "quick", "--jobs", "2")
-    assert {r["system"] for r in results} == {"dissem", "dissem-arq", "norm", "pgm"}
+    assert {r["system"] for r in results} == {"dissem", "dissem-arq", "norm", "pgm", "jgroups"}
     if scenario == "baseline-1to1.toml":
         # The quick profile runs the 1-to-1 cell on private radios and on one shared channel.
         assert {r["cell"]["shared_channel"] for r in results} == {0, 1}

@@ -14,18 +14,15 @@ Binary: $DISSEM_PGM, else build/debug/emulation/baselines/pgm/dissem-pgm
 under the repository root.
 """
 
-import json
-import os
-import random
-import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_BINARY = REPO_ROOT / "build/debug/emulation/baselines/pgm/dissem-pgm"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline_processes import GroupSession, binary_fixture, processes_fixture  # noqa: E402
 
 RATE_BPS = 20_000_000
 MESSAGE_BYTES = 200_000
@@ -36,27 +33,13 @@ PROCESS_TIME_LIMIT_S = 20
 WAIT_S = PROCESS_TIME_LIMIT_S + 10
 
 
-@pytest.fixture(scope="module")
-def binary():
-    env = os.environ.get("DISSEM_PGM")
-    if env:
-        if not os.access(env, os.X_OK):
-            pytest.fail(f"DISSEM_PGM={env} is not an executable")
-        return env
-    if not os.access(DEFAULT_BINARY, os.X_OK):
-        pytest.skip(f"no dissem-pgm at {DEFAULT_BINARY}: build the dissem-pgm target or set DISSEM_PGM")
-    return str(DEFAULT_BINARY)
+binary = binary_fixture("DISSEM_PGM", "dissem-pgm")
 
 
-class Session:
-    """Starts dissem-pgm processes on one private group/port; kills leftovers."""
+class Session(GroupSession):
+    """dissem-pgm processes on one private group/port; kills leftovers."""
 
-    def __init__(self, binary, tmp_path):
-        self.binary = binary
-        self.tmp_path = tmp_path
-        self.group = f"239.78.{random.randint(0, 255)}.{random.randint(1, 254)}"
-        self.port = random.randint(30000, 59999)
-        self.procs = []
+    GROUP_PREFIX = "239.78"
 
     def common(self, node_id):
         return [
@@ -69,63 +52,13 @@ class Session:
             "--time-limit", str(PROCESS_TIME_LIMIT_S),
         ]
 
-    def start(self, role, node_id, *extra):
-        name = f"{role}-{node_id}"
-        out = open(self.tmp_path / f"{name}.out", "w+")
-        err = open(self.tmp_path / f"{name}.err", "w+")
-        args = [self.binary, role, *self.common(node_id), *extra]
-        proc = subprocess.Popen(args, stdout=out, stderr=err)
-        proc.name, proc.out, proc.err = name, out, err
-        self.procs.append(proc)
-        return proc
-
     def sender(self, node_id, *extra):
         proc = self.start("sender", node_id, "--rate", str(RATE_BPS), "--start-delay", str(START_DELAY_S), *extra)
         time.sleep(0.2)  # bound to the port before any receiver
         return proc
 
-    def receiver(self, node_id, *extra):
-        return self.start("receiver", node_id, *extra)
 
-    def finish(self, proc):
-        """Waits (bounded) for proc; returns (exit code, last-line JSON result, stderr)."""
-        try:
-            code = proc.wait(timeout=WAIT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-            pytest.fail(f"{proc.name} did not exit within {WAIT_S} s despite --time-limit")
-        proc.out.seek(0)
-        proc.err.seek(0)
-        stdout, stderr = proc.out.read(), proc.err.read()
-        lines = [line for line in stdout.splitlines() if line.strip()]
-        assert lines, f"{proc.name} printed no result (exit {code}); stderr:\n{stderr}"
-        return code, json.loads(lines[-1]), stderr
-
-    def stop(self, proc):
-        """SIGTERM, as the emulation runner does once the receivers are done."""
-        proc.send_signal(signal.SIGTERM)
-        return self.finish(proc)
-
-    def close(self):
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.kill()
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-            proc.out.close()
-            proc.err.close()
-
-
-@pytest.fixture
-def session(binary, tmp_path):
-    s = Session(binary, tmp_path)
-    try:
-        yield s
-    finally:
-        s.close()
+session = processes_fixture(Session, "session", WAIT_S)
 
 
 def check_receiver(code, result, stderr, node_id, count):
@@ -202,28 +135,26 @@ def test_receiver_loss_is_repaired_through_naks(session):
         assert result["apdus_received"] == sent["stats"]["apdus_sent"]
 
 
-def test_receiver_time_limit_gives_partial_result(binary, session):
+def test_receiver_time_limit_gives_partial_result(session):
     start = time.monotonic()
-    args = [binary, "receiver", *session.common(2)[:-2], "--time-limit", "0.5", "--expect", "1"]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=WAIT_S)
-    assert proc.returncode == 1
+    proc = session.spawn("receiver-2", "receiver", *session.common(2)[:-2], "--time-limit", "0.5", "--expect", "1")
+    code, result, stderr = session.finish(proc)
+    assert code == 1, stderr
     assert time.monotonic() - start < 5
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["timed_out"] is True
     assert result["interrupted"] is False
     assert result["objects_completed"] == 0
     assert result["messages"] == []
 
 
-def test_sender_time_limit_cuts_sending_short(binary, session):
+def test_sender_time_limit_cuts_sending_short(session):
     # 1 MB at 8 kbit/s cannot be sent in 1 s.
-    args = [binary, "sender", *session.common(1)[:-2], "--time-limit", "1", "--rate", "80000",
-            "--messages", "1x1000000"]
     start = time.monotonic()
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=WAIT_S)
-    assert proc.returncode == 1
+    proc = session.spawn("sender-1", "sender", *session.common(1)[:-2], "--time-limit", "1", "--rate", "80000",
+                         "--messages", "1x1000000")
+    code, result, stderr = session.finish(proc)
+    assert code == 1, stderr
     assert time.monotonic() - start < 5
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["timed_out"] is True
     assert result["completed"] is False
     assert result["objects_enqueued"] == 0

@@ -307,3 +307,27 @@ def test_a_scenario_with_an_attacker_reports_what_it_sent_and_what_was_refused(t
     assert cells[5] == "6"            # integrity events
     assert cells[6] == "0"            # no forged byte delivered
     assert cells[7] == "14.0 (1/1)"   # the last subscriber's last message
+
+
+def test_gateway_report_counts_distinct_contents_and_copies_each_way(tmp_path):
+    run = tmp_path / "results" / "norm-gateway" / "c" / "bridge" / "seed-1"
+    work = {name: run / "nodes" / name for name in ("norm-tx", "norm-rx", "gw1", "gw2", "pub", "sub")}
+    for d in work.values():
+        d.mkdir(parents=True)
+    (work["pub"] / "m1").write_bytes(b"one")
+    (work["pub"] / "m2").write_bytes(b"two")
+    (work["sub"] / "inbox").mkdir()
+    for i, data in enumerate([b"one", b"two", b"norm-a", b"norm-b", b"norm-b"]):  # norm-b came twice
+        (work["sub"] / "inbox" / f"f{i}").write_bytes(data)
+    (work["norm-rx"] / "objects").mkdir()
+    (work["norm-rx"] / "objects" / "1.data").write_bytes(b"one")
+    gateway = {"to_dissem": 2, "to_norm": 1, "loops_prevented": 4, "duplicates_suppressed": 1}
+    nodes = [{"name": name, "workdir": f"nodes/{name}", "collected": gateway if name.startswith("gw") else {},
+              "result": {"objects_enqueued": 2} if name == "norm-tx" else None} for name in work]
+    result = {"scenario": "norm-gateway", "cell": {"reliability_pct": 80, "gateways": 2}, "system": "bridge",
+              "seed": 1, "status": "ok", "nodes": nodes}
+    (run / "result.json").write_text(json.dumps(result))
+    out = tmp_path / "out"
+    run_report(tmp_path / "results", out, tmp_path)
+    (row,) = table_rows((out / "norm-gateway.md").read_text(), "| 80 |")
+    assert row == ["80", "2", "ok", "2/2", "3", "1/2", "1", "4", "2", "8", "2"]

@@ -6,6 +6,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ class JsonWriter {
   JsonWriter& value(T number) {
     if constexpr (std::is_signed_v<T>) return value(static_cast<std::int64_t>(number));
     else return value(static_cast<std::uint64_t>(number));
+  }
+  // An empty optional is written as null.
+  template <typename T>
+  JsonWriter& value(const std::optional<T>& v) {
+    return v ? value(*v) : null();
   }
   JsonWriter& null();
 

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "command_line.h"
+
 namespace dissem::baseline {
 namespace {
 
@@ -54,6 +56,23 @@ std::vector<std::uint32_t> parse_message_spec(std::string_view spec) {
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string(e.what()) + " (expected COUNTxBYTES, e.g. 3x200000, or a comma list of sizes)");
   }
+}
+
+std::vector<std::uint32_t> parse_messages_option(const std::string& text, std::uint64_t max_total_bytes,
+                                                 std::string_view why) {
+  std::vector<std::uint32_t> sizes;
+  try {
+    sizes = parse_message_spec(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--messages: ") + e.what());
+  }
+  std::uint64_t total = 0;
+  for (auto size : sizes) total += size;
+  if (total > max_total_bytes) {
+    throw UsageError("--messages: " + std::to_string(total) + " bytes in all; at most " +
+                     std::to_string(max_total_bytes) + " (" + std::string(why) + ")");
+  }
+  return sizes;
 }
 
 }  // namespace dissem::baseline

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,5 +21,11 @@ inline constexpr std::size_t kMaxMessages = 32767;
 // ("1000,2000"). Every size is 1..kMaxMessageBytes. Throws
 // std::invalid_argument with a reason that does not repeat the option name.
 std::vector<std::uint32_t> parse_message_spec(std::string_view spec);
+
+// The --messages option of a sender: parse_message_spec, and at most
+// max_total_bytes in all. Throws UsageError (common/command_line.h) starting
+// "--messages: "; `why` says why the total is bounded.
+std::vector<std::uint32_t> parse_messages_option(const std::string& text, std::uint64_t max_total_bytes,
+                                                 std::string_view why);
 
 }  // namespace dissem::baseline

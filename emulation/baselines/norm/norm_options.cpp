@@ -5,23 +5,18 @@
 #include <net/if.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <set>
 #include <stdexcept>
 
 #include "common/message_spec.h"
+#include "common/role_command_line.h"
 
 namespace dissem::norm_baseline {
 
-using baseline::parse_message_spec;
+using baseline::UsageError;
 
 namespace {
-
-// A bad argument found after CLI11 has parsed; the text starts with the option.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 constexpr std::uint32_t kNodeIdMax = 0xFFFFFFFEu;  // 0 and 0xFFFFFFFF are NORM_NODE_NONE/ANY
 constexpr std::uint32_t kTxCacheMax = 32767;       // NORM masks larger counts to 15 bits
@@ -59,17 +54,8 @@ void validate_sender(const CommonOptions& c, SenderOptions& s, const std::string
     throw UsageError("--grtt: required for the sender (NORM starts at 0.25 s and lowers it slowly, "
                      "which makes every repair many times slower)");
   }
-  try {
-    s.message_sizes = parse_message_spec(messages);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--messages: ") + e.what());
-  }
-  std::uint64_t total = 0;
-  for (auto size : s.message_sizes) total += size;
-  if (total > kMaxTotalBytes) {
-    throw UsageError("--messages: " + std::to_string(total) + " bytes in all; at most " + std::to_string(kMaxTotalBytes) +
-                     " (every message stays in memory until NORM purges it)");
-  }
+  s.message_sizes = baseline::parse_messages_option(messages, kMaxTotalBytes,
+                                                    "every message stays in memory until NORM purges it");
   if (s.block + s.parity > 255) {
     throw UsageError("--block + --parity: at most 255 segments per coded block (8-bit Reed-Solomon)");
   }
@@ -86,17 +72,14 @@ void validate_sender(const CommonOptions& c, SenderOptions& s, const std::string
 }  // namespace
 
 CommandLine parse_command_line(int argc, const char* const* argv) {
-  CLI::App app{"dissem-norm: NRL NORM baseline sender/receiver; prints one JSON result as the last stdout line",
-               "dissem-norm"};
-  app.require_subcommand(1);
-  Options o;
-  CommonOptions sender_common;
-  CommonOptions receiver_common;
+  baseline::RoleCommandLine<Options> cli(
+      "dissem-norm: NRL NORM baseline sender/receiver; prints one JSON result as the last stdout line", "dissem-norm",
+      "enqueue messages as NORM_OBJECT_DATA and wait for completion", "receive objects until --expect are complete",
+      add_common);
   std::string messages;
 
-  CLI::App* sender = app.add_subcommand("sender", "enqueue messages as NORM_OBJECT_DATA and wait for completion");
-  add_common(*sender, sender_common);
-  auto& s = o.sender;
+  CLI::App* sender = &cli.sender();
+  auto& s = cli.options().sender;
   sender->add_option("--rate", s.rate_bps, "NormSetTxRate in bit/s (UDP payload only)")
       ->required()
       ->check(CLI::Range(8.0, 1e11));
@@ -122,9 +105,8 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1000));
 
-  CLI::App* receiver = app.add_subcommand("receiver", "receive objects until --expect are complete");
-  add_common(*receiver, receiver_common);
-  auto& r = o.receiver;
+  CLI::App* receiver = &cli.receiver();
+  auto& r = cli.options().receiver;
   receiver->add_option("--expect", r.expect, "objects to receive")->required()->check(CLI::Range(1u, 1000000u));
   receiver->add_flag("--silent", r.silent, "never NACK (and so never ACK either)");
   receiver->add_option("--linger", r.linger_s, "seconds to stay after completion to answer ACK requests")
@@ -143,24 +125,10 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                        "gateway's) to DIR/<n>.data and its info to DIR/<n>.info")
       ->type_name("DIR");
 
-  CommandLine out;
-  try {
-    app.parse(argc, argv);
-    o.role = sender->parsed() ? Role::Sender : Role::Receiver;
-    o.common = o.role == Role::Sender ? sender_common : receiver_common;
+  return cli.parse(argc, argv, [&](Options& o) {
     validate_common(o.common);
     if (o.role == Role::Sender) validate_sender(o.common, o.sender, messages);
-    out.options = o;
-  } catch (const CLI::CallForHelp& e) {
-    out.exit_code = app.exit(e);  // prints the selected subcommand's help on stdout
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dissem-norm: %s\nRun with --help for more information.\n", e.what());
-    out.exit_code = 2;
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "dissem-norm: %s\n", e.what());
-    out.exit_code = 2;
-  }
-  return out;
+  });
 }
 
 }  // namespace dissem::norm_baseline

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "common/command_line.h"
+
 namespace dissem::norm_baseline {
 
-enum class Role { Sender, Receiver };
+using baseline::Role;
 
 struct CommonOptions {
   // Must differ between all processes of a session: a NORM receiver silently
@@ -55,13 +57,8 @@ struct Options {
   ReceiverOptions receiver;
 };
 
-// What the command line asks for: options to run with, or (help shown, or a
-// usage error reported on stderr naming the option) the exit code to return
-// at once: 0 for help, 2 for errors.
-struct CommandLine {
-  std::optional<Options> options;
-  int exit_code = 0;
-};
+// Options to run with, or the exit code to return at once (common/command_line.h).
+using CommandLine = baseline::CommandLine<Options>;
 
 CommandLine parse_command_line(int argc, const char* const* argv);
 

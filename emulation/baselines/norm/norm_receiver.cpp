@@ -15,12 +15,14 @@
 #include "norm_session.h"
 #include "common/json_writer.h"
 #include "common/payload.h"
+#include "common/result_members.h"
 #include "common/run_clock.h"
 #include "common/stop_signal.h"
 
 namespace dissem::norm_baseline {
 
 using baseline::JsonWriter;
+using baseline::ReceivedMessage;
 using baseline::RunClock;
 using baseline::payload_matches;
 using baseline::us_to_s;
@@ -34,12 +36,7 @@ constexpr std::uint32_t kMaxRxCache = 32767;
 
 struct Received {
   std::optional<MessageInfo> info;  // from NORM_INFO, when the sender is one of ours
-  std::uint64_t bytes = 0;
-  double new_s = 0;  // first packet (NORM_RX_OBJECT_NEW), seconds since start
-  std::int64_t new_unix_us = 0;
-  double completed_s = 0;
-  std::int64_t completed_unix_us = 0;
-  bool content_ok = false;
+  ReceivedMessage message;          // new_* from NORM_RX_OBJECT_NEW
 };
 
 class Receiver {
@@ -108,15 +105,16 @@ class Receiver {
     }
   }
 
-  std::size_t completed_count() const { return messages_.size() + unidentified_; }
+  std::size_t completed_count() const { return received_.count() + unidentified_; }
   bool complete() const { return completed_count() >= r_.expect; }
 
   Received& track(NormObjectHandle object) {
     auto [it, inserted] = pending_.try_emplace(object);
     if (inserted) {
-      it->second.new_s = clock_.elapsed_s();
-      it->second.new_unix_us = RunClock::now_unix_us();
-      if (!first_rx_s_) first_rx_s_ = it->second.new_s;
+      ReceivedMessage& m = it->second.message;
+      m.new_s = clock_.elapsed_s();
+      m.new_unix_us = RunClock::now_unix_us();
+      if (!first_rx_s_) first_rx_s_ = m.new_s;
     }
     return it->second;
   }
@@ -178,8 +176,9 @@ class Receiver {
   void on_completed(const NormEvent& event) {
     Received rx = track(event.object);
     pending_.erase(event.object);
-    rx.completed_s = clock_.elapsed_s();
-    rx.completed_unix_us = RunClock::now_unix_us();
+    ReceivedMessage& m = rx.message;
+    m.completed_s = clock_.elapsed_s();
+    m.completed_unix_us = RunClock::now_unix_us();
     if (!rx.info) rx.info = read_info(event.object);
     if (event.sender != NORM_NODE_INVALID) sender_grtt_ = NormNodeGetGrtt(event.sender);
     if (NormObjectGetType(event.object) != NORM_OBJECT_DATA || !rx.info) {
@@ -190,59 +189,38 @@ class Receiver {
       if (!r_.save_dir.empty()) save_foreign(event.object);
       return;
     }
-    rx.bytes = static_cast<std::uint64_t>(NormObjectGetSize(event.object));
+    m.index = rx.info->index;
+    m.enqueue_unix_us = rx.info->enqueue_unix_us;
+    m.bytes = static_cast<std::uint64_t>(NormObjectGetSize(event.object));
     const char* data = NormDataAccessData(event.object);  // valid until the next event is fetched
-    rx.content_ok = data != nullptr && payload_matches(rx.info->index, {data, rx.bytes});
-    if (!seen_.insert(rx.info->index).second) {
+    m.content_ok = data != nullptr && payload_matches(m.index, {data, m.bytes});
+    if (!seen_.insert(m.index).second) {
       ++duplicates_;
       return;
     }
-    if (!rx.content_ok) ++content_errors_;
-    bytes_completed_ += rx.bytes;
-    last_completion_s_ = rx.completed_s;
-    messages_.push_back(rx);
+    received_.add(m);
   }
 
   void print_result() {
     JsonWriter j;
-    j.begin_object()
-        .field("system", "norm")
-        .field("role", "receiver")
-        .field("node_id", c_.node_id)
-        .field("group", c_.group)
-        .field("port", c_.port)
-        .field("expect", r_.expect)
+    baseline::begin_result(j, "norm", "receiver", c_.node_id, c_.group, c_.port);
+    j.field("expect", r_.expect)
         .field("objects_completed", completed_count())
-        .field("bytes_completed", bytes_completed_)
+        .field("bytes_completed", received_.bytes())
         .field("objects_aborted", aborted_)
-        .field("content_errors", content_errors_)
+        .field("content_errors", received_.content_errors())
         .field("duplicates", duplicates_)
         .field("unidentified", unidentified_)
-        .field("start_unix", us_to_s(clock_.start_unix_us()));
-    first_rx_s_ ? j.field("first_rx_s", *first_rx_s_) : j.key("first_rx_s").null();
-    last_completion_s_ ? j.field("last_completion_s", *last_completion_s_) : j.key("last_completion_s").null();
+        .field("start_unix", us_to_s(clock_.start_unix_us()))
+        .field("first_rx_s", first_rx_s_)
+        .field("last_completion_s", received_.last_completion_s());
     j.field("timed_out", timed_out_).field("interrupted", interrupted_).field("silent", r_.silent);
     j.field("rx_loss", r_.rx_loss_percent);
     j.key("sender_ids").begin_array();
     for (auto id : senders_) j.value(id);
     j.end_array();
-    sender_grtt_ ? j.field("sender_grtt", *sender_grtt_) : j.key("sender_grtt").null();
-    j.key("messages").begin_array();
-    for (const auto& m : messages_) {
-      double enqueue_unix = us_to_s(m.info->enqueue_unix_us);
-      j.begin_object()
-          .field("index", m.info->index)
-          .field("bytes", m.bytes)
-          .field("latency_s", us_to_s(m.completed_unix_us - m.info->enqueue_unix_us))
-          .field("enqueue_unix", enqueue_unix)
-          .field("new_s", m.new_s)
-          .field("new_unix", us_to_s(m.new_unix_us))
-          .field("completed_s", m.completed_s)
-          .field("completed_unix", us_to_s(m.completed_unix_us))
-          .field("content_ok", m.content_ok)
-          .end_object();
-    }
-    j.end_array();
+    j.field("sender_grtt", sender_grtt_);
+    received_.write(j);
     if (error_) j.field("error", *error_);
     j.end_object();
     std::printf("%s\n", j.str().c_str());
@@ -256,16 +234,13 @@ class Receiver {
   double deadline_s_ = 0;  // time limit on clock_
   std::optional<NormRuntime> norm_;
   std::unordered_map<NormObjectHandle, Received> pending_;  // between NEW and COMPLETED/ABORTED
-  std::vector<Received> messages_;                         // completed, in completion order
+  baseline::ReceivedMessages received_;
   std::set<std::uint32_t> seen_;
   std::set<NormNodeId> senders_;
   std::uint64_t unidentified_ = 0;
   std::uint64_t duplicates_ = 0;
   std::uint64_t aborted_ = 0;
-  std::uint64_t content_errors_ = 0;
-  std::uint64_t bytes_completed_ = 0;
   std::optional<double> first_rx_s_;
-  std::optional<double> last_completion_s_;
   std::optional<double> sender_grtt_;
   bool timed_out_ = false;
   bool interrupted_ = false;

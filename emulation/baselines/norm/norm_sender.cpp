@@ -15,6 +15,7 @@
 #include "norm_session.h"
 #include "common/json_writer.h"
 #include "common/payload.h"
+#include "common/result_members.h"
 #include "common/run_clock.h"
 #include "common/stop_signal.h"
 
@@ -32,15 +33,12 @@ constexpr double kMaxWaitS = 0.1;
 // How soon to retry an enqueue NORM refused, in case no vacancy event comes.
 constexpr double kEnqueueRetryS = 0.01;
 
-struct Message {
-  std::uint32_t size = 0;
+// sent_s: first pass finished (NORM_TX_OBJECT_SENT).
+struct Message : baseline::SentMessage {
   // NormDataEnqueue does not copy: the bytes must live until NORM purges the
   // object (NORM_TX_OBJECT_PURGED) or the session is gone.
   std::unique_ptr<char[]> data;
   NormObjectHandle handle = NORM_OBJECT_INVALID;
-  std::optional<double> enqueue_s;
-  std::int64_t enqueue_unix_us = 0;
-  std::optional<double> sent_s;  // first pass finished (NORM_TX_OBJECT_SENT)
 };
 
 const char* acking_status_name(NormAckingStatus status) {
@@ -68,7 +66,7 @@ std::uint32_t sender_buffer_space(const SenderOptions& s) {
 class Sender {
  public:
   explicit Sender(const Options& o) : c_(o.common), s_(o.sender) {
-    for (auto size : s_.message_sizes) messages_.push_back(Message{size, nullptr, NORM_OBJECT_INVALID, {}, 0, {}});
+    for (auto size : s_.message_sizes) messages_.push_back(Message{{size, {}, 0, {}}, nullptr, NORM_OBJECT_INVALID});
     total_bytes_ = std::accumulate(s_.message_sizes.begin(), s_.message_sizes.end(), std::uint64_t{0});
   }
 
@@ -265,25 +263,14 @@ class Sender {
 
   std::string result_json() const {
     JsonWriter j;
-    j.begin_object()
-        .field("system", "norm")
-        .field("role", "sender")
-        .field("node_id", c_.node_id)
-        .field("group", c_.group)
-        .field("port", c_.port)
-        .field("messages_planned", messages_.size())
+    baseline::begin_result(j, "norm", "sender", c_.node_id, c_.group, c_.port);
+    j.field("messages_planned", messages_.size())
         .field("objects_enqueued", objects_enqueued_)
         .field("bytes_enqueued", bytes_enqueued_)
         .field("start_unix", us_to_s(clock_.start_unix_us()));
-    j.key("enqueue_times").begin_array();  // seconds since start_unix
-    for (const auto& m : messages_) m.enqueue_s ? j.value(*m.enqueue_s) : j.null();
-    j.end_array();
-    j.key("sent_times").begin_array();  // first pass finished, seconds since start_unix
-    for (const auto& m : messages_) m.sent_s ? j.value(*m.sent_s) : j.null();
-    j.end_array();
+    baseline::write_send_times(j, messages_, 0.0);  // seconds since start_unix
     j.field("completed", completed_);
-    completion_basis_ ? j.field("completion_basis", *completion_basis_) : j.key("completion_basis").null();
-    completion_s_ ? j.field("completion_s", *completion_s_) : j.key("completion_s").null();
+    j.field("completion_basis", completion_basis_).field("completion_s", completion_s_);
     j.field("timed_out", timed_out_).field("interrupted", interrupted_);
     j.field("grtt", c_.grtt.value_or(0.0));
     if (norm_) j.field("grtt_final", NormGetGrttEstimate(norm_->session()));

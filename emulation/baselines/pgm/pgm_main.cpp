@@ -13,13 +13,8 @@
 #include "pgm_options.h"
 #include "pgm_receiver.h"
 #include "pgm_sender.h"
-#include "common/stop_signal.h"
 
 int main(int argc, char** argv) {
   using namespace dissem::pgm_baseline;
-  CommandLine command = parse_command_line(argc, argv);
-  if (!command.options) return command.exit_code;
-  dissem::baseline::install_stop_handlers();
-  const Options& options = *command.options;
-  return options.role == Role::Sender ? run_sender(options) : run_receiver(options);
+  return dissem::baseline::run_role(parse_command_line(argc, argv), run_sender, run_receiver);
 }

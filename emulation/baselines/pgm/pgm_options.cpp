@@ -8,19 +8,17 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "apdu_header.h"
 #include "common/message_spec.h"
+#include "common/role_command_line.h"
 
 namespace dissem::pgm_baseline {
-namespace {
 
-// A bad argument found after CLI11 has parsed; the text starts with the option.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using baseline::UsageError;
+
+namespace {
 
 // PGM refuses windows of half the sequence space or more; far below that,
 // a window this large would hold gigabytes.
@@ -59,17 +57,8 @@ void validate_common(const CommonOptions& c) {
 }
 
 void validate_sender(const CommonOptions& c, SenderOptions& s, const std::string& messages) {
-  try {
-    s.message_sizes = baseline::parse_message_spec(messages);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--messages: ") + e.what());
-  }
-  std::uint64_t total = 0;
-  for (auto size : s.message_sizes) total += size;
-  if (total > kMaxTotalBytes) {
-    throw UsageError("--messages: " + std::to_string(total) + " bytes in all; at most " +
-                     std::to_string(kMaxTotalBytes) + " (all of it stays in PGM's transmit window)");
-  }
+  s.message_sizes =
+      baseline::parse_messages_option(messages, kMaxTotalBytes, "all of it stays in PGM's transmit window");
   std::uint64_t apdus = apdu_count(s.message_sizes, c.payload);
   if (s.txw_sqns == 0) {
     if (apdus > kMaxWindowSqns) throw UsageError("--messages: " + std::to_string(apdus) + " APDUs exceed the largest window");
@@ -97,17 +86,14 @@ RateLimits rate_limits(const CommonOptions& c, const SenderOptions& s) {
 }
 
 CommandLine parse_command_line(int argc, const char* const* argv) {
-  CLI::App app{"dissem-pgm: OpenPGM baseline sender/receiver; prints one JSON result as the last stdout line",
-               "dissem-pgm"};
-  app.require_subcommand(1);
-  Options o;
-  CommonOptions sender_common;
-  CommonOptions receiver_common;
+  baseline::RoleCommandLine<Options> cli(
+      "dissem-pgm: OpenPGM baseline sender/receiver; prints one JSON result as the last stdout line", "dissem-pgm",
+      "send messages as 1400-byte APDUs, then keep serving repairs", "receive messages until --expect are complete",
+      add_common);
   std::string messages;
 
-  CLI::App* sender = app.add_subcommand("sender", "send messages as 1400-byte APDUs, then keep serving repairs");
-  add_common(*sender, sender_common);
-  auto& s = o.sender;
+  CLI::App* sender = &cli.sender();
+  auto& s = cli.options().sender;
   sender->add_option("--rate", s.rate_bps, "total rate limit in bit/s of UDP payload (link capacity)")
       ->required()
       ->check(CLI::Range(8.0, 1.6e10));
@@ -134,9 +120,8 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   sender->add_flag("!--no-pacing", s.pacing,
                    "leave original data to PGM's token buckets alone (which allow a one-second burst below 11.6 Mbit/s)");
 
-  CLI::App* receiver = app.add_subcommand("receiver", "receive messages until --expect are complete");
-  add_common(*receiver, receiver_common);
-  auto& r = o.receiver;
+  CLI::App* receiver = &cli.receiver();
+  auto& r = cli.options().receiver;
   receiver->add_option("--expect", r.expect, "messages to receive")->required()->check(CLI::Range(1u, 1000000u));
   receiver->add_option("--linger", r.linger_s, "seconds to stay after completion")
       ->capture_default_str()
@@ -171,24 +156,10 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 100.0));
 
-  CommandLine out;
-  try {
-    app.parse(argc, argv);
-    o.role = sender->parsed() ? Role::Sender : Role::Receiver;
-    o.common = o.role == Role::Sender ? sender_common : receiver_common;
+  return cli.parse(argc, argv, [&](Options& o) {
     validate_common(o.common);
     if (o.role == Role::Sender) validate_sender(o.common, o.sender, messages);
-    out.options = o;
-  } catch (const CLI::CallForHelp& e) {
-    out.exit_code = app.exit(e);  // prints the selected subcommand's help on stdout
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dissem-pgm: %s\nRun with --help for more information.\n", e.what());
-    out.exit_code = 2;
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "dissem-pgm: %s\n", e.what());
-    out.exit_code = 2;
-  }
-  return out;
+  });
 }
 
 }  // namespace dissem::pgm_baseline

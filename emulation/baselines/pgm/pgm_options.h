@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "common/command_line.h"
+
 namespace dissem::pgm_baseline {
 
-enum class Role { Sender, Receiver };
+using baseline::Role;
 
 struct CommonOptions {
   std::uint32_t node_id = 0;        // only reported (and mixed into the PGM GSI)
@@ -73,13 +75,8 @@ struct RateLimits {
 };
 RateLimits rate_limits(const CommonOptions& c, const SenderOptions& s);
 
-// What the command line asks for: options to run with, or (help shown, or a
-// usage error reported on stderr naming the option) the exit code to return
-// at once: 0 for help, 2 for errors.
-struct CommandLine {
-  std::optional<Options> options;
-  int exit_code = 0;
-};
+// Options to run with, or the exit code to return at once (common/command_line.h).
+using CommandLine = baseline::CommandLine<Options>;
 
 CommandLine parse_command_line(int argc, const char* const* argv);
 

@@ -15,6 +15,7 @@
 #include "socket_filters.h"
 #include "common/json_writer.h"
 #include "common/payload.h"
+#include "common/result_members.h"
 #include "common/run_clock.h"
 #include "common/stop_signal.h"
 
@@ -22,6 +23,7 @@ namespace dissem::pgm_baseline {
 namespace {
 
 using baseline::JsonWriter;
+using baseline::ReceivedMessage;
 using baseline::RunClock;
 using baseline::us_to_s;
 
@@ -32,11 +34,7 @@ constexpr std::size_t kReceiveBuffer = 65536;
 struct Received {
   ApduHeader first;           // header of the message's first APDU
   std::uint32_t next_offset = 0;
-  bool content_ok = true;
-  double new_s = 0;           // first APDU, seconds since start
-  std::int64_t new_unix_us = 0;
-  double completed_s = 0;
-  std::int64_t completed_unix_us = 0;
+  ReceivedMessage message;    // new_* at the first APDU
 };
 
 class Receiver {
@@ -90,7 +88,7 @@ class Receiver {
         if (!printed_) {
           timed_out_ = true;
           std::fprintf(stderr, "dissem-pgm receiver: time limit %.3f s reached with %zu of %u messages\n",
-                       c_.time_limit_s, messages_.size(), r_.expect);
+                       c_.time_limit_s, received_.count(), r_.expect);
         }
         return;
       }
@@ -134,7 +132,7 @@ class Receiver {
     }
   }
 
-  bool complete() const { return messages_.size() >= r_.expect; }
+  bool complete() const { return received_.count() >= r_.expect; }
 
   void on_apdu(std::size_t bytes) {
     ++apdus_;
@@ -152,10 +150,15 @@ class Receiver {
     }
     auto [it, inserted] = pending_.try_emplace(header->index);
     Received& rx = it->second;
+    ReceivedMessage& m = rx.message;
     if (inserted) {
       rx.first = *header;
-      rx.new_s = now;
-      rx.new_unix_us = RunClock::now_unix_us();
+      m.index = header->index;
+      m.bytes = header->message_bytes;
+      m.enqueue_unix_us = header->enqueue_unix_us;
+      m.new_s = now;
+      m.new_unix_us = RunClock::now_unix_us();
+      m.content_ok = true;
     }
     if (header->offset < rx.next_offset) {
       ++duplicates_;
@@ -172,58 +175,36 @@ class Receiver {
     }
     if (!baseline::payload_matches(header->index, header->offset,
                                    std::span<const char>(buffer_.data() + kApduHeaderBytes, data))) {
-      rx.content_ok = false;
+      m.content_ok = false;
     }
     rx.next_offset += static_cast<std::uint32_t>(data);
     if (rx.next_offset < rx.first.message_bytes) return;
-    rx.completed_s = clock_.elapsed_s();
-    rx.completed_unix_us = RunClock::now_unix_us();
-    if (!rx.content_ok) ++content_errors_;
-    bytes_completed_ += rx.first.message_bytes;
-    last_completion_s_ = rx.completed_s;
+    m.completed_s = clock_.elapsed_s();
+    m.completed_unix_us = RunClock::now_unix_us();
+    received_.add(m);
     done_.insert(header->index);
-    messages_.push_back(rx);
     pending_.erase(it);
   }
 
   void print_result() {
     JsonWriter j;
-    j.begin_object()
-        .field("system", "pgm")
-        .field("role", "receiver")
-        .field("node_id", c_.node_id)
-        .field("group", c_.group)
-        .field("port", c_.port)
-        .field("expect", r_.expect)
-        .field("objects_completed", messages_.size())
-        .field("bytes_completed", bytes_completed_)
-        .field("content_errors", content_errors_)
+    baseline::begin_result(j, "pgm", "receiver", c_.node_id, c_.group, c_.port);
+    j.field("expect", r_.expect)
+        .field("objects_completed", received_.count())
+        .field("bytes_completed", received_.bytes())
+        .field("content_errors", received_.content_errors())
         .field("duplicates", duplicates_)
         .field("resets", resets_)
         .field("incomplete", broken_.size())
         .field("unidentified", unidentified_)
         .field("apdus_received", apdus_)
         .field("recv_errors", recv_errors_)
-        .field("start_unix", us_to_s(clock_.start_unix_us()));
-    first_rx_s_ ? j.field("first_rx_s", *first_rx_s_) : j.key("first_rx_s").null();
-    last_completion_s_ ? j.field("last_completion_s", *last_completion_s_) : j.key("last_completion_s").null();
+        .field("start_unix", us_to_s(clock_.start_unix_us()))
+        .field("first_rx_s", first_rx_s_)
+        .field("last_completion_s", received_.last_completion_s());
     j.field("timed_out", timed_out_).field("interrupted", interrupted_);
     j.field("rx_loss", r_.rx_loss_percent);
-    j.key("messages").begin_array();
-    for (const auto& m : messages_) {
-      j.begin_object()
-          .field("index", m.first.index)
-          .field("bytes", m.first.message_bytes)
-          .field("latency_s", us_to_s(m.completed_unix_us - m.first.enqueue_unix_us))
-          .field("enqueue_unix", us_to_s(m.first.enqueue_unix_us))
-          .field("new_s", m.new_s)
-          .field("new_unix", us_to_s(m.new_unix_us))
-          .field("completed_s", m.completed_s)
-          .field("completed_unix", us_to_s(m.completed_unix_us))
-          .field("content_ok", m.content_ok)
-          .end_object();
-    }
-    j.end_array();
+    received_.write(j);
     if (error_) j.field("error", *error_);
     j.end_object();
     std::printf("%s\n", j.str().c_str());
@@ -238,18 +219,15 @@ class Receiver {
   std::vector<char> buffer_;
   std::optional<PgmSocket> socket_;
   std::map<std::uint32_t, Received> pending_;  // by message index, until complete
-  std::vector<Received> messages_;             // completed, in completion order
+  baseline::ReceivedMessages received_;
   std::set<std::uint32_t> done_;
   std::set<std::uint32_t> broken_;
   std::uint64_t apdus_ = 0;
   std::uint64_t unidentified_ = 0;
   std::uint64_t duplicates_ = 0;
   std::uint64_t resets_ = 0;
-  std::uint64_t content_errors_ = 0;
   std::uint64_t recv_errors_ = 0;
-  std::uint64_t bytes_completed_ = 0;
   std::optional<double> first_rx_s_;
-  std::optional<double> last_completion_s_;
   bool timed_out_ = false;
   bool interrupted_ = false;
   bool printed_ = false;

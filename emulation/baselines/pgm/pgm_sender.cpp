@@ -15,6 +15,7 @@
 #include "socket_filters.h"
 #include "common/json_writer.h"
 #include "common/payload.h"
+#include "common/result_members.h"
 #include "common/run_clock.h"
 #include "common/stop_signal.h"
 
@@ -36,12 +37,8 @@ constexpr double kPacingSlackS = 0.002;
 // lead sequence number (and so a lost last packet); then ambient SPMs.
 constexpr int kHeartbeatMs[] = {50, 100, 200, 400, 800};
 
-struct Message {
-  std::uint32_t size = 0;
-  std::optional<double> enqueue_s;   // first APDU handed to PGM
-  std::int64_t enqueue_unix_us = 0;
-  std::optional<double> sent_s;      // last APDU handed to PGM
-};
+// enqueue_s: first APDU handed to PGM; sent_s: last APDU handed to PGM.
+using Message = baseline::SentMessage;
 
 class Sender {
  public:
@@ -240,25 +237,15 @@ class Sender {
 
   std::string result_json() const {
     JsonWriter j;
-    j.begin_object()
-        .field("system", "pgm")
-        .field("role", "sender")
-        .field("node_id", c_.node_id)
-        .field("group", c_.group)
-        .field("port", c_.port)
-        .field("messages_planned", messages_.size())
+    baseline::begin_result(j, "pgm", "sender", c_.node_id, c_.group, c_.port);
+    j.field("messages_planned", messages_.size())
         .field("objects_enqueued", objects_enqueued_)
         .field("bytes_enqueued", bytes_enqueued_)
         // The first APDU, as the receivers' delivery times count from it
         // (before any: when the socket was ready).
         .field("start_unix", us_to_s(first_send_s_ ? first_send_unix_us_ : clock_.start_unix_us()));
     double t0 = first_send_s_.value_or(0.0);
-    j.key("enqueue_times").begin_array();  // first APDU handed to PGM, seconds since start_unix
-    for (const auto& m : messages_) m.enqueue_s ? j.value(*m.enqueue_s - t0) : j.null();
-    j.end_array();
-    j.key("sent_times").begin_array();  // last APDU handed to PGM, seconds since start_unix
-    for (const auto& m : messages_) m.sent_s ? j.value(*m.sent_s - t0) : j.null();
-    j.end_array();
+    baseline::write_send_times(j, messages_, t0);  // seconds since start_unix
     j.field("completed", completed_);
     j.field("completion_basis", "handed_to_pgm");  // PGM has no acknowledgements
     completion_s_ ? j.field("completion_s", *completion_s_ - t0) : j.key("completion_s").null();

@@ -12,16 +12,11 @@
 // receiver ended the connection), 4 stopped before (time limit, linger,
 // signal), 1 failure (no connection, socket error, bad framing), 2 bad
 // arguments.
-#include "common/stop_signal.h"
 #include "tcp_options.h"
 #include "tcp_receiver.h"
 #include "tcp_sender.h"
 
 int main(int argc, char** argv) {
   using namespace dissem::tcp_baseline;
-  CommandLine command = parse_command_line(argc, argv);
-  if (!command.options) return command.exit_code;
-  dissem::baseline::install_stop_handlers();
-  const Options& options = *command.options;
-  return options.role == Role::Sender ? run_sender(options) : run_receiver(options);
+  return dissem::baseline::run_role(parse_command_line(argc, argv), run_sender, run_receiver);
 }

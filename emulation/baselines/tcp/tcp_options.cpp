@@ -2,17 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
 namespace dissem::tcp_baseline {
-namespace {
 
-// A bad argument found after CLI11 has parsed; the text starts with the option.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using baseline::UsageError;
+
+namespace {
 
 struct Texts {
   std::string plan;
@@ -63,7 +60,6 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                "stdout line",
                "dissem-tcp"};
   app.require_subcommand(1);
-  Options o;
   Texts sender_texts, receiver_texts;
   Options sender_o, receiver_o;
 
@@ -85,24 +81,13 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                        "with a workload: stop this many seconds after its last message was produced")
       ->check(CLI::Range(0.0, 86400.0));
 
-  CommandLine out;
-  try {
-    app.parse(argc, argv);
+  return baseline::parse_command_line<Options>(app, argc, argv, "dissem-tcp", [&] {
     const bool is_sender = sender->parsed();
-    o = is_sender ? sender_o : receiver_o;
+    Options o = is_sender ? sender_o : receiver_o;
     o.role = is_sender ? Role::Sender : Role::Receiver;
     finish(o, is_sender ? sender_texts : receiver_texts);
-    out.options = o;
-  } catch (const CLI::CallForHelp& e) {
-    out.exit_code = app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dissem-tcp: %s\nRun with --help for more information.\n", e.what());
-    out.exit_code = 2;
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "dissem-tcp: %s\n", e.what());
-    out.exit_code = 2;
-  }
-  return out;
+    return o;
+  });
 }
 
 }  // namespace dissem::tcp_baseline

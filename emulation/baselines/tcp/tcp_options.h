@@ -4,12 +4,13 @@
 #include <optional>
 #include <string>
 
+#include "common/command_line.h"
 #include "socket_ops.h"
 #include "tools/load/workload.h"
 
 namespace dissem::tcp_baseline {
 
-enum class Role { Sender, Receiver };
+using baseline::Role;
 
 struct SenderOptions {
   Endpoint connect;             // the receiver
@@ -31,12 +32,8 @@ struct Options {
   ReceiverOptions receiver;
 };
 
-// Options to run with, or (help shown, or a usage error reported on stderr
-// naming the option) the exit code to return at once: 0 for help, 2 for errors.
-struct CommandLine {
-  std::optional<Options> options;
-  int exit_code = 0;
-};
+// Options to run with, or the exit code to return at once (common/command_line.h).
+using CommandLine = baseline::CommandLine<Options>;
 
 CommandLine parse_command_line(int argc, const char* const* argv);
 

@@ -11,13 +11,16 @@
 #include <vector>
 
 #include "frame_codec.h"
-#include "run_clock.h"
 #include "socket_ops.h"
+#include "common/run_clock.h"
 #include "common/stop_signal.h"
 #include "tools/load/json_text.h"
 #include "tools/load/reception_log.h"
 
 namespace dissem::tcp_baseline {
+
+using baseline::RunClock;
+
 namespace {
 
 constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt

@@ -12,14 +12,18 @@
 #include <vector>
 
 #include "frame_codec.h"
-#include "run_clock.h"
 #include "socket_ops.h"
+#include "common/run_clock.h"
 #include "common/stop_signal.h"
 #include "tools/load/json_text.h"
 #include "tools/load/publication_log.h"
 #include "tools/load/stamped_payload.h"
 
 namespace dissem::tcp_baseline {
+
+using baseline::RunClock;
+using baseline::us_to_s;
+
 namespace {
 
 constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
