@@ -121,6 +121,19 @@ def _time_limits(runs: list[RunMetrics]) -> str:
             f"times the payload's own time at the link rate ({span} in these cells); '-': not run in that cell.")
 
 
+def _radio_drops(runs: list[RunMetrics]) -> str:
+    """Mean frames per run that a system handed to a radio whose queue was
+    full: counted in MB (handed to the medium) but never on the air."""
+    parts = []
+    for system, label in SYSTEMS:
+        mine = [r.radio_dropped for r in runs if r.system == system]
+        if mine:
+            parts.append(f"{label} {sum(mine) / len(mine):,.0f}")
+    return ("MB counts what each node handed to its radio; frames its own radio queue then dropped (the queue "
+            "holds 50 frames) never reached the air. Such frames per run, mean over all cells: " + ", ".join(parts)
+            + ".") if parts else ""
+
+
 def section(name: str, runs: list[RunMetrics], receivers: int, reference_dir: Path, out_dir: Path) -> str:
     paper = reference.baseline(reference_dir, receivers)
     seeds = sorted({r.seed for r in runs})
@@ -133,7 +146,7 @@ def section(name: str, runs: list[RunMetrics], receivers: int, reference_dir: Pa
             "completion after the first publish (completed runs only). 'bound' is the erasure bound k/(r C) of "
             "the payload alone. MB: IP bytes all nodes put on the emulated medium (10^6 bytes), mean over "
             "completed runs. 'complete' counts runs in which every receiver got everything." + _time_limits(runs)
-            + "\n"]
+            + " " + _radio_drops(runs) + "\n"]
     for channel in sorted({channel_of(r) for r in runs}):
         shared = channel != 0
         cells = group([r for r in runs if channel_of(r) == channel], PARAMS)

@@ -70,8 +70,12 @@ def main(argv: list[str] | None = None) -> int:
             body = multihop_report.section(scenario, multihop_report.load(args.results, scenario), args.out)
         page = args.out / f"{scenario}.md"
         page.write_text(f"# {scenario}\n\n{body}")
-        ok = sum(r.complete for r in scenario_runs)
-        index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
+        if gateway_report.is_gateway(scenario):
+            ok = sum(r.status == "ok" for r in scenario_runs)
+            index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} ok")
+        else:
+            ok = sum(r.complete for r in scenario_runs)
+            index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
         print(f"report: wrote {page}")
     (args.out / "README.md").write_text("\n".join(index) + "\n")
     return 0

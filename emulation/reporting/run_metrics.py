@@ -40,6 +40,7 @@ class RunMetrics:
     bytes_on_air: int = 0
     sender_bytes: int = 0
     others_bytes: int = 0
+    radio_dropped: int = 0  # frames the nodes handed over that their own radio queue dropped (never on the air)
     latencies_s: list[float] = field(default_factory=list)
     wall_s: float = 0.0
     time_limit_s: float | None = None
@@ -143,7 +144,9 @@ def metrics_of(result: dict, publisher_role: str = "publisher", subscriber_role:
     m.complete = complete
     m.received_mean = mean(received) if received else 0.0
     m.delivery_time_s = mean(times) if times and len(times) == len(subscribers) else None
-    per_node = _node_ip_bytes((result.get("emulator") or {}).get("stats"))
+    stats = (result.get("emulator") or {}).get("stats") or {}
+    m.radio_dropped = sum(int(n.get("radio_queue_dropped", 0)) for n in stats.get("nodes", []))
+    per_node = _node_ip_bytes(stats)
     m.bytes_on_air = sum(per_node.values())
     m.sender_bytes = sum(v for k, v in per_node.items() if k in sender_ids)
     m.others_bytes = m.bytes_on_air - m.sender_bytes
