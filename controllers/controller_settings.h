@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::controllers {
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::controllers {
 

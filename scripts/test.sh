@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
 
+echo "== layers: every #include runs downwards, core -> wire -> cache -> controllers -> engine -> sim/ipc/net -> daemon/client -> tools"
+python3 scripts/check_layers.py
+
 jobs=$(nproc)
 cmake -S . -B build/debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDISSEM_SANITIZE=ON -DDISSEM_TESTS=ON >/dev/null
 cmake --build build/debug -j "$jobs"

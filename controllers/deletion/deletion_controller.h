@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cache/store.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::controllers {
 

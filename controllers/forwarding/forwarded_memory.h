@@ -9,7 +9,7 @@
 #include <deque>
 #include <unordered_set>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::controllers {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "controllers/node_view.h"
-#include "engine/random.h"
-#include "engine/types.h"
+#include "core/random.h"
+#include "core/types.h"
 
 namespace dissem::controllers {
 

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "controllers/node_view.h"
-#include "engine/random.h"
-#include "engine/types.h"
+#include "core/random.h"
+#include "core/types.h"
 
 namespace dissem::controllers {
 

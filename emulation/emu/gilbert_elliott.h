@@ -14,7 +14,7 @@
 
 #include <string_view>
 
-#include "engine/random.h"
+#include "core/random.h"
 
 namespace dissem::emu {
 

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "counters.h"
-#include "engine/random.h"
+#include "core/random.h"
 #include "ethernet.h"
 #include "gilbert_elliott.h"
 #include "half_duplex_channel.h"

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::cache {
 

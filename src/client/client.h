@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "engine/node.h"
-#include "engine/types.h"
+#include "core/types.h"
 #include "ipc/backend.h"
 
 namespace dissem::client {

@@ -16,7 +16,7 @@
 #include "cache/store.h"
 #include "engine/config.h"
 #include "engine/config_keys.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::daemon {
 

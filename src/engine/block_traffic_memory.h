@@ -9,7 +9,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

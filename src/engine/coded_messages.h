@@ -13,7 +13,7 @@
 
 #include "engine/coding/block_decoder.h"
 #include "engine/coding/block_layout.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "engine/coding/window_decoder.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

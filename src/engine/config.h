@@ -8,7 +8,7 @@
 #include "controllers/controller_settings.h"
 #include "engine/link_thresholds.h"
 #include "engine/security_config.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -5,7 +5,7 @@
 // answers): 0, unknown. For the per-peer received rate (link_quality.h).
 #pragma once
 
-#include "engine/types.h"
+#include "core/types.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {

@@ -16,7 +16,7 @@
 
 #include "cache/store.h"
 #include "engine/range_set.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

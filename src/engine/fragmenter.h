@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/message_expiry.h"
-#include "engine/types.h"
+#include "core/types.h"
 #include "wire.pb.h"
 
 namespace dissem::engine {

@@ -16,7 +16,7 @@
 #include <utility>
 
 #include "cache/store.h"
-#include "engine/types.h"
+#include "core/types.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {

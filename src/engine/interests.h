@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "controllers/node_view.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

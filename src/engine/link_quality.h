@@ -31,7 +31,7 @@
 #include "engine/peers.h"
 #include "engine/rate_window.h"
 #include "engine/reception_meter.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

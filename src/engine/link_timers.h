@@ -22,7 +22,7 @@
 #include <cstdint>
 
 #include "engine/config.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

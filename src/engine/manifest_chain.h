@@ -27,7 +27,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

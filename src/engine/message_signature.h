@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "engine/security_config.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

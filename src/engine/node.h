@@ -29,7 +29,7 @@
 #include "engine/config.h"
 #include "engine/link_watch.h"
 #include "engine/stats.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::controllers {
 class ForwardingController;

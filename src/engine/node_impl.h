@@ -41,7 +41,7 @@
 #include "engine/group_naming.h"
 #include "engine/peers.h"
 #include "engine/priority_floor.h"
-#include "engine/random.h"
+#include "core/random.h"
 #include "engine/rate_limiter.h"
 #include "engine/reception_meter.h"
 #include "engine/redundancy_planner.h"

@@ -8,7 +8,7 @@
 #include <map>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -52,7 +52,7 @@
 #include <optional>
 
 #include "engine/rate_window.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -10,7 +10,7 @@
 #include <array>
 #include <cstdint>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -12,7 +12,7 @@
 #include <map>
 #include <optional>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

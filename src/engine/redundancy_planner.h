@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <map>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -26,7 +26,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

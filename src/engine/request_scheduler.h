@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/message_tracker.h"
-#include "engine/random.h"
+#include "core/random.h"
 #include "wire.pb.h"
 
 namespace dissem::engine {

@@ -1,6 +1,6 @@
 #include "engine/responder_rank.h"
 
-#include "engine/random.h"
+#include "core/random.h"
 
 namespace dissem::engine {
 

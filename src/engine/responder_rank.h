@@ -16,7 +16,7 @@
 #include <map>
 
 #include "engine/peers.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <map>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

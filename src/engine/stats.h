@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "wire/decode_error.h"
+
 namespace dissem::engine {
 
 // Categories of traffic on the air, as the paper's byte counts break them down,
@@ -21,28 +23,11 @@ constexpr std::string_view traffic_kind_name(TrafficKind k) {
   return names[static_cast<std::size_t>(k)];
 }
 
-// Why a received datagram was dropped before it reached protocol logic.
-enum class DecodeError : std::uint8_t {
-  Empty = 0,
-  BadVersion,
-  UnknownKind,
-  Unparseable,      // protobuf refused it (truncated, bad varint, ...)
-  BadGroup,         // empty or longer than the limit
-  BadLength,        // total length zero or above the maximum message size
-  BadRange,         // fragment or requested range outside [0, total_length)
-  OversizedRequest,  // an MFR asks for more than the per-request limit
-  BadDigest,         // verification data missing where required, or of the wrong size
-  BadSupersession,   // replace without a tag, cancel ending nothing, superseded ranges not older and ascending
-  UnknownGroupRef    // a data frame names its group by a reference this node has not learnt (yet)
-};
-constexpr std::size_t kDecodeErrors = 11;
-
-constexpr std::string_view decode_error_name(DecodeError e) {
-  constexpr std::string_view names[] = {"empty",     "bad_version", "unknown_kind", "unparseable",
-                                        "bad_group", "bad_length",  "bad_range",    "oversized_request", "bad_digest",
-                                        "bad_supersession", "unknown_group_ref"};
-  return names[static_cast<std::size_t>(e)];
-}
+// Why a received datagram was dropped before it reached protocol logic: the
+// decoder's verdicts (wire/decode_error.h), counted per kind in Stats.
+using wire::DecodeError;
+using wire::decode_error_name;
+using wire::kDecodeErrors;
 
 // Why data that decoded well was still refused or thrown away: the
 // integrity checks of the receive path (node_integrity.cpp).

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/message_tracker.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "engine/range_set.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

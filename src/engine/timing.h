@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "engine/config.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <deque>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::engine {
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {

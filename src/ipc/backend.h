@@ -13,7 +13,7 @@
 
 #include "engine/node.h"
 #include "engine/stats.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::ipc {
 

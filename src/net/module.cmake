@@ -7,5 +7,6 @@ find_package(Boost 1.74 REQUIRED)  # headers only: asio needs no compiled Boost 
 file(GLOB NET_SRCS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
 add_library(dissem_net STATIC ${NET_SRCS})
 target_include_directories(dissem_net PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)
-target_link_libraries(dissem_net PUBLIC dissem_engine Boost::headers Threads::Threads)
+# Sockets only: net includes nothing of the engine's (scripts/check_layers.py).
+target_link_libraries(dissem_net PUBLIC Boost::headers Threads::Threads)
 target_compile_options(dissem_net PRIVATE ${DISSEM_WARNINGS})

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::sim {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "engine/random.h"
+#include "core/random.h"
 #include "sim/completion_tracker.h"
 
 namespace dissem::sim {

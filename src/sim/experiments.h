@@ -10,7 +10,7 @@
 
 #include "engine/config.h"
 #include "engine/stats.h"
-#include "engine/types.h"
+#include "core/types.h"
 #include "sim/completion_tracker.h"
 #include "sim/medium.h"
 #include "sim/scenario_file.h"

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/random.h"
+#include "core/random.h"
 
 namespace dissem::sim {
 namespace {

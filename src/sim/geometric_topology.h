@@ -15,7 +15,7 @@
 //
 // Cost: points are binned in cells of side r, and each is compared only with
 // the points of its own and the 8 neighbouring cells: O(nodes x degree).
-// The same seed gives the same graph on every platform (engine/random.h).
+// The same seed gives the same graph on every platform (core/random.h).
 #pragma once
 
 #include <cstddef>

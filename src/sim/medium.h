@@ -36,9 +36,9 @@
 #include <vector>
 
 #include "engine/stats.h"
-#include "engine/types.h"
+#include "core/types.h"
 #include "sim/event_queue.h"
-#include "engine/random.h"
+#include "core/random.h"
 
 namespace dissem::sim {
 

@@ -65,7 +65,7 @@
 #include <vector>
 
 #include "controllers/controller_settings.h"
-#include "engine/types.h"
+#include "core/types.h"
 #include "sim/medium.h"
 
 namespace dissem::sim {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "engine/random.h"
+#include "core/random.h"
 
 namespace dissem::sim {
 namespace {

@@ -34,7 +34,7 @@
 #include "cache/store.h"
 #include "engine/config.h"
 #include "engine/node.h"
-#include "engine/types.h"
+#include "core/types.h"
 #include "sim/event_queue.h"
 #include "sim/medium.h"
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "engine/random.h"
+#include "core/random.h"
 
 #include <fmt/format.h>
 

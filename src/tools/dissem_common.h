@@ -6,7 +6,7 @@
 #include <string>
 
 #include "client/client.h"
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::cli {
 

@@ -8,7 +8,6 @@
 namespace dissem::wire {
 namespace {
 
-using engine::DecodeError;
 
 std::uint8_t prefix(Kind k) { return static_cast<std::uint8_t>(kWireVersion << 4 | static_cast<std::uint8_t>(k)); }
 

@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/stats.h"
+#include "wire/decode_error.h"
 #include "wire.pb.h"
 #include "wire/data_frame.h"
 #include "wire/group_refs.h"
@@ -75,7 +75,7 @@ struct Decoded {
 // resolves data frames' short group references (nullptr: none known, such
 // frames are refused as unknown_group_ref); `context` is the bundle's, for
 // its items (nullptr outside a bundle).
-std::optional<engine::DecodeError> decode(std::span<const std::uint8_t> bytes, const Limits& limits,
+std::optional<DecodeError> decode(std::span<const std::uint8_t> bytes, const Limits& limits,
                                           Decoded& out, const GroupRefs* refs = nullptr,
                                           DataContext* context = nullptr);
 

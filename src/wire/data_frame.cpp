@@ -6,7 +6,6 @@
 namespace dissem::wire {
 namespace {
 
-using engine::DecodeError;
 
 constexpr std::uint8_t kDataPrefix = 0x31;  // version 3, kind 1 (codec.h)
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/stats.h"
+#include "wire/decode_error.h"
 #include "wire.pb.h"
 #include "wire/group_refs.h"
 
@@ -56,7 +56,7 @@ std::size_t data_frame_size(const DataFragment& m, const DataEncoding& e, std::s
 // `body` is the frame after its prefix byte. `refs` resolves short group
 // references (nullptr: none known); `context` is the bundle's context
 // (nullptr outside bundles), updated after every data frame.
-std::optional<engine::DecodeError> decode_data(std::span<const std::uint8_t> body, const GroupRefs* refs,
+std::optional<DecodeError> decode_data(std::span<const std::uint8_t> body, const GroupRefs* refs,
                                                DataContext* context, DataFragment& out, DataFrameInfo& info);
 
 // `frame` (a whole data frame, prefix included) rewritten to lean on the

@@ -11,7 +11,7 @@
 #include "engine/coding/block_decoder.h"
 #include "engine/coding/coefficients.h"
 #include "engine/coding/linear_combination.h"
-#include "engine/random.h"
+#include "core/random.h"
 
 using namespace dissem;
 using namespace dissem::engine::coding;

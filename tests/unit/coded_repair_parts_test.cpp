@@ -13,6 +13,7 @@
 using namespace dissem;
 using namespace dissem::engine;
 using dissem::engine::coding::BlockLayout;
+using dissem::wire::DecodeError;
 
 TEST(BlockLayout, CutsMessagesIntoBlocksOfKFragments) {
   const BlockLayout l{819'200, 1400, 64};

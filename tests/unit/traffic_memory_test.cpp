@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "engine/random.h"
+#include "core/random.h"
 
 using namespace dissem;
 using namespace dissem::engine;

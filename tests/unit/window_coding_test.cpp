@@ -9,13 +9,14 @@
 #include "engine/coding/coefficients.h"
 #include "engine/coding/linear_combination.h"
 #include "engine/coding/window_decoder.h"
-#include "engine/random.h"
+#include "core/random.h"
 #include "engine/window_image.h"
 #include "wire/codec.h"
 
 using namespace dissem;
 using namespace dissem::engine;
 using engine::coding::WindowDecoder;
+using dissem::wire::DecodeError;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "wire/codec.h"
 #include "wire/message_digest.h"
 
-using dissem::engine::DecodeError;
+using dissem::wire::DecodeError;
 namespace wire = dissem::wire;
 
 namespace {

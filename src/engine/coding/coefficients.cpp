@@ -1,6 +1,6 @@
 #include "engine/coding/coefficients.h"
 
-#include "engine/random.h"
+#include "core/random.h"
 
 namespace dissem::engine::coding {
 

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 
 namespace dissem::norm_gateway {
 

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/types.h"
+#include "core/types.h"
 #include "tools/norm_gateway/bridge_origin.h"
 
 namespace dissem::norm_gateway {
