@@ -198,12 +198,15 @@ void MessageTracker::learn_newest(const StreamId& stream, std::uint64_t seq, boo
     s.baseline = seq > history ? seq - history : 1;
     s.newest = std::max<std::uint64_t>(s.newest, s.baseline - 1);
   }
-  if (track_gaps && last >= s.baseline && last > 0) {
+  // (newest at the top of the range: nothing can be newer, and newest + 1 would wrap.)
+  if (track_gaps && last >= s.baseline && last > 0 && s.newest != UINT64_MAX) {
     std::uint64_t from = std::max(s.baseline, s.newest + 1);
     if (last >= from && last - from >= kMaxGapTracked) from = last - kMaxGapTracked + 1;
-    for (std::uint64_t q = from; q <= last; ++q) {
+    // Up to `last` inclusive, written so that a claim of the largest number cannot wrap to 0.
+    for (std::uint64_t q = from; last >= from; ++q) {
       // Full (hearsay is refused): the rest would be refused too.
       if (!s.settled.contains(q) && track(MessageId{stream.group, stream.publisher, q}, now) == nullptr) break;
+      if (q == last) break;
     }
   }
   s.newest = std::max(s.newest, seq);
@@ -227,8 +230,10 @@ void MessageTracker::want_from(const StreamId& stream, std::uint64_t from, Micro
   auto& s = it->second;
   s.baseline = s.baseline == 0 ? from : std::min(s.baseline, from);
   if (s.newest >= from && s.newest - from >= kMaxGapTracked) from = s.newest - kMaxGapTracked + 1;
-  for (std::uint64_t q = from; q <= s.newest; ++q)
+  for (std::uint64_t q = from; s.newest >= from; ++q) {  // up to newest inclusive, without wrapping
     if (!s.settled.contains(q) && track(MessageId{stream.group, stream.publisher, q}, now) == nullptr) break;
+    if (q == s.newest) break;
+  }
 }
 
 void MessageTracker::learn_available(const StreamId& stream,
@@ -240,8 +245,14 @@ void MessageTracker::learn_available(const StreamId& stream,
   auto& s = *sp;
   std::uint64_t added = 0;
   for (const auto& [begin, end] : held) {
+    if (end <= begin) continue;
     for (std::uint64_t q = begin; q < end && added < kMaxGapTracked; ++q) {
-      if (s.settled.contains(q)) continue;
+      // Settled stretches are skipped whole: a peer's claim to hold a long
+      // one costs a step, not a step per number.
+      if (const std::uint64_t next = s.settled.next_absent(q); next != q) {
+        q = next - 1;
+        continue;
+      }
       const MessageId id{stream.group, stream.publisher, q};
       if (auto it = messages_.find(id); it != messages_.end()) {
         if (!it->second.complete)

@@ -75,6 +75,14 @@ bool RangeSet<T>::contains(T value) const {
 }
 
 template <typename T>
+T RangeSet<T>::next_absent(T value) const {
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), value, [](T v, const Range& r) { return v < r.first; });
+  if (it == ranges_.begin()) return value;
+  --it;
+  return it->first <= value && value < it->second ? it->second : value;
+}
+
+template <typename T>
 bool RangeSet<T>::contains(T begin, T end) const {
   if (begin >= end) return true;
   auto it = std::upper_bound(ranges_.begin(), ranges_.end(), begin,

@@ -26,6 +26,10 @@ class RangeSet {
   }
   bool contains(T value) const;
   bool contains(T begin, T end) const;  // the whole range
+  // The smallest value at or above `value` that is not in the set: the end
+  // of the range holding `value`, or `value` itself. Lets a walk over a
+  // stretch skip what the set holds in one step.
+  T next_absent(T value) const;
   // Values of [begin, end) not in the set, as ranges, ascending.
   std::vector<Range> gaps(T begin, T end) const;
   T covered() const { return covered_; }

@@ -96,3 +96,16 @@ TEST(RangeSet, RemovingOneValueSplitsTrimsOrDropsItsRange) {
   EXPECT_EQ(r.covered(), 6u);
   EXPECT_TRUE(r.contains(2) && !r.contains(5) && r.contains(6));
 }
+
+TEST(RangeSet, NextAbsentSkipsTheRangeHoldingAValue) {
+  SeqRanges s;
+  s.add(10, 20);
+  s.add(30, 31);
+  EXPECT_EQ(s.next_absent(5), 5u);
+  EXPECT_EQ(s.next_absent(10), 20u);
+  EXPECT_EQ(s.next_absent(19), 20u);
+  EXPECT_EQ(s.next_absent(20), 20u);
+  EXPECT_EQ(s.next_absent(30), 31u);
+  EXPECT_EQ(s.next_absent(UINT64_MAX), UINT64_MAX);
+  EXPECT_EQ(SeqRanges{}.next_absent(7), 7u);
+}
