@@ -68,7 +68,7 @@ class Emulator:
             args += ["--eel", str(eel_path)]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()  # the emulator prints it within seconds or exits
-        self.ready_at = time.monotonic_ns()
+        self.ready_at = time.time_ns()  # the probes stamp CLOCK_REALTIME
         if not line:
             self.proc.wait(timeout=30)
             raise AssertionError(f"dissem-emu exited {self.proc.returncode}: {self.proc.stderr.read()}")
@@ -301,7 +301,7 @@ def test_scheduled_partition_applies_at_run_time(emulator, receivers, tmp_path):
     emu = emulator(2, eel="1.0 nem:1 commeffect nem:2,0,0,100,0,0,0\n")
     recv = receivers(emu, [2], 5006, tmp_path, seconds=5, idle=5)
     # Wait so the sending window (~0.5 s .. 2.0 s after ready) spans the change.
-    time.sleep(max(0.0, 0.5 - (time.monotonic_ns() - emu.ready_at) / 1e9))
+    time.sleep(max(0.0, 0.5 - (time.time_ns() - emu.ready_at) / 1e9))
     send(emu, 1, broadcast(emu), 5006, count=300, rate=200)
     got = recv.results(sender=1)
     assert emu.stop() == 0

@@ -2,9 +2,11 @@
 """Small UDP sender and receiver for the emulator's TAP tests.
 
 Run inside a node's namespace (``ip netns exec NS python3 udp_probe.py ...``).
-Each datagram carries its sequence number and the sender's CLOCK_MONOTONIC
-time; the namespaces share the host's monotonic clock, so the receiver can
-measure one-way delay directly.
+Each datagram carries its sequence number and the sender's CLOCK_REALTIME
+time, taken just before the send; the receiver takes the kernel's receive
+time of the datagram (SO_TIMESTAMPNS, the same clock, which the namespaces
+share), so one-way delay is measured on the path, not including how long a
+busy host took to schedule the receiving process.
 
   send  --dest ADDR --port P --count N --rate PPS --size BYTES
   recv  --port P --seconds S [--idle S] --out FILE.json
@@ -40,7 +42,7 @@ def send(args: argparse.Namespace) -> None:
             time.sleep(wait)
         if time.monotonic() > deadline:
             break
-        payload = HEADER.pack(seq, time.monotonic_ns()) + padding
+        payload = HEADER.pack(seq, time.time_ns()) + padding
         try:
             sock.sendto(payload, (args.dest, args.port))
         except OSError:
@@ -48,11 +50,27 @@ def send(args: argparse.Namespace) -> None:
     sock.close()
 
 
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+TIMESPEC = struct.Struct("@qq")
+
+
+def kernel_time_ns(ancillary) -> int:
+    """The kernel's receive time from SO_TIMESTAMPNS ancillary data (now, if absent)."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= TIMESPEC.size:
+            sec, nsec = TIMESPEC.unpack_from(data)
+            return sec * 1_000_000_000 + nsec
+    return time.time_ns()
+
+
 def receive(args: argparse.Namespace) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     # SO_RCVBUFFORCE (33 on Linux; Python does not name it): root may exceed rmem_max.
     sock.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 32 * 1024 * 1024)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, INTERFACE)
+    # SO_TIMESTAMPNS (35 on Linux where Python does not name it): the kernel's
+    # CLOCK_REALTIME receive time of each datagram, as ancillary data.
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     sock.bind(("", args.port))
     print("ready", flush=True)
     rows = []
@@ -64,10 +82,10 @@ def receive(args: argparse.Namespace) -> None:
             break
         sock.settimeout(min(end - now, args.idle))
         try:
-            data, source = sock.recvfrom(65536)
+            data, ancillary, _, source = sock.recvmsg(65536, socket.CMSG_SPACE(TIMESPEC.size))
         except socket.timeout:
             continue
-        received = time.monotonic_ns()
+        received = kernel_time_ns(ancillary)
         last = time.monotonic()
         if len(data) >= HEADER.size:
             seq, sent = HEADER.unpack_from(data)
