@@ -1,5 +1,5 @@
 """What the tests of the baseline programs (dissem-norm, dissem-pgm,
-dissem-tcp) share: finding the binary, running its processes with their
+dissem-tcp, dissem-jgroups) share: finding the binary, running its processes with their
 output in files, reading the JSON result each prints as the last line of
 stdout, and killing whatever a test left running.
 

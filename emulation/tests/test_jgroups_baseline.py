@@ -10,20 +10,17 @@ Binary: $DISSEM_JGROUPS, else build/debug/emulation/baselines/jgroups/dissem-jgr
 else build/release/... under the repository root.
 """
 
-import json
-import os
 import random
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CANDIDATES = [
-    REPO_ROOT / f"build/{kind}/emulation/baselines/jgroups/dissem-jgroups" for kind in ("debug", "release")
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline_processes import Processes, binary_fixture, processes_fixture  # noqa: E402
 
 RATE_BPS = 20_000_000
 MESSAGE_BYTES = 819_200
@@ -34,31 +31,18 @@ WAIT_S = PROCESS_TIME_LIMIT_S + 10
 JOIN_TIMEOUT_MS = 1000
 
 
-@pytest.fixture(scope="module")
-def binary():
-    env = os.environ.get("DISSEM_JGROUPS")
-    if env:
-        if not os.access(env, os.X_OK):
-            pytest.fail(f"DISSEM_JGROUPS={env} is not an executable")
-        return env
-    for candidate in CANDIDATES:
-        if os.access(candidate, os.X_OK):
-            return str(candidate)
-    pytest.skip(
-        "no dissem-jgroups at " + " or ".join(map(str, CANDIDATES)) + ": build the dissem-jgroups target or set DISSEM_JGROUPS"
-    )
+binary = binary_fixture("DISSEM_JGROUPS", "dissem-jgroups", ("debug", "release"))
 
 
-class Session:
-    """Starts dissem-jgroups processes on one private group/port/cluster; kills leftovers."""
+class Session(Processes):
+    """dissem-jgroups processes on one private group/port/cluster (Processes
+    kills leftovers)."""
 
-    def __init__(self, binary, tmp_path):
-        self.binary = binary
-        self.tmp_path = tmp_path
+    def __init__(self, binary, tmp_path, wait_s):
+        super().__init__(binary, tmp_path, wait_s)
         self.group = f"239.78.{random.randint(0, 255)}.{random.randint(1, 254)}"
         self.port = random.randint(30000, 59999)
         self.cluster = f"test-{random.getrandbits(48):012x}"
-        self.procs = []
 
     def common(self, node_id):
         return [
@@ -72,14 +56,7 @@ class Session:
         ]
 
     def start(self, role, node_id, *extra):
-        name = f"{role}-{node_id}"
-        out = open(self.tmp_path / f"{name}.out", "w+")
-        err = open(self.tmp_path / f"{name}.err", "w+")
-        args = [self.binary, role, *self.common(node_id), *extra]
-        proc = subprocess.Popen(args, stdout=out, stderr=err)
-        proc.name, proc.out, proc.err = name, out, err
-        self.procs.append(proc)
-        return proc
+        return self.spawn(f"{role}-{node_id}", role, *self.common(node_id), *extra)
 
     def sender(self, node_id, *extra):
         return self.start("sender", node_id, "--rate", str(RATE_BPS), *extra)
@@ -92,40 +69,16 @@ class Session:
         return (self.tmp_path / f"{proc.name}.err").read_text()
 
     def finish(self, proc):
-        """Waits (bounded) for proc; returns (exit code, last-line JSON result, stderr)."""
-        try:
-            code = proc.wait(timeout=WAIT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-            pytest.fail(f"{proc.name} did not exit within {WAIT_S} s despite --time-limit")
+        """As Processes.finish, and stdout must hold the result line only
+        (JGroups' own printing goes to stderr)."""
+        code, result, stderr = super().finish(proc)
         proc.out.seek(0)
-        proc.err.seek(0)
-        stdout, stderr = proc.out.read(), proc.err.read()
-        lines = [line for line in stdout.splitlines() if line.strip()]
-        assert lines, f"{proc.name} printed no result (exit {code}); stderr:\n{stderr}"
-        assert len(lines) == 1, f"{proc.name}: stdout must hold only the result line:\n{stdout}"
-        return code, json.loads(lines[-1]), stderr
-
-    def close(self):
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.kill()
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-            proc.out.close()
-            proc.err.close()
+        lines = [line for line in proc.out.read().splitlines() if line.strip()]
+        assert len(lines) == 1, f"{proc.name}: stdout must hold only the result line:\n{lines}"
+        return code, result, stderr
 
 
-@pytest.fixture
-def session(binary, tmp_path):
-    s = Session(binary, tmp_path)
-    try:
-        yield s
-    finally:
-        s.close()
+session = processes_fixture(Session, "session", WAIT_S)
 
 
 def check_receiver(code, result, stderr, node_id):
