@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
-#include "engine/traffic_memory.h"
+#include "engine/network_traffic_memory.h"
 
 namespace dissem::engine {
 
 std::uint64_t BlockTrafficMemory::key(const MessageId& message, std::uint32_t block) {
   // Offsets of fragments and block numbers never meet: one fingerprint space
   // with the top bit marking blocks.
-  return TrafficMemory::fingerprint(message, block | 0x80000000u);
+  return NetworkTrafficMemory::fingerprint(message, block | 0x80000000u);
 }
 
 void BlockTrafficMemory::prune(Micros now) {

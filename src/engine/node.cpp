@@ -64,7 +64,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       split(c.repair_share),
       floor(c.priority_floor),
       serve_budget(serve_budget_settings(c)),
-      replay(c.max_peers, c.security.replay_window_us),
+      security(c.max_peers, c.security.replay_window_us),
       coded(c.coding_memory),
       coded_streams(c.coding_memory / 4),
       block_memory(0),
@@ -103,22 +103,22 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
     if (rec.own) {
       // Whether their first pass finished before the restart is unknown:
       // advertise them, and receivers that miss any will ask.
-      auto& last = last_published_seq[rec.meta.id.group];
+      auto& last = own.published_seq[rec.meta.id.group];
       last = std::max(last, rec.meta.id.seq);
-      last_sent_seq[rec.meta.id.group] = last;
+      own.sent_seq[rec.meta.id.group] = last;
     }
   }
   // The durable counters can be ahead of the messages still cached (our own
   // may have been evicted): the counter, not the cache, is what never goes back.
-  for (auto& [group, last] : last_published_seq) last = std::max(last, saved_seq(*store, group));
+  for (auto& [group, last] : own.published_seq) last = std::max(last, saved_seq(*store, group));
   restore_durable();
   naming.restore(*store);
   ended.restore(*store);
   // Spread first beacons so nodes started together do not collide.
-  next_beacon = now + rng.uniform_int(0, config.beacon_interval / 4);
+  beacons.next = now + rng.uniform_int(0, config.beacon_interval / 4);
   next_housekeeping = now + kHousekeepingInterval;
   next_request_round = now;
-  push_tokens_at = now;
+  pushes.tokens_at = now;
 }
 
 void NodeImpl::update_rtt() {
@@ -140,7 +140,7 @@ void NodeImpl::update_pacing(Micros now) {
     // The publisher keeps priority, as in the paper's set-up: while it has a
     // first pass to send it yields only to others' first passes, and everyone
     // else (repairs, forwards, pushes) yields to everything it hears.
-    const double heard = publish_queue.empty() ? meter.air_rate_bps(now, config.per_datagram_overhead)
+    const double heard = queues.publications.empty() ? meter.air_rate_bps(now, config.per_datagram_overhead)
                                                : first_pass_meter.rate_bps(now);
     rate = channel.rate_bps(heard, loss);
   }
@@ -232,23 +232,23 @@ void NodeImpl::on_peer_appeared(NodeId peer, Micros now) {
 }
 
 void NodeImpl::schedule_summary(Micros due, bool reply) {
-  if (!summary_due || due < *summary_due) summary_due = due;
-  summary_reply = summary_reply || reply;
+  if (!pushes.summary_due || due < *pushes.summary_due) pushes.summary_due = due;
+  pushes.summary_reply = pushes.summary_reply || reply;
 }
 
 bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind) {
-  if (control_queue.size() >= config.max_queued_datagrams) {
+  if (queues.control.size() >= config.max_queued_datagrams) {
     ++stats.queue_drops;
     return false;
   }
-  control_queue.push_back(OutgoingDatagram{std::move(bytes), kind});
+  queues.control.push_back(OutgoingDatagram{std::move(bytes), kind});
   return true;
 }
 
 std::uint64_t NodeImpl::published_up_to(const std::string& group) const {
   // Read, never inserted: data forged under our id in invented groups must
   // not grow the table (the durable counter is read from the cache instead).
-  if (auto it = last_published_seq.find(group); it != last_published_seq.end()) return it->second;
+  if (auto it = own.published_seq.find(group); it != own.published_seq.end()) return it->second;
   return saved_seq(*store, group);
 }
 
@@ -263,13 +263,13 @@ void NodeImpl::on_timer(Micros now) {
   if (replication->active()) {
     start_due_pushes(now);
     release_pushes(now);
-    if (summary_due && now >= *summary_due) send_summary(now);
+    if (pushes.summary_due && now >= *pushes.summary_due) send_summary(now);
   }
   if (now >= next_request_round) {
     run_request_round(now);
     next_request_round = std::max(now + timing.request_round, request_spacing_until);
   }
-  if (now >= next_beacon) beacon_due(now);
+  if (now >= beacons.next) beacon_due(now);
   expire_due(now);
   if (now >= next_housekeeping) {
     housekeeping(now);
@@ -281,18 +281,18 @@ void NodeImpl::on_timer(Micros now) {
 }
 
 Micros NodeImpl::next_deadline() const {
-  Micros t = std::min(next_beacon, next_housekeeping);
+  Micros t = std::min(beacons.next, next_housekeeping);
   if (!expiries.empty()) t = std::min(t, static_cast<Micros>(expiries.begin()->first) * kMillis);
   if (tracker.incomplete_count() > 0) t = std::min(t, next_request_round);
   if (auto due = server.next_due()) t = std::min(t, *due);
   if (auto due = next_window_due()) t = std::min(t, *due);
-  if (!forward_pending.empty()) t = std::min(t, forward_pending.begin()->first);
-  if (summary_due) t = std::min(t, *summary_due);
-  if (!push_pending.empty()) t = std::min(t, push_pending.begin()->first);
-  if (!push_queue.empty()) t = std::min(t, next_push_time());
+  if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);
+  if (pushes.summary_due) t = std::min(t, *pushes.summary_due);
+  if (!pushes.pending.empty()) t = std::min(t, pushes.pending.begin()->first);
+  if (!pushes.queue.empty()) t = std::min(t, next_push_time());
   t = std::min(t, subscriptions.next_deadline(config.reorder_time));
-  if (!control_queue.empty() || !publish_queue.empty() || !repair_queue.empty() || !coded_queue.empty() ||
-      !window_queue.empty())
+  if (!queues.control.empty() || !queues.publications.empty() || !queues.repairs.empty() || !queues.coded.empty() ||
+      !queues.windows.empty())
     t = std::min(t, pacer.next_send_time());
   if (auto due = bundle_due()) t = std::min(t, *due);
   return t;

@@ -17,7 +17,7 @@
 
 #include "engine/link_timers.h"
 #include "engine/node_impl.h"
-#include "engine/request_scheduler.h"
+#include "engine/mfr_builder.h"
 
 namespace dissem::engine {
 
@@ -25,27 +25,27 @@ void NodeImpl::beacon_due(Micros now) {
   const Micros longest = beacon_interval_max(config);
   // Our data on the air says we are alive and what we publish: on a slow
   // link, hold the beacon while our first pass goes (for at most the longest period).
-  if (slow_link(config) && !publish_queue.empty() && now - last_beacon_at < longest) {
-    next_beacon = std::min(now + config.beacon_interval, last_beacon_at + longest);
+  if (slow_link(config) && !queues.publications.empty() && now - beacons.last_at < longest) {
+    beacons.next = std::min(now + config.beacon_interval, beacons.last_at + longest);
     return;
   }
   const auto [bytes, content] = send_beacon(now);
-  last_beacon_at = now;
-  quiet_beacons = slow_link(config) && content == last_beacon_content ? std::min<std::uint32_t>(quiet_beacons + 1, 4) : 0;
-  last_beacon_content = content;
+  beacons.last_at = now;
+  beacons.quiet = slow_link(config) && content == beacons.last_content ? std::min<std::uint32_t>(beacons.quiet + 1, 4) : 0;
+  beacons.last_content = content;
   // Never more than its half of the control share, whatever its size.
-  const Micros period = std::min(std::max(config.beacon_interval, control_spacing(config, bytes)) << quiet_beacons,
+  const Micros period = std::min(std::max(config.beacon_interval, control_spacing(config, bytes)) << beacons.quiet,
                                  std::max(longest, control_spacing(config, bytes)));
   // +-10 % jitter keeps beacons of different nodes from synchronising.
   const Micros j = period / 10;
-  next_beacon = now + period + rng.uniform_int(-j, j);
+  beacons.next = now + period + rng.uniform_int(-j, j);
 }
 
 std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   wire::Beacon b;
   b.set_node(config.node_id);
   b.set_sent_us(static_cast<std::uint64_t>(now));
-  b.set_seq(++beacons_sent);
+  b.set_seq(++beacons.sent);
   const std::size_t limit = beacon_max_bytes(config);
   // Echoes take at most half the beacon (about 20 bytes each).
   constexpr std::size_t kEchoBytes = 20;
@@ -67,8 +67,8 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   for (const auto& [stream, st] : tracker.streams()) {
     std::uint64_t newest = st.newest;
     if (stream.publisher == config.node_id) {
-      auto it = last_sent_seq.find(stream.group);
-      newest = it == last_sent_seq.end() ? 0 : it->second;
+      auto it = own.sent_seq.find(stream.group);
+      newest = it == own.sent_seq.end() ? 0 : it->second;
     }
     if (newest > 0) known.emplace_back(stream, newest);
   }
@@ -84,7 +84,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   std::size_t size = wire::encoded_size(b);
   // The window starts where the last one stopped (the rotation advances by
   // the entries sent, so every stream gets its turn).
-  const std::size_t start = beacon_rotation;
+  const std::size_t start = beacons.rotation;
   for (std::size_t i = 0; i < known.size(); ++i) {
     const auto& [stream, newest] = known[(start + i) % known.size()];
     const auto from = oldest.find(stream);
@@ -104,7 +104,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
     n->set_ended_below(ended_below);
     if (held_from != 0) n->set_oldest(held_from);
     size += cost;
-    ++beacon_rotation;
+    ++beacons.rotation;
   }
   // Reception reports: the loss we measure on each publisher's first pass,
   // worst first, as many as fit.
@@ -123,7 +123,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   // Interest, for subscription-aware forwarding, ordered by group: all of it
   // fits in practice; what does not is simply not advertised this time.
   // What it says is kept: the relays it names are watched (relay_watch.h).
-  named_in_beacon.clear();
+  beacons.named_relays.clear();
   if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
     const auto avoid = forwarding->names_relays() ? relay_watch.avoided(now) : std::set<NodeId>{};
     for (auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius, avoid)) {
@@ -135,7 +135,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
       w->set_via(i.via);
       w->set_subscriber(i.subscriber);
       size += cost;
-      if (i.via != 0) named_in_beacon.push_back(std::move(i));
+      if (i.via != 0) beacons.named_relays.push_back(std::move(i));
     }
   }
   auto bytes = wire::encode(b);

@@ -31,10 +31,10 @@ OutgoingDatagram emit(NodeImpl& n, OutgoingDatagram d, std::size_t counted, Micr
 }
 
 OutgoingDatagram flush(NodeImpl& n, Micros now) {
-  std::vector<OutgoingDatagram> frames = std::move(n.bundle);
-  n.bundle.clear();
-  n.bundle_bytes = 0;
-  n.bundle_context = {};
+  std::vector<OutgoingDatagram> frames = std::move(n.bundling.frames);
+  n.bundling.frames.clear();
+  n.bundling.bytes = 0;
+  n.bundling.context = {};
   if (frames.size() == 1) {
     const std::size_t size = frames.front().bytes.size();
     return emit(n, std::move(frames.front()), size, now);
@@ -69,44 +69,44 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
   }
   // Bounded: every pass takes a frame into the bundle or returns.
   for (;;) {
-    std::optional<OutgoingDatagram> f = std::move(bundle_carry);
-    bundle_carry.reset();
+    std::optional<OutgoingDatagram> f = std::move(bundling.carry);
+    bundling.carry.reset();
     if (!f) {
       f = next_frame(now);
       if (f && f->kind == TrafficKind::Beacon) adaptation.on_beacon_sent(now);  // goes now or next (carried)
     }
     if (!f) {
-      if (bundle.empty() || now - bundle_since < config.bundle_delay) return std::nullopt;  // wait for company
+      if (bundling.frames.empty() || now - bundling.since < config.bundle_delay) return std::nullopt;  // wait for company
       return flush(*this, now);
     }
     // The Bundle's own prefix byte and each item's length count against the room.
-    wire::DataContext context = bundle_context;
+    wire::DataContext context = bundling.context;
     const std::size_t item = wire::compact_in_bundle(f->bytes, context).size();
     const std::size_t cost = item + wire::bundle_item_overhead(item);
-    if (1 + bundle_bytes + cost > config.payload_size) {
-      if (bundle.empty()) {
+    if (1 + bundling.bytes + cost > config.payload_size) {
+      if (bundling.frames.empty()) {
         const std::size_t size = f->bytes.size();
         return emit(*this, std::move(*f), size, now);  // a full-size frame goes alone
       }
-      bundle_carry = std::move(f);  // starts the next datagram
+      bundling.carry = std::move(f);  // starts the next datagram
       return flush(*this, now);
     }
-    if (bundle.empty()) bundle_since = now;
-    bundle_bytes += cost;
-    bundle_context = std::move(context);
+    if (bundling.frames.empty()) bundling.since = now;
+    bundling.bytes += cost;
+    bundling.context = std::move(context);
     const bool control = is_control(f->kind);
-    bundle.push_back(std::move(*f));
+    bundling.frames.push_back(std::move(*f));
     // Waiting is for frames that leave room for another like them: one that
     // does not goes at once (with what is held), as control frames do.
-    const bool no_room_for_another = 1 + bundle_bytes + cost > config.payload_size;
-    if (control || no_room_for_another || bundle.size() == wire::kMaxBundleItems) return flush(*this, now);
+    const bool no_room_for_another = 1 + bundling.bytes + cost > config.payload_size;
+    if (control || no_room_for_another || bundling.frames.size() == wire::kMaxBundleItems) return flush(*this, now);
   }
 }
 
 std::optional<Micros> NodeImpl::bundle_due() const {
-  if (bundle_carry) return pacer.next_send_time();
-  if (bundle.empty()) return std::nullopt;
-  return std::max(pacer.next_send_time(), bundle_since + config.bundle_delay);
+  if (bundling.carry) return pacer.next_send_time();
+  if (bundling.frames.empty()) return std::nullopt;
+  return std::max(pacer.next_send_time(), bundling.since + config.bundle_delay);
 }
 
 }  // namespace dissem::engine

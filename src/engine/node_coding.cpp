@@ -164,7 +164,7 @@ void NodeImpl::finish_block(const MessageMeta& meta, std::uint32_t block, bool s
 const std::vector<std::vector<std::uint8_t>>* NodeImpl::block_sources(const MessageId& id,
                                                                       const coding::BlockLayout& layout,
                                                                       std::uint32_t block) {
-  for (auto it = block_rows.rbegin(); it != block_rows.rend(); ++it)
+  for (auto it = coder_cache.block_rows.rbegin(); it != coder_cache.block_rows.rend(); ++it)
     if (it->block == block && it->message == id && !it->rows.empty() && it->rows.front().size() == layout.stride)
       return &it->rows;
   const std::uint32_t k = layout.symbols_in(block);
@@ -177,9 +177,9 @@ const std::vector<std::vector<std::uint8_t>>* NodeImpl::block_sources(const Mess
     std::copy(f.data.begin(), f.data.end(), row.begin());
   }
   if (std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.empty(); })) return nullptr;
-  if (block_rows.size() >= kBlockRowsKept) block_rows.pop_front();
-  block_rows.push_back(BlockRows{id, block, std::move(rows)});
-  return &block_rows.back().rows;
+  if (coder_cache.block_rows.size() >= kBlockRowsKept) coder_cache.block_rows.pop_front();
+  coder_cache.block_rows.push_back(CoderCache::BlockRows{id, block, std::move(rows)});
+  return &coder_cache.block_rows.back().rows;
 }
 
 std::optional<std::vector<std::uint8_t>> NodeImpl::encode_symbol(const MessageId& id, const coding::BlockLayout& layout,

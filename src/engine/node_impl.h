@@ -1,14 +1,22 @@
-// Private state of engine::Node. One member per concept; the logic that
-// combines them lives in node_*.cpp files split by data path:
-//   node.cpp          construction, restart, API calls, timers, deadlines
-//   node_receive.cpp  decoding and handling received datagrams
-//   node_send.cpp     send queues, pacing and the per-datagram choice
-//   node_requests.cpp request rounds (MFRs, byte ranges or block deficits)
-//   node_serving.cpp  answering requests after their random delay
-//   node_beacon.cpp   building beacons
-//   node_coding.cpp   coded symbols: receiving, decoding, generating
-//   node_integrity.cpp  digests checked, contradictions and forged own data refused
-//   node_replication.cpp  anti-entropy summaries and pushes (replication controller)
+// Private state of engine::Node. Each part keeps its own state in a member
+// named for it (beacons, queues, pushes, security, ...; their types live in
+// headers of their own); the logic lives in node_*.cpp files split by job:
+//   node.cpp              construction, restart, timers, deadlines, housekeeping
+//   node_publish.cpp      publishing and cancelling; flow control   (own)
+//   node_receive*.cpp     opening, decoding and handling received datagrams
+//   node_send.cpp         the per-datagram choice among the send queues (queues)
+//   node_bundling.cpp     frames bundled into one datagram            (bundling)
+//   node_requests.cpp     request rounds: MFRs (mfr_builder.h) and their gate
+//   node_request_budget.cpp  what a requester's serving budget covers
+//   node_serving.cpp      answering requests after their random delay; forwarding release
+//   node_beacon.cpp       building and pacing beacons                 (beacons)
+//   node_coding.cpp       coded symbols: receiving, decoding, generating (coder_cache)
+//   node_windows.cpp      window coding across a stream's small messages
+//   node_integrity.cpp    digests checked, contradictions and forged own data refused
+//   node_security.cpp     sealed datagrams, signed manifests          (security)
+//   node_replication.cpp  anti-entropy summaries and pushes           (pushes)
+//   node_subscriptions.cpp, node_durable.cpp, node_supersession.cpp,
+//   node_cache_queries.cpp, node_links.cpp, node_relay_watch.cpp: as named
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
 
@@ -25,7 +33,10 @@
 #include "controllers/forwarding/forwarding_controller.h"
 #include "controllers/node_view.h"
 #include "controllers/replication/replication_controller.h"
+#include "engine/beacon_schedule.h"
 #include "engine/block_traffic_memory.h"
+#include "engine/bundle_state.h"
+#include "engine/coder_cache.h"
 #include "engine/channel_share.h"
 #include "engine/rate_adaptation.h"
 #include "engine/relay_watch.h"
@@ -38,6 +49,7 @@
 #include "engine/manifest_chain.h"
 #include "engine/message_tracker.h"
 #include "engine/node.h"
+#include "engine/own_publications.h"
 #include "engine/group_naming.h"
 #include "engine/peers.h"
 #include "engine/priority_floor.h"
@@ -45,7 +57,10 @@
 #include "engine/rate_limiter.h"
 #include "engine/reception_meter.h"
 #include "engine/redundancy_planner.h"
+#include "engine/replication_pushes.h"
 #include "engine/request_server.h"
+#include "engine/security_state.h"
+#include "engine/send_queues.h"
 #include "engine/serve_budget.h"
 #include "engine/datagram_auth.h"
 #include "engine/durable_subscriptions.h"
@@ -53,8 +68,8 @@
 #include "engine/ended_streams.h"
 #include "engine/supersession.h"
 #include "engine/timing.h"
-#include "engine/traffic_memory.h"
-#include "engine/traffic_meter.h"
+#include "engine/network_traffic_memory.h"
+#include "engine/incoming_traffic_meter.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {
@@ -73,65 +88,8 @@ struct ArrivedFrom {
   std::uint32_t block_symbols = 0;  // the fragment's block_symbols field
 };
 
-// Coded symbols of one block waiting for the pacer: a repair answering a
-// deficit, or a publisher's proactive redundancy.
-struct CodedTask {
-  MessageId message;
-  std::uint32_t block = 0;
-  coding::BlockLayout layout;
-  // Symbols of the block heard on the air after `since` count against
-  // `needed`; none is sent once they cover it.
-  Micros since = 0;
-  std::uint32_t needed = 0;
-  std::uint32_t remaining = 0;  // symbols this node may still send
-  bool repair = true;
-  std::vector<std::uint8_t> skip;  // sources every requester holds: left out of recoded symbols
-};
-
-// Window symbols answering window requests (WindowNeed) for a stream: due
-// after a random delay, then sent one at a time until the symbols heard on
-// the air since the request cover the largest deficit asked.
-struct WindowTask {
-  StreamId stream;
-  std::uint64_t first = 0;
-  std::uint32_t count = 0;
-  Micros since = 0;
-  std::uint32_t needed = 0;
-  std::uint32_t remaining = 0;
-  Micros due = 0;
-};
-
 // The block traffic memory's key for a stream's window symbols (seq 0 names no message).
 MessageId window_key(const StreamId& stream);
-
-// Why a fragment waits in the repair queue.
-enum class FragmentOrigin : std::uint8_t {
-  Repair,   // an answer to an MFR
-  Forward,  // a rebroadcast chosen by the forwarding controller
-  Push,     // replication: a peer's summary showed it lacks the message
-};
-
-// A fragment waiting in the repair queue.
-struct QueuedFragment {
-  FragmentKey key;
-  std::uint32_t hops = 0;
-  FragmentOrigin origin = FragmentOrigin::Repair;
-  // Redundant if the NTM saw the fragment on the air after this moment: for a
-  // repair, the arrival of the request (anything sent before it, the
-  // requester evidently missed); for a rebroadcast, when we heard it; for a
-  // push, the arrival of the summary.
-  Micros since = 0;
-  std::uint32_t length = 0;  // payload bytes, when known (pushes: for the budget)
-  // A rebroadcast its controller wants sent even if a copy is heard meanwhile.
-  bool keep_when_heard = false;
-};
-
-// Messages to push in answer to a summary, due after a random delay (as
-// answers to requests are, so one of several nodes hearing it goes first).
-struct PushTask {
-  MessageId message;
-  Micros since = 0;
-};
 
 class NodeImpl;
 
@@ -147,18 +105,6 @@ class ControllerView final : public controllers::NodeView {
 
  private:
   const NodeImpl& node_;
-};
-
-// Own publication being sent for the first time, one fragment per pacing slot.
-struct PublicationCursor {
-  MessageId id;
-  std::uint32_t next_offset = 0;
-  // The payload while its first pass lasts, so each fragment is not read back
-  // from the cache; empty (read from the cache) when over the memory budget.
-  std::shared_ptr<const std::vector<std::uint8_t>> payload;
-  std::uint32_t parity_left = 0;  // proactive coded symbols still due for the block just sent
-  std::uint32_t parity_block = 0;
-  std::uint32_t length = 0;       // bytes it counts against the send budgets
 };
 
 class NodeImpl {
@@ -298,9 +244,9 @@ class NodeImpl {
   Subscriptions subscriptions;
   DurableSubscriptions durable;
   PeerTable peers;
-  TrafficMemory ntm;
-  TrafficMeter meter;  // datagrams from others: the MFR gate; with framing, the channel occupancy they cause
-  TrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity), framing included
+  NetworkTrafficMemory ntm;
+  IncomingTrafficMeter meter;  // datagrams from others: the MFR gate; with framing, the channel occupancy they cause
+  IncomingTrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity), framing included
   ChannelShare channel;
   RateAdaptation adaptation;  // a cap on the pace from queueing delay (rate_adaptation.h)
   Pacer pacer;
@@ -308,20 +254,7 @@ class NodeImpl {
   PriorityFloor floor;  // lower levels' share while a higher one saturates
   RequestServer server;
   ServeBudget serve_budget;
-  // Authenticated groups (node_security.cpp).
-  ReplayGuard replay;
-  std::uint64_t auth_counter = 0;  // the counter of our last sealed datagram
-  NodeId sealer = 0;               // who sealed the datagram being handled (0: open network)
-  // Manifests known authentic (engine/manifest_chain.h), and per keyed
-  // group our last signed message (seq, link): the next one links to it.
-  ManifestChain chain{kChainMemory};
-  std::unordered_map<std::string, std::pair<std::uint64_t, ChainLink>> publish_links;
-  // Manifests whose signature failed during the batch being handled: each
-  // is checked (and counted) once however many of its datagrams the batch has.
-  std::vector<std::pair<MessageId, ChainLink>> batch_forged;
-  std::vector<MessageId> batch_checked;  // ... and those whose signature was checked ahead of it
-  static constexpr std::size_t kChainMemory = 8192;
-  static constexpr std::size_t kMaxBatchForged = 64;
+  SecurityState security;  // authenticated groups (node_security.cpp)
   // One datagram of a batch (on_datagrams), opened and decoded.
   struct BatchItem {
     wire::Decoded decoded;
@@ -349,52 +282,12 @@ class NodeImpl {
   std::unique_ptr<controllers::DeletionController> deletion;
   ControllerView view{*this};
   InterestTable interests;  // filled only when forwarding->interest_radius() > 0
-  // Our last beacon's interest entries that name a next hop, and the
-  // watchdog on those next hops (forwarding that names relays only).
-  std::vector<AdvertisedInterest> named_in_beacon;
   RelayWatch relay_watch;
 
-  std::deque<OutgoingDatagram> control_queue;  // MFRs and beacons: small, first
-  // Bundling: frames gathered for the next datagram (since `bundle_since`),
-  // and a frame taken that did not fit it (it starts the next one).
-  std::vector<OutgoingDatagram> bundle;
-  std::size_t bundle_bytes = 0;
-  wire::DataContext bundle_context;  // data frames lean on the one before (wire/data_frame.h)
-  Micros bundle_since = 0;
-  std::optional<OutgoingDatagram> bundle_carry;
-  // The send queues, by message priority (leveled_queue.h): publications,
-  // and the repair side (fragments, coded symbols, window symbols), each
-  // item at the priority of its message.
-  LeveledQueue<PublicationCursor> publish_queue;
-  LeveledQueue<QueuedFragment> repair_queue;
-  std::unordered_set<FragmentKey, FragmentKeyHash> repair_queued;
-  std::multimap<Micros, QueuedFragment> forward_pending;
-  LeveledQueue<CodedTask> coded_queue;  // shares the repair side of the priority split
-  // Source symbols of the blocks most recently coded from (read from the
-  // cache once per block, not once per symbol), newest last.
-  struct BlockRows {
-    MessageId message;
-    std::uint32_t block = 0;
-    std::vector<std::vector<std::uint8_t>> rows;
-  };
-  std::deque<BlockRows> block_rows;
-  // Window images of recently coded messages (read from the cache once).
-  std::unordered_map<MessageId, std::vector<std::uint8_t>, MessageIdHash> window_images;
-  std::deque<MessageId> window_image_order;
-  // Per group, the last messages our two latest proactive window symbols ended at.
-  std::unordered_map<std::string, std::array<std::uint64_t, 2>> proactive_marks;
-  std::vector<WindowTask> window_pending;  // waiting for their delay
-  LeveledQueue<WindowTask> window_queue;   // shares the repair side with coded_queue
-
-  // Replication: our next summary (one pending at a time: contacts falling
-  // due together share it), pushes waiting for their delay, and fragments
-  // waiting for the push budget (a token bucket of bytes).
-  std::optional<Micros> summary_due;
-  bool summary_reply = false;
-  std::multimap<Micros, PushTask> push_pending;
-  std::deque<QueuedFragment> push_queue;
-  double push_tokens = 0;
-  Micros push_tokens_at = 0;
+  SendQueues queues;
+  BundleState bundling;
+  CoderCache coder_cache;
+  ReplicationPushes pushes;
 
   std::deque<Delivery> deliveries;
   std::deque<Event> events;
@@ -403,42 +296,28 @@ class NodeImpl {
   EndedStreams ended{config.max_streams};  // what has ended below a watermark, ours and heard (ended_streams.h)
   OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
 
-  std::unordered_map<std::string, std::uint64_t> last_published_seq;
-  // Newest own message whose first pass is complete, per group: what our
-  // beacons advertise, so receivers never ask for what we have not sent yet.
-  std::unordered_map<std::string, std::uint64_t> last_sent_seq;
+  OwnPublications own;
   // Messages that expire, by expiry (Unix ms): each is dropped at its
   // moment (stale entries, of messages already gone, are skipped).
   std::set<std::pair<std::uint64_t, MessageId>> expiries;
   Micros last_alarm = 0;            // last integrity event raised to applications
-  std::uint64_t publish_queue_bytes = 0;  // payload bytes held by publication cursors
-  // Flow control (node_publish.cpp): bytes of publications queued, overall
-  // and per group, against engine.send_budget_ms / group_send_budget_ms.
-  std::uint64_t queued_bytes = 0;
-  std::unordered_map<std::string, std::uint64_t> queued_group_bytes;
-
   Micros next_request_round = 0;
   Micros request_spacing_until = 0;  // the last MFR's share of the control budget (link_timers.h)
-  Micros next_beacon = 0;
   Micros next_housekeeping = 0;
-  std::size_t beacon_rotation = 0;
-  std::uint32_t beacons_sent = 0;
-  // Beacon pacing on slow links (node_beacon.cpp): when the last one went,
-  // what it said (its content without timestamps and echoes), and how many
-  // in a row said nothing new.
-  Micros last_beacon_at = 0;
-  std::size_t last_beacon_content = 0;
-  std::uint32_t quiet_beacons = 0;
+  BeaconSchedule beacons;
 
  private:
-  // node.cpp
+  // node_requests.cpp
   void run_request_round(Micros now);
+  // node_serving.cpp
   void serve_due_requests(Micros now);
   // node_beacon.cpp: sends a beacon now or defers it; schedules the next.
   void beacon_due(Micros now);
   // Builds and queues one; returns its size and a hash of what it says.
   std::pair<std::size_t, std::size_t> send_beacon(Micros now);
+  // node.cpp
   void housekeeping(Micros now);
+  // node_serving.cpp
   void release_due_forwards(Micros now);
   // Our own first pass has yet to send (all of) `block` of `id`.
   bool first_pass_pending(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const;

@@ -51,8 +51,8 @@ void NodeImpl::distrust_message(const MessageId& id, IntegrityEvent why, Micros 
   raise_alarm(Event::Kind::MessageRejected, id, now);
   store->erase(id);
   coded.forget(id);
-  window_images.erase(id);
-  std::erase_if(block_rows, [&](const BlockRows& r) { return r.message == id; });
+  coder_cache.window_images.erase(id);
+  std::erase_if(coder_cache.block_rows, [&](const CoderCache::BlockRows& r) { return r.message == id; });
   tracker.reopen(id);
 }
 

@@ -90,10 +90,10 @@ MessageId NodeImpl::cancel(const CancelRequest& c, Micros now) {
 }
 
 void NodeImpl::release_publication(const PublicationCursor& cur) {
-  if (cur.payload) publish_queue_bytes -= cur.payload->size();
-  queued_bytes -= cur.length;
-  auto it = queued_group_bytes.find(cur.id.group);
-  if (it != queued_group_bytes.end() && (it->second -= cur.length) == 0) queued_group_bytes.erase(it);
+  if (cur.payload) own.payload_bytes -= cur.payload->size();
+  own.queued_bytes -= cur.length;
+  auto it = own.queued_group_bytes.find(cur.id.group);
+  if (it != own.queued_group_bytes.end() && (it->second -= cur.length) == 0) own.queued_group_bytes.erase(it);
 }
 
 void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes) const {
@@ -104,14 +104,14 @@ void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes) 
     if (budget <= 0 || queued == 0) return false;
     return static_cast<double>(queued + bytes) > rate / 8.0 * static_cast<double>(budget) / static_cast<double>(kSeconds);
   };
-  const auto g = queued_group_bytes.find(group);
-  const std::uint64_t in_group = g == queued_group_bytes.end() ? 0 : g->second;
+  const auto g = own.queued_group_bytes.find(group);
+  const std::uint64_t in_group = g == own.queued_group_bytes.end() ? 0 : g->second;
   if (over(config.group_send_budget, in_group))
     throw QueueFull("send queue full: " + std::to_string(in_group) + " bytes of group '" + group +
                     "' wait for the link (engine.group_send_budget_ms = " +
                     std::to_string(config.group_send_budget / kMillis) + ")");
-  if (over(config.send_budget, queued_bytes))
-    throw QueueFull("send queue full: " + std::to_string(queued_bytes) +
+  if (over(config.send_budget, own.queued_bytes))
+    throw QueueFull("send queue full: " + std::to_string(own.queued_bytes) +
                     " bytes wait for the link (engine.send_budget_ms = " + std::to_string(config.send_budget / kMillis) +
                     ")");
 }
@@ -122,7 +122,7 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   // needs room only for what it adds beyond the queued messages it ends.
   std::uint64_t freed = 0;
   if (meta.replace)
-    publish_queue.for_each([&](const PublicationCursor& c) {
+    queues.publications.for_each([&](const PublicationCursor& c) {
       const MessageState* st = c.id.group == group ? tracker.find(c.id) : nullptr;
       if (st != nullptr && st->meta && st->meta->tag == meta.tag) freed += c.length;
     });
@@ -138,7 +138,7 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   // in node_state so eviction of our own messages can never make it go back.
   // Groups seen at restart were merged with it then; a new group reads it once.
   const std::uint64_t seq = published_up_to(group) + 1;
-  last_published_seq[group] = seq;  // from now on the table holds the group
+  own.published_seq[group] = seq;  // from now on the table holds the group
 
   meta.id = MessageId{group, config.node_id, seq};
   meta.total_length = static_cast<std::uint32_t>(payload.size());
@@ -165,18 +165,18 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   own_tags.note(group, seq, meta.tag);
   PublicationCursor cursor{meta.id, 0, nullptr};
   cursor.length = meta.total_length;
-  queued_bytes += cursor.length;
-  queued_group_bytes[group] += cursor.length;
-  if (publish_queue_bytes + body->size() <= config.reassembly_memory) {
+  own.queued_bytes += cursor.length;
+  own.queued_group_bytes[group] += cursor.length;
+  if (own.payload_bytes + body->size() <= config.reassembly_memory) {
     cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(*body);
-    publish_queue_bytes += body->size();
+    own.payload_bytes += body->size();
   }
   // A replacement takes the place in the queue of the oldest message it
   // replaces that has not begun to go out (Mockets' replace): a stream whose
   // every message is replaced before it reaches the front still moves on.
   std::optional<std::size_t> place;
   if (meta.replace)
-    place = publish_queue.find(meta.priority, [&](const PublicationCursor& c) {
+    place = queues.publications.find(meta.priority, [&](const PublicationCursor& c) {
       const MessageState* st = c.id.group == group ? tracker.find(c.id) : nullptr;
       return st != nullptr && st->meta && st->meta->tag == meta.tag && c.next_offset == 0 && c.parity_left == 0;
     });
@@ -185,9 +185,9 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   // local subscriptions' waiting lists.
   if (meta.supersedes_any() && superseded.learn(meta)) apply_supersession(meta, now);
   if (place) {
-    publish_queue.insert(meta.priority, *place, std::move(cursor));
+    queues.publications.insert(meta.priority, *place, std::move(cursor));
   } else {
-    publish_queue.push(meta.priority, std::move(cursor));
+    queues.publications.push(meta.priority, std::move(cursor));
   }
   // Local subscribers on this node get it too.
   on_message_settled(meta.id, true, now);

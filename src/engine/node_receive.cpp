@@ -5,7 +5,7 @@
 #include "engine/datagram_sender.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
-#include "engine/request_scheduler.h"
+#include "engine/mfr_builder.h"
 #include "engine/responder_rank.h"
 
 namespace dissem::engine {
@@ -241,7 +241,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
       controllers::ReceivedFragment{meta, offset, length, from.hops, subscribed, from.transmitter, from.repair}, view,
       now, rng);
   if (decision.forward) {
-    forward_pending.emplace(now + std::max<Micros>(decision.delay, 0),
+    queues.forwards.emplace(now + std::max<Micros>(decision.delay, 0),
                             QueuedFragment{FragmentKey{meta.id, offset}, from.hops + 1, FragmentOrigin::Forward, now,
                                            length, !decision.yield_to_copies});
     ++stats.forwards_queued;
@@ -304,7 +304,7 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
   } else {
     handle_decoded(decoded, bytes.size(), now);
   }
-  batch_forged.clear();
+  security.batch_forged.clear();
 }
 
 void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
@@ -330,7 +330,7 @@ void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
                                    stats.duplicate_fragments != duplicates_before;
   if (replayed_first_pass) return;
   meter.add(now, size);
-  links.on_received(sender_of(d, sealer), size, now, peers);
+  links.on_received(sender_of(d, security.sealer), size, now, peers);
   if (first_pass) first_pass_meter.add(now, size + config.per_datagram_overhead);
 }
 

@@ -43,14 +43,14 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
       ++stats.malformed[static_cast<std::size_t>(*err)];
       continue;
     }
-    item.sealer = sealer;
+    item.sealer = security.sealer;
     item.size = datagram.size();
     item.usable = true;
     if (item.decoded.kind != wire::Kind::Bundle) continue;
     ++stats.bundles_received;
     item.usable = false;
     const auto received = item.decoded.items;  // entries may move as the batch grows
-    const NodeId bundle_sealer = sealer;
+    const NodeId bundle_sealer = security.sealer;
     wire::DataContext context;
     for (const auto& bytes : received) {
       BatchItem& inner = next_entry();
@@ -67,11 +67,11 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
   authenticate_ahead(items, now);
   for (BatchItem& item : items) {
     if (!item.usable) continue;
-    sealer = item.sealer;
+    security.sealer = item.sealer;
     handle_decoded(item.decoded, item.size, now);
   }
-  batch_forged.clear();
-  batch_checked.clear();
+  security.batch_forged.clear();
+  security.batch_checked.clear();
 }
 
 }  // namespace dissem::engine

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "engine/node_impl.h"
-#include "engine/request_scheduler.h"
+#include "engine/mfr_builder.h"
 
 namespace dissem::engine {
 namespace {
@@ -40,9 +40,9 @@ std::map<StreamId, SeqRanges> holdings(const NodeImpl& n, const std::set<std::st
 void NodeImpl::send_summary(Micros now) {
   wire::Summary s;
   s.set_node(config.node_id);
-  s.set_reply(summary_reply);
-  summary_due.reset();
-  summary_reply = false;
+  s.set_reply(pushes.summary_reply);
+  pushes.summary_due.reset();
+  pushes.summary_reply = false;
 
   // One datagram: wants first (without them nothing is pushed to us), then
   // as many streams as fit; the rest are marked unknown, not empty.
@@ -104,7 +104,7 @@ void NodeImpl::on_summary(const wire::Summary& s, Micros now) {
     // One random delay for the batch keeps the controller's order.
     const Micros due = now + rng.uniform_int(0, timing.serve_delay_max);
     const Micros since = now - timing.in_flight_slack;
-    for (const auto& id : response.pushes) push_pending.emplace(due, PushTask{id, since});
+    for (const auto& id : response.pushes) pushes.pending.emplace(due, PushTask{id, since});
   }
 
   // Pull: what the peer holds in groups we want exists, so we fetch what we
@@ -132,9 +132,9 @@ void NodeImpl::on_summary(const wire::Summary& s, Micros now) {
 }
 
 void NodeImpl::start_due_pushes(Micros now) {
-  while (!push_pending.empty() && push_pending.begin()->first <= now) {
-    const PushTask task = push_pending.begin()->second;
-    push_pending.erase(push_pending.begin());
+  while (!pushes.pending.empty() && pushes.pending.begin()->first <= now) {
+    const PushTask task = pushes.pending.begin()->second;
+    pushes.pending.erase(pushes.pending.begin());
     const MessageState* st = tracker.find(task.message);
     if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(now)) continue;
     auto fragments = store->fragment_offsets(task.message, 0, st->meta->total_length);
@@ -150,11 +150,11 @@ void NodeImpl::start_due_pushes(Micros now) {
         ++stats.pushes_suppressed_ntm;
         continue;
       }
-      if (push_queue.size() >= config.max_queued_datagrams) {
+      if (pushes.queue.size() >= config.max_queued_datagrams) {
         ++stats.queue_drops;
         break;
       }
-      push_queue.push_back(QueuedFragment{key, 0, FragmentOrigin::Push, task.since, length});
+      pushes.queue.push_back(QueuedFragment{key, 0, FragmentOrigin::Push, task.since, length});
       ++stats.pushes_queued;
     }
     store->touch(task.message, now);
@@ -164,29 +164,29 @@ void NodeImpl::start_due_pushes(Micros now) {
 void NodeImpl::release_pushes(Micros now) {
   // A small burst: a few fragments may go at once after a quiet spell.
   const double burst = 4.0 * (static_cast<double>(config.payload_size) + 48.0 + config.per_datagram_overhead);
-  push_tokens = std::min(burst, push_tokens + static_cast<double>(now - push_tokens_at) * push_rate(*this));
-  push_tokens_at = now;
-  while (!push_queue.empty() && repair_queue.size() < config.max_queued_datagrams) {
-    const QueuedFragment f = push_queue.front();
-    if (repair_queued.contains(f.key)) {  // already queued, as an answer to a request
-      push_queue.pop_front();
+  pushes.tokens = std::min(burst, pushes.tokens + static_cast<double>(now - pushes.tokens_at) * push_rate(*this));
+  pushes.tokens_at = now;
+  while (!pushes.queue.empty() && queues.repairs.size() < config.max_queued_datagrams) {
+    const QueuedFragment f = pushes.queue.front();
+    if (queues.repair_keys.contains(f.key)) {  // already queued, as an answer to a request
+      pushes.queue.pop_front();
       continue;
     }
     const double cost = push_cost(*this, f);
-    if (push_tokens < cost) break;
-    push_queue.pop_front();
-    push_tokens -= cost;
-    repair_queued.insert(f.key);
-    repair_queue.push(priority_of(f.key.message), f);
+    if (pushes.tokens < cost) break;
+    pushes.queue.pop_front();
+    pushes.tokens -= cost;
+    queues.repair_keys.insert(f.key);
+    queues.repairs.push(priority_of(f.key.message), f);
   }
 }
 
 Micros NodeImpl::next_push_time() const {
   // With the repair queue full, the pacer's next slot is the next chance.
-  if (repair_queue.size() >= config.max_queued_datagrams) return pacer.next_send_time();
-  const double missing = push_cost(*this, push_queue.front()) - push_tokens;
-  if (missing <= 0) return push_tokens_at;
-  return push_tokens_at + static_cast<Micros>(missing / push_rate(*this)) + 1;
+  if (queues.repairs.size() >= config.max_queued_datagrams) return pacer.next_send_time();
+  const double missing = push_cost(*this, pushes.queue.front()) - pushes.tokens;
+  if (missing <= 0) return pushes.tokens_at;
+  return pushes.tokens_at + static_cast<Micros>(missing / push_rate(*this)) + 1;
 }
 
 }  // namespace dissem::engine

@@ -1,5 +1,5 @@
 // Request rounds: what this node misses, as one probabilistic MFR per round
-// (request_scheduler builds it), gated by the incoming traffic. For messages
+// (mfr_builder builds it), gated by the incoming traffic. For messages
 // whose block layout is known, with coding on, the MFR states a deficit per
 // block instead of byte ranges.
 #include <algorithm>
@@ -9,7 +9,7 @@
 
 #include "engine/link_timers.h"
 #include "engine/node_impl.h"
-#include "engine/request_scheduler.h"
+#include "engine/mfr_builder.h"
 
 namespace dissem::engine {
 

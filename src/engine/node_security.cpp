@@ -33,28 +33,28 @@ void NodeImpl::seal_outgoing(std::vector<std::uint8_t>& datagram, Micros now) {
   const auto& [epoch, key] = config.security.sending(config.security.network, to_unix_seconds(now));
   // Strictly increasing, and at least the clock: it keeps increasing across
   // restarts, so receivers never take a new datagram for a replay.
-  auth_counter = std::max(auth_counter + 1, static_cast<std::uint64_t>(std::max<Micros>(now, 0)));
-  seal_datagram(datagram, key, epoch, config.node_id, auth_counter);
+  security.auth_counter = std::max(security.auth_counter + 1, static_cast<std::uint64_t>(std::max<Micros>(now, 0)));
+  seal_datagram(datagram, key, epoch, config.node_id, security.auth_counter);
 }
 
 std::optional<std::span<const std::uint8_t>> NodeImpl::open_incoming(std::span<const std::uint8_t> datagram) {
-  sealer = 0;
+  security.sealer = 0;
   if (config.security.network.empty()) return datagram;
   const auto opened = open_datagram(datagram, config.security.network);
   if (!opened) {
     ++stats.integrity[static_cast<std::size_t>(IntegrityEvent::Unauthenticated)];
     return std::nullopt;
   }
-  if (opened->sender != config.node_id && !replay.accept(opened->sender, opened->counter)) {
+  if (opened->sender != config.node_id && !security.replay.accept(opened->sender, opened->counter)) {
     ++stats.integrity[static_cast<std::size_t>(IntegrityEvent::Replayed)];
     return std::nullopt;
   }
-  sealer = opened->sender;
+  security.sealer = opened->sender;
   return opened->frame;
 }
 
 bool NodeImpl::sealed_by(NodeId claimed) {
-  if (config.security.network.empty() || sealer == claimed) return true;
+  if (config.security.network.empty() || security.sealer == claimed) return true;
   ++stats.integrity[static_cast<std::size_t>(IntegrityEvent::SenderMismatch)];
   return false;
 }
@@ -77,22 +77,22 @@ bool NodeImpl::authentic(const MessageMeta& meta) {
 
 bool NodeImpl::check_signature(const MessageMeta& meta, const VerifyKey& key, bool ahead) {
   const ChainLink link = manifest_link(meta);
-  if (chain.vouched(meta.id, link)) {
+  if (security.chain.vouched(meta.id, link)) {
     // Counted when the message is admitted, unless its own signature was
     // checked ahead of the batch (and counted then).
-    const bool checked_ahead = std::find(batch_checked.begin(), batch_checked.end(), meta.id) != batch_checked.end();
+    const bool checked_ahead = std::find(security.batch_checked.begin(), security.batch_checked.end(), meta.id) != security.batch_checked.end();
     if (!ahead && !checked_ahead) ++stats.signatures_vouched;
   } else {
-    const auto known_bad = std::find(batch_forged.begin(), batch_forged.end(), std::pair{meta.id, link});
-    if (known_bad != batch_forged.end()) return false;
+    const auto known_bad = std::find(security.batch_forged.begin(), security.batch_forged.end(), std::pair{meta.id, link});
+    if (known_bad != security.batch_forged.end()) return false;
     ++stats.signatures_checked;
     if (!verify_manifest(meta, key)) {
-      if (batch_forged.size() < kMaxBatchForged) batch_forged.emplace_back(meta.id, link);
+      if (security.batch_forged.size() < SecurityState::kMaxBatchForged) security.batch_forged.emplace_back(meta.id, link);
       return false;
     }
-    if (ahead) batch_checked.push_back(meta.id);
+    if (ahead) security.batch_checked.push_back(meta.id);
   }
-  chain.learn(meta, link);
+  security.chain.learn(meta, link);
   return true;
 }
 
@@ -161,11 +161,11 @@ void NodeImpl::sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& paylo
   meta.key_epoch = epoch;
   // The link to our previous message of the group, if this run of the
   // node signed it (engine/manifest_chain.h).
-  const auto previous = publish_links.find(meta.id.group);
-  const bool linked = previous != publish_links.end() && previous->second.first + 1 == meta.id.seq;
+  const auto previous = security.publish_links.find(meta.id.group);
+  const bool linked = previous != security.publish_links.end() && previous->second.first + 1 == meta.id.seq;
   meta.chain = linked ? link_bytes(previous->second.second) : std::string();
   meta.signature = sign_manifest(meta, key);
-  publish_links[meta.id.group] = {meta.id.seq, manifest_link(meta)};
+  security.publish_links[meta.id.group] = {meta.id.seq, manifest_link(meta)};
 }
 
 std::optional<std::vector<std::uint8_t>> NodeImpl::readable(const MessageId& id, std::vector<std::uint8_t> stored) {

@@ -44,7 +44,7 @@ double parity_allowance(const NodeImpl& n, const MessageId& current) {
                        static_cast<double>(kSeconds);
   if (limit <= 0) return 0;
   double waiting = 0;
-  n.publish_queue.for_each([&](const PublicationCursor& cur) {
+  n.queues.publications.for_each([&](const PublicationCursor& cur) {
     if (waiting > limit || cur.id == current) return;
     const MessageState* st = n.tracker.find(cur.id);
     if (st != nullptr && st->meta) waiting += st->meta->total_length;
@@ -62,7 +62,7 @@ bool window_coded(NodeImpl& n, const MessageId& id) {
 // proactive redundancy; a finished message becomes what our beacons
 // advertise for its group.
 void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length, std::uint32_t total) {
-  PublicationCursor& cur = n.publish_queue.front(level);
+  PublicationCursor& cur = n.queues.publications.front(level);
   const std::uint32_t offset = cur.next_offset;
   cur.next_offset += length;
   if (length > 0 && n.config.coding && cur.parity_left == 0) {
@@ -79,10 +79,10 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
     }
   }
   if (cur.next_offset < total || cur.parity_left > 0) return;
-  auto& sent = n.last_sent_seq[cur.id.group];
+  auto& sent = n.own.sent_seq[cur.id.group];
   sent = std::max(sent, cur.id.seq);
   n.release_publication(cur);
-  n.publish_queue.pop_front(level);
+  n.queues.publications.pop_front(level);
 }
 
 // The next first-pass fragment from the cursor's in-memory payload, cut as
@@ -110,8 +110,8 @@ void count_suppressed(NodeImpl& n, FragmentOrigin origin) {
 // symbols heard on the air since its request already cover the deficit.
 // Tasks take turns, a symbol each, so several blocks progress together.
 std::optional<OutgoingDatagram> next_coded_repair(NodeImpl& n, std::uint32_t level, Micros now) {
-  CodedTask t = std::move(n.coded_queue.front(level));
-  n.coded_queue.pop_front(level);
+  CodedTask t = std::move(n.queues.coded.front(level));
+  n.queues.coded.pop_front(level);
   if (n.config.use_traffic_memory && n.block_memory.count_since(t.message, t.block, t.since, now) >= t.needed) {
     ++n.stats.repairs_suppressed_ntm;
     return std::nullopt;
@@ -119,14 +119,14 @@ std::optional<OutgoingDatagram> next_coded_repair(NodeImpl& n, std::uint32_t lev
   auto bytes = n.encode_symbol(t.message, t.layout, t.block, true, t.skip);
   if (!bytes) return std::nullopt;  // evicted, or nothing left to recode
   n.block_memory.record(t.message, t.block, now);
-  if (--t.remaining > 0) n.coded_queue.push(level, std::move(t));
-  n.split.on_sent(true, bytes->size(), n.publish_queue.has(level));
+  if (--t.remaining > 0) n.queues.coded.push(level, std::move(t));
+  n.split.on_sent(true, bytes->size(), n.queues.publications.has(level));
   return finish(n, std::move(*bytes), TrafficKind::Repair, now);
 }
 
 // The publisher's next proactive symbol for the block its first pass just finished.
 std::optional<OutgoingDatagram> next_parity(NodeImpl& n, std::uint32_t level, Micros now) {
-  PublicationCursor& cur = n.publish_queue.front(level);
+  PublicationCursor& cur = n.queues.publications.front(level);
   const MessageState* st = n.tracker.find(cur.id);
   std::optional<std::vector<std::uint8_t>> bytes;
   std::uint32_t total = 0;
@@ -144,14 +144,14 @@ std::optional<OutgoingDatagram> next_parity(NodeImpl& n, std::uint32_t level, Mi
   if (cur.parity_left == 0 && (total == 0 || cur.next_offset >= total)) advance_publication(n, level, 0, total);
   if (!bytes) return std::nullopt;
   ++n.stats.parity_sent;
-  n.split.on_sent(false, bytes->size(), n.repair_queue.has(level) || n.coded_queue.has(level) || n.window_queue.has(level));
+  n.split.on_sent(false, bytes->size(), n.queues.repairs.has(level) || n.queues.coded.has(level) || n.queues.windows.has(level));
   return finish(n, std::move(*bytes), TrafficKind::Data, now);
 }
 
 // The next datagram of the oldest publication of `level`: its proactive
 // redundancy when due, else its next first-pass fragment.
 std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level, Micros now) {
-  PublicationCursor& cur = n.publish_queue.front(level);
+  PublicationCursor& cur = n.queues.publications.front(level);
   if (cur.parity_left > 0) return next_parity(n, level, now);
   std::uint32_t length = 0;
   const MessageState* st = n.tracker.find(cur.id);
@@ -159,7 +159,7 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
                                                         : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length, now);
   if (!bytes || st == nullptr || st->meta->expired_at(now)) {
     n.release_publication(cur);
-    n.publish_queue.pop_front(level);  // evicted (or expired) before it was fully sent
+    n.queues.publications.pop_front(level);  // evicted (or expired) before it was fully sent
     return std::nullopt;
   }
   // Already on the air as a repair (a receiver asked for the tail before the
@@ -175,7 +175,7 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
     n.block_memory.record(cur.id, n.own_layout(st->meta->total_length).block_of(cur.next_offset), now);
   n.note_named_relays(cur.id.group, 0, now);
   advance_publication(n, level, length, st->meta->total_length);
-  n.split.on_sent(false, bytes->size(), n.repair_queue.has(level));
+  n.split.on_sent(false, bytes->size(), n.queues.repairs.has(level));
   return finish(n, std::move(*bytes), TrafficKind::Data, now);
 }
 
@@ -191,10 +191,10 @@ std::optional<std::uint32_t> highest_waiting(const NodeImpl& n, std::optional<st
     }
     if (l && (!best || *l > *best)) best = l;
   };
-  consider(n.publish_queue);
-  consider(n.repair_queue);
-  consider(n.coded_queue);
-  consider(n.window_queue);
+  consider(n.queues.publications);
+  consider(n.queues.repairs);
+  consider(n.queues.coded);
+  consider(n.queues.windows);
   return best;
 }
 
@@ -206,9 +206,9 @@ std::uint32_t NodeImpl::priority_of(const MessageId& id) const {
 }
 
 std::optional<OutgoingDatagram> NodeImpl::next_frame(Micros now) {
-  if (!control_queue.empty()) {
-    OutgoingDatagram d = std::move(control_queue.front());
-    control_queue.pop_front();
+  if (!queues.control.empty()) {
+    OutgoingDatagram d = std::move(queues.control.front());
+    queues.control.pop_front();
     return finish(*this, std::move(d.bytes), d.kind, now);
   }
   // Each pass either sends or drops at least one queued item (stale repairs,
@@ -231,20 +231,20 @@ std::optional<OutgoingDatagram> NodeImpl::next_frame(Micros now) {
 }
 
 std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Micros now) {
-  const bool repairs = repair_queue.has(level) || coded_queue.has(level) || window_queue.has(level);
-  const bool take_repair = repairs && (!publish_queue.has(level) || split.prefer_repair());
+  const bool repairs = queues.repairs.has(level) || queues.coded.has(level) || queues.windows.has(level);
+  const bool take_repair = repairs && (!queues.publications.has(level) || split.prefer_repair());
   // Window answers first: one symbol serves every receiver short in the window.
-  if (take_repair && window_queue.has(level)) {
+  if (take_repair && queues.windows.has(level)) {
     auto bytes = next_window_repair(level, now);
     if (!bytes) return std::nullopt;
-    split.on_sent(true, bytes->size(), publish_queue.has(level));
+    split.on_sent(true, bytes->size(), queues.publications.has(level));
     return finish(*this, std::move(*bytes), TrafficKind::Repair, now);
   }
-  if (take_repair && coded_queue.has(level)) return next_coded_repair(*this, level, now);
+  if (take_repair && queues.coded.has(level)) return next_coded_repair(*this, level, now);
   if (take_repair) {
-    QueuedFragment q = repair_queue.front(level);
-    repair_queue.pop_front(level);
-    repair_queued.erase(q.key);
+    QueuedFragment q = queues.repairs.front(level);
+    queues.repairs.pop_front(level);
+    queues.repair_keys.erase(q.key);
     const auto seen = ntm.last_seen(q.key, now);
     if (config.use_traffic_memory && seen && *seen > q.since && !q.keep_when_heard) {
       count_suppressed(*this, q.origin);
@@ -258,7 +258,7 @@ std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Mic
     if (!bytes) return std::nullopt;  // evicted or expired meanwhile
     ntm.record(q.key, now);
     if (forward) note_named_relays(q.key.message.group, q.hops, now);
-    split.on_sent(true, bytes->size(), publish_queue.has(level));
+    split.on_sent(true, bytes->size(), queues.publications.has(level));
     if (q.origin == FragmentOrigin::Push) ++stats.pushes_sent;
     return finish(*this, std::move(*bytes), forward ? TrafficKind::Forward : TrafficKind::Repair, now);
   }

@@ -17,7 +17,7 @@ bool bit_set(const std::vector<std::uint8_t>& bits, std::uint32_t i) {
 
 bool NodeImpl::first_pass_pending(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const {
   bool pending = false;
-  publish_queue.for_each([&](const PublicationCursor& cur) {
+  queues.publications.for_each([&](const PublicationCursor& cur) {
     if (cur.id != id) return;
     pending = cur.parity_left > 0 ? block >= cur.parity_block
                                   : cur.next_offset < layout.total && block >= layout.block_of(cur.next_offset);
@@ -78,7 +78,7 @@ void NodeImpl::serve_block(const ServeTask& task, const MessageState& st, std::u
   // A newer request for a block already queued replaces the older one: the
   // deficit it states is counted from its own arrival.
   bool queued_already = false;
-  coded_queue.for_each([&](CodedTask& queued) {
+  queues.coded.for_each([&](CodedTask& queued) {
     if (queued_already || queued.block != block || queued.message != task.message) return;
     queued_already = true;
     if (since >= queued.since) {
@@ -89,8 +89,8 @@ void NodeImpl::serve_block(const ServeTask& task, const MessageState& st, std::u
     }
   });
   if (queued_already) return;
-  if (coded_queue.size() >= config.max_queued_datagrams) return;
-  coded_queue.push(priority_of(task.message),
+  if (queues.coded.size() >= config.max_queued_datagrams) return;
+  queues.coded.push(priority_of(task.message),
                    CodedTask{task.message, block, layout, since, ask.deficit, remaining, true, std::move(skip)});
   stats.repairs_queued += remaining;
 }
@@ -112,13 +112,13 @@ void NodeImpl::queue_fragment_repairs(const ServeTask& task, std::vector<std::ui
       ++stats.repairs_suppressed_ntm;
       continue;
     }
-    if (repair_queued.contains(key)) continue;
-    if (repair_queue.size() >= config.max_queued_datagrams || ++queued > config.max_request_fragments) {
+    if (queues.repair_keys.contains(key)) continue;
+    if (queues.repairs.size() >= config.max_queued_datagrams || ++queued > config.max_request_fragments) {
       ++stats.queue_drops;
       return;
     }
-    repair_queue.push(priority_of(task.message), QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
-    repair_queued.insert(key);
+    queues.repairs.push(priority_of(task.message), QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
+    queues.repair_keys.insert(key);
     ++stats.repairs_queued;
   }
 }
@@ -155,12 +155,12 @@ void NodeImpl::serve_due_requests(Micros now) {
 }
 
 void NodeImpl::release_due_forwards(Micros now) {
-  while (!forward_pending.empty() && forward_pending.begin()->first <= now) {
-    QueuedFragment f = forward_pending.begin()->second;
-    forward_pending.erase(forward_pending.begin());
-    if (repair_queued.contains(f.key) || repair_queue.size() >= config.max_queued_datagrams) continue;
-    repair_queued.insert(f.key);
-    repair_queue.push(priority_of(f.key.message), f);
+  while (!queues.forwards.empty() && queues.forwards.begin()->first <= now) {
+    QueuedFragment f = queues.forwards.begin()->second;
+    queues.forwards.erase(queues.forwards.begin());
+    if (queues.repair_keys.contains(f.key) || queues.repairs.size() >= config.max_queued_datagrams) continue;
+    queues.repair_keys.insert(f.key);
+    queues.repairs.push(priority_of(f.key.message), f);
   }
 }
 

@@ -82,7 +82,7 @@ void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint
 void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
   coded.forget(id);
   if (!complete) {
-    window_images.erase(id);
+    coder_cache.window_images.erase(id);
   } else if (const MessageState* st = tracker.find(id); st != nullptr && st->meta) {
     on_window_source(*st->meta, now);
   }

@@ -37,7 +37,7 @@ void NodeImpl::apply_supersession(const MessageMeta& by, Micros now) {
       end_if_superseded(MessageId{by.id.group, by.id.publisher, q}, now);
   if (by.id.publisher != config.node_id) return;
   // Our own: first passes not yet (wholly) sent leave the queue.
-  publish_queue.erase_if(
+  queues.publications.erase_if(
       [&](const PublicationCursor& cur) {
         return cur.id.group == by.id.group && cur.id.seq < by.id.seq && superseded.ended(stream_of(cur.id), cur.id.seq);
       },

@@ -33,19 +33,19 @@ MessageId window_key(const StreamId& stream) { return MessageId{stream.group, st
 bool NodeImpl::window_coding() const { return config.coding && config.window_messages > 0; }
 
 const std::vector<std::uint8_t>* NodeImpl::image_of(const MessageId& id, Micros now) {
-  if (auto it = window_images.find(id); it != window_images.end()) return &it->second;
+  if (auto it = coder_cache.window_images.find(id); it != coder_cache.window_images.end()) return &it->second;
   const MessageState* st = tracker.find(id);
   if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(now) ||
       !window_eligible(*st->meta, config.payload_size))
     return nullptr;
   auto fragments = store->read_fragments(id, 0, st->meta->total_length);
   if (fragments.size() != 1 || fragments.front().data.size() != st->meta->total_length) return nullptr;
-  if (window_image_order.size() >= kImagesKept) {
-    window_images.erase(window_image_order.front());
-    window_image_order.pop_front();
+  if (coder_cache.window_image_order.size() >= kImagesKept) {
+    coder_cache.window_images.erase(coder_cache.window_image_order.front());
+    coder_cache.window_image_order.pop_front();
   }
-  window_image_order.push_back(id);
-  return &(window_images[id] = window_image(*st->meta, fragments.front().data));
+  coder_cache.window_image_order.push_back(id);
+  return &(coder_cache.window_images[id] = window_image(*st->meta, fragments.front().data));
 }
 
 std::optional<std::vector<std::uint8_t>> NodeImpl::encode_window_symbol(const StreamId& stream, std::uint64_t first,
@@ -99,7 +99,7 @@ std::optional<std::vector<std::uint8_t>> NodeImpl::proactive_window_symbol(const
   // The window reaches back to the message after the symbol before the
   // previous one (so every message is in two proactive symbols, however
   // sparse the redundancy), and at least window_messages back; at most 64.
-  auto& marks = proactive_marks[last.group];
+  auto& marks = coder_cache.proactive_marks[last.group];
   std::uint64_t span = config.window_messages;
   if (marks[0] != 0 && marks[0] < last.seq) span = std::max(span, last.seq - marks[0]);
   span = std::min<std::uint64_t>({span, wire::kMaxWindowMessages, last.seq});
@@ -223,7 +223,7 @@ void NodeImpl::on_window_request(const StreamId& stream, const wire::WindowNeed&
   const std::uint32_t needed = std::min(need.deficit(), useful);
   const std::uint64_t last = need.first_seq() + need.count() - 1;
   const Micros since = now - timing.in_flight_slack;
-  for (auto& t : window_pending) {
+  for (auto& t : queues.windows_pending) {
     if (t.stream != stream) continue;
     const std::uint64_t first = std::min(t.first, need.first_seq());
     const std::uint64_t end = std::max(t.first + t.count, last + 1);
@@ -233,52 +233,52 @@ void NodeImpl::on_window_request(const StreamId& stream, const wire::WindowNeed&
     t.needed = std::max(t.needed, needed);
     return;
   }
-  if (window_pending.size() >= config.max_queued_datagrams) return;
+  if (queues.windows_pending.size() >= config.max_queued_datagrams) return;
   // A node holding only part of what the requester lacks answers after
   // those holding all of it.
   Micros delay = rng.uniform_int(0, timing.serve_delay_max);
   if (useful < lacked) delay += timing.serve_delay_max;
-  window_pending.push_back(WindowTask{stream, need.first_seq(), need.count(), since, needed, 0, now + delay});
+  queues.windows_pending.push_back(WindowTask{stream, need.first_seq(), need.count(), since, needed, 0, now + delay});
 }
 
 void NodeImpl::release_due_windows(Micros now) {
-  for (auto it = window_pending.begin(); it != window_pending.end();) {
+  for (auto it = queues.windows_pending.begin(); it != queues.windows_pending.end();) {
     if (it->due > now) {
       ++it;
       continue;
     }
     WindowTask t = *it;
-    it = window_pending.erase(it);
+    it = queues.windows_pending.erase(it);
     const std::uint32_t heard = block_memory.count_since(window_key(t.stream), 0, t.since, now);
     if (config.use_traffic_memory && heard >= t.needed) {
       ++stats.repairs_suppressed_ntm;
       continue;
     }
     t.remaining = config.use_traffic_memory ? t.needed - heard : t.needed;
-    if (window_queue.size() >= config.max_queued_datagrams) continue;
+    if (queues.windows.size() >= config.max_queued_datagrams) continue;
     stats.repairs_queued += t.remaining;
     // At the priority of the window's newest message.
     const std::uint32_t level = priority_of(MessageId{t.stream.group, t.stream.publisher, t.first + t.count - 1});
-    window_queue.push(level, std::move(t));
+    queues.windows.push(level, std::move(t));
   }
 }
 
 std::optional<Micros> NodeImpl::next_window_due() const {
   std::optional<Micros> t;
-  for (const auto& w : window_pending) t = t ? std::min(*t, w.due) : w.due;
+  for (const auto& w : queues.windows_pending) t = t ? std::min(*t, w.due) : w.due;
   return t;
 }
 
 std::optional<std::vector<std::uint8_t>> NodeImpl::next_window_repair(std::uint32_t level, Micros now) {
-  WindowTask t = std::move(window_queue.front(level));
-  window_queue.pop_front(level);
+  WindowTask t = std::move(queues.windows.front(level));
+  queues.windows.pop_front(level);
   if (config.use_traffic_memory && block_memory.count_since(window_key(t.stream), 0, t.since, now) >= t.needed) {
     ++stats.repairs_suppressed_ntm;
     return std::nullopt;
   }
   auto bytes = encode_window_symbol(t.stream, t.first, t.count, true, now);
   if (!bytes) return std::nullopt;
-  if (--t.remaining > 0) window_queue.push(level, std::move(t));
+  if (--t.remaining > 0) queues.windows.push(level, std::move(t));
   return bytes;
 }
 

@@ -1,8 +1,8 @@
-#include "engine/traffic_memory.h"
+#include "engine/network_traffic_memory.h"
 
 namespace dissem::engine {
 
-std::uint64_t TrafficMemory::fingerprint(const MessageId& message, std::uint32_t offset) {
+std::uint64_t NetworkTrafficMemory::fingerprint(const MessageId& message, std::uint32_t offset) {
   // FNV-1a over the group, then the numbers folded in with a strong mixer.
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : message.group) h = (h ^ c) * 0x100000001b3ULL;
@@ -19,7 +19,7 @@ std::uint64_t TrafficMemory::fingerprint(const MessageId& message, std::uint32_t
   return fp == 0 ? 1 : fp;  // 0 marks an empty slot
 }
 
-void TrafficMemory::record(const MessageId& message, std::uint32_t offset, Micros now) {
+void NetworkTrafficMemory::record(const MessageId& message, std::uint32_t offset, Micros now) {
   prune(now);
   const std::uint64_t fp = fingerprint(message, offset);
   if (Slot* slot = find_slot(fp)) {
@@ -35,19 +35,19 @@ void TrafficMemory::record(const MessageId& message, std::uint32_t offset, Micro
   log_.emplace_back(now, fp);
 }
 
-bool TrafficMemory::seen_recently(const FragmentKey& key, Micros now) {
+bool NetworkTrafficMemory::seen_recently(const FragmentKey& key, Micros now) {
   const auto t = last_seen(key, now);
   return t && *t >= now - window_;
 }
 
-std::optional<Micros> TrafficMemory::last_seen(const FragmentKey& key, Micros now) {
+std::optional<Micros> NetworkTrafficMemory::last_seen(const FragmentKey& key, Micros now) {
   prune(now);
   const Slot* slot = find_slot(fingerprint(key.message, key.offset));
   if (slot == nullptr) return std::nullopt;
   return slot->seen;
 }
 
-TrafficMemory::Slot* TrafficMemory::find_slot(std::uint64_t fp) {
+NetworkTrafficMemory::Slot* NetworkTrafficMemory::find_slot(std::uint64_t fp) {
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = fp & mask; slots_[i].fingerprint != 0; i = (i + 1) & mask)
     if (slots_[i].fingerprint == fp) return &slots_[i];
@@ -56,7 +56,7 @@ TrafficMemory::Slot* TrafficMemory::find_slot(std::uint64_t fp) {
 
 // Backward-shift deletion keeps every remaining entry reachable from its
 // home slot without tombstones.
-void TrafficMemory::erase_slot(std::size_t i) {
+void NetworkTrafficMemory::erase_slot(std::size_t i) {
   const std::size_t mask = slots_.size() - 1;
   std::size_t hole = i;
   for (std::size_t j = (i + 1) & mask; slots_[j].fingerprint != 0; j = (j + 1) & mask) {
@@ -72,7 +72,7 @@ void TrafficMemory::erase_slot(std::size_t i) {
   --used_;
 }
 
-void TrafficMemory::grow() {
+void NetworkTrafficMemory::grow() {
   std::vector<Slot> old(slots_.size() * 2);
   old.swap(slots_);
   const std::size_t mask = slots_.size() - 1;
@@ -84,7 +84,7 @@ void TrafficMemory::grow() {
   }
 }
 
-void TrafficMemory::prune(Micros now) {
+void NetworkTrafficMemory::prune(Micros now) {
   const Micros horizon = now - window_;
   while (!log_.empty() && log_.front().first < horizon) {
     Slot* slot = find_slot(log_.front().second);

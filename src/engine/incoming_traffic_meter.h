@@ -9,9 +9,9 @@
 
 namespace dissem::engine {
 
-class TrafficMeter {
+class IncomingTrafficMeter {
  public:
-  explicit TrafficMeter(Micros window) : window_(window) {}
+  explicit IncomingTrafficMeter(Micros window) : window_(window) {}
 
   void add(Micros now, std::size_t bytes);
   // Bits per second observed over the last window.

@@ -33,9 +33,9 @@ struct FragmentKeyHash {
   }
 };
 
-class TrafficMemory {
+class NetworkTrafficMemory {
  public:
-  explicit TrafficMemory(Micros window) : window_(window) {}
+  explicit NetworkTrafficMemory(Micros window) : window_(window) {}
 
   void set_window(Micros window) { window_ = window; }
   Micros window() const { return window_; }

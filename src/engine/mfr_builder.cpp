@@ -1,4 +1,4 @@
-#include "engine/request_scheduler.h"
+#include "engine/mfr_builder.h"
 
 #include <algorithm>
 #include <vector>

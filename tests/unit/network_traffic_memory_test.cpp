@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "engine/traffic_memory.h"
-#include "engine/traffic_meter.h"
+#include "engine/network_traffic_memory.h"
+#include "engine/incoming_traffic_meter.h"
 
 #include <map>
 
@@ -10,8 +10,8 @@
 using namespace dissem;
 using namespace dissem::engine;
 
-TEST(TrafficMemory, RemembersWithinTheWindowOnly) {
-  TrafficMemory ntm(100 * kMillis);
+TEST(NetworkTrafficMemory, RemembersWithinTheWindowOnly) {
+  NetworkTrafficMemory ntm(100 * kMillis);
   const FragmentKey k{{"g", 1, 1}, 1400};
   EXPECT_FALSE(ntm.seen_recently(k, 0));
   ntm.record(k, 1000);
@@ -21,8 +21,8 @@ TEST(TrafficMemory, RemembersWithinTheWindowOnly) {
   EXPECT_FALSE(ntm.seen_recently(FragmentKey{{"g", 1, 1}, 0}, 1000)) << "other offsets are distinct";
 }
 
-TEST(TrafficMemory, ARecentSightingRefreshesAndOldOnesArePruned) {
-  TrafficMemory ntm(10 * kMillis);
+TEST(NetworkTrafficMemory, ARecentSightingRefreshesAndOldOnesArePruned) {
+  NetworkTrafficMemory ntm(10 * kMillis);
   const FragmentKey k{{"g", 1, 1}, 0};
   ntm.record(k, 0);
   ntm.record(k, 8 * kMillis);
@@ -33,8 +33,8 @@ TEST(TrafficMemory, ARecentSightingRefreshesAndOldOnesArePruned) {
   EXPECT_EQ(ntm.size(), 1u) << "memory is bounded by one window of traffic";
 }
 
-TEST(TrafficMeter, MeasuresTheSlidingWindowRate) {
-  TrafficMeter m(1 * kSeconds);
+TEST(IncomingTrafficMeter, MeasuresTheSlidingWindowRate) {
+  IncomingTrafficMeter m(1 * kSeconds);
   for (int i = 0; i < 100; ++i) m.add(i * 10 * kMillis, 1250);  // 125 kB over 1 s = 1 Mbit/s
   EXPECT_NEAR(m.rate_bps(999 * kMillis), 1'000'000.0, 1.0);
   // With 30 bytes of framing on each of the 100 datagrams: 128 kB in the second.
@@ -42,10 +42,10 @@ TEST(TrafficMeter, MeasuresTheSlidingWindowRate) {
   EXPECT_NEAR(m.rate_bps(3 * kSeconds), 0.0, 1e-9);
 }
 
-TEST(TrafficMemory, AgreesWithAReferenceModelUnderChurn) {
+TEST(NetworkTrafficMemory, AgreesWithAReferenceModelUnderChurn) {
   // Random sightings of a small key space over time, with pruning, table
   // growth and backward-shift deletions: every answer must match a plain map.
-  TrafficMemory ntm(50 * kMillis);
+  NetworkTrafficMemory ntm(50 * kMillis);
   std::map<std::pair<std::uint64_t, std::uint32_t>, Micros> model;
   Random rng(77);
   Micros now = 0;
