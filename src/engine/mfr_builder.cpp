@@ -3,17 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "wire/control_entry_sizes.h"
+
 namespace dissem::engine {
-
-std::size_t varint_size(std::uint64_t v) {
-  std::size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-
 namespace {
 
 struct Candidate {
@@ -22,12 +14,6 @@ struct Candidate {
   MissingRanges missing;
   std::optional<std::vector<wire::BlockNeed>> blocks;  // coded request instead of ranges
 };
-
-// Conservative encoded sizes (tag + length prefix), so the MFR never exceeds
-// the budget. Lengths below 16 KiB fit a 2-byte length varint.
-constexpr std::size_t kSubmessageOverhead = 3;
-
-std::size_t block_cost(const MessageId& id) { return kSubmessageOverhead + 2 + id.group.size() + 5; }
 
 void back_off(RequestState& r, const RequestRoundParams& p, Micros now, Micros drain) {
   r.next_eligible = now + drain + (p.backoff_base << std::min(r.level, p.max_backoff_exponent));
@@ -49,44 +35,84 @@ wire::MessageWants* add_message(wire::MissingFragmentRequest& req, wire::Publish
   return mw;
 }
 
+// The MFR being packed: what it lists so far and what that costs.
+struct Packing {
+  Packing(RequestRound& round, std::size_t max_bytes)
+      : req(round.request), budget(max_bytes, wire::mfr_header_size()) {}
+  wire::MissingFragmentRequest& req;
+  wire::FrameBudget budget;
+  wire::PublisherWants* block = nullptr;  // the publisher's wants being added to
+  std::uint64_t requested_bytes = 0;      // what the answers will carry
+  std::vector<RequestState*> completed_sweeps;  // items listed to their last gap
+};
+
 // Lists `c`'s block deficits (from its sweep cursor on, as many as fit).
 // False when not even one fits.
-bool add_block_needs(wire::MissingFragmentRequest& req, wire::PublisherWants*& block, const MessageId& id,
-                     Candidate& c, const RequestRoundParams& params, std::size_t& size, std::size_t base,
-                     std::uint64_t& requested_bytes, std::vector<RequestState*>& completed_sweeps) {
+bool add_block_needs(Packing& pk, const MessageId& id, Candidate& c, std::size_t base) {
   auto& needs = *c.blocks;
   auto start = std::find_if(needs.begin(), needs.end(), [&](const auto& n) { return n.block() >= c.state->request.cursor; });
   std::rotate(needs.begin(), start, needs.end());
   std::size_t cost = 0;
   std::size_t fitted = 0;
   for (const auto& n : needs) {
-    const std::size_t one = kSubmessageOverhead + n.ByteSizeLong();
-    if (size + base + cost + one > params.max_bytes) break;
+    const std::size_t one = wire::mfr_block_need_size(n, pk.budget.limit());
+    if (!pk.budget.fits(base + cost + one)) break;
     cost += one;
     ++fitted;
   }
   if (fitted == 0) return false;
-  auto* mw = add_message(req, block, id);
+  auto* mw = add_message(pk.req, pk.block, id);
   for (std::size_t i = 0; i < fitted; ++i) {
-    requested_bytes += std::uint64_t{needs[i].deficit()} * needs[i].symbol_size();
+    pk.requested_bytes += std::uint64_t{needs[i].deficit()} * needs[i].symbol_size();
     *mw->add_blocks() = std::move(needs[i]);
   }
-  size += base + cost;
+  pk.budget.take(base + cost);
   if (fitted == needs.size()) {
-    completed_sweeps.push_back(&c.state->request);
+    pk.completed_sweeps.push_back(&c.state->request);
   } else {
     c.state->request.cursor = needs[fitted].block();  // continue there next round
   }
   return true;
 }
 
-}  // namespace
+// Lists `c` whole, or its byte ranges from its sweep cursor on (as many as
+// fit), so a message with more gaps than fit in one MFR has all of them
+// requested over successive rounds. False when not even one range fits.
+bool add_ranges(Packing& pk, const MessageId& id, Candidate& c, std::size_t base, std::size_t max_bytes) {
+  auto& ranges = c.missing.ranges;
+  auto start = std::find_if(ranges.begin(), ranges.end(), [&](const auto& r) { return r.first >= c.state->request.cursor; });
+  std::rotate(ranges.begin(), start, ranges.end());
+  std::size_t ranges_cost = 0;
+  std::size_t fitted = 0;
+  for (const auto& r : ranges) {
+    const std::size_t cost = wire::mfr_range_size(r.first, r.second);
+    if (!pk.budget.fits(base + ranges_cost + cost)) break;
+    ranges_cost += cost;
+    ++fitted;
+  }
+  if (!c.missing.whole && fitted == 0) return false;
 
-std::optional<RequestRound> build_request_round(MessageTracker& tracker,
-                                                const std::function<bool(const std::string&)>& wanted,
-                                                const RequestRoundParams& params, Micros now, Random& rng) {
+  auto* mw = add_message(pk.req, pk.block, id);
+  for (std::size_t i = 0; i < fitted; ++i) {
+    mw->add_ranges(ranges[i].first);
+    mw->add_ranges(ranges[i].second);
+    pk.requested_bytes += ranges[i].second - ranges[i].first;
+  }
+  if (c.missing.whole) pk.requested_bytes += c.state->meta ? c.state->meta->total_length : max_bytes;
+  pk.budget.take(base + ranges_cost);
+  if (c.missing.whole || fitted == ranges.size()) {
+    pk.completed_sweeps.push_back(&c.state->request);
+  } else {
+    c.state->request.cursor = ranges[fitted - 1].second;  // continue there next round
+  }
+  return true;
+}
+
+// The incomplete messages of wanted groups that may be asked for now;
+// `awaiting` counts those asked for before whose answers are not yet due.
+std::vector<Candidate> eligible(MessageTracker& tracker, const std::function<bool(const std::string&)>& wanted,
+                                const RequestRoundParams& params, Micros now, std::size_t& awaiting) {
   std::vector<Candidate> candidates;
-  std::size_t awaiting = 0;  // asked for before, answers not yet due
   tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
     if (!wanted(id.group)) return;
     if (params.window_member && params.window_member(id, st)) return;  // asked for by window
@@ -103,80 +129,52 @@ std::optional<RequestRound> build_request_round(MessageTracker& tracker,
     }
     candidates.push_back({&id, &st, std::move(missing), std::move(blocks)});
   });
-  if (candidates.empty()) return std::nullopt;
+  return candidates;
+}
 
-  // The probabilistic subset; never empty, so a lone missing item is not starved.
+// The probabilistic subset; never empty, so a lone missing item is not starved.
+std::vector<Candidate*> choose(std::vector<Candidate>& candidates, double probability, Random& rng) {
   std::vector<Candidate*> chosen;
   for (auto& c : candidates)
-    if (rng.chance(params.probability)) chosen.push_back(&c);
+    if (rng.chance(probability)) chosen.push_back(&c);
   if (chosen.empty()) {
     chosen.push_back(&candidates[static_cast<std::size_t>(
         rng.uniform_int(0, static_cast<std::int64_t>(candidates.size()) - 1))]);
   }
+  return chosen;
+}
+
+}  // namespace
+
+std::optional<RequestRound> build_request_round(MessageTracker& tracker,
+                                                const std::function<bool(const std::string&)>& wanted,
+                                                const RequestRoundParams& params, Micros now, Random& rng) {
+  std::size_t awaiting = 0;
+  auto candidates = eligible(tracker, wanted, params, now, awaiting);
+  if (candidates.empty()) return std::nullopt;
+  const auto chosen = choose(candidates, params.probability, rng);
 
   RequestRound round;
   round.candidates = candidates.size();
-  auto& req = round.request;
-  req.set_requester(params.self);
-  std::size_t size = 1 + 5;  // prefix byte + requester
-  wire::PublisherWants* block = nullptr;
-  std::uint64_t requested_bytes = 0;
+  round.request.set_requester(params.self);
+  Packing pk(round, params.max_bytes);
   std::size_t range_items = 0;
-  std::vector<RequestState*> completed_sweeps;
-
   for (Candidate* c : chosen) {
     const MessageId& id = *c->id;
-    const bool new_block = block == nullptr || block->group() != id.group || block->publisher() != id.publisher;
-    const std::size_t base = (new_block ? block_cost(id) : 0) + kSubmessageOverhead + 1 + varint_size(id.seq) +
-                             (c->missing.whole || c->blocks ? 0 : kSubmessageOverhead);
-    if (size + base > params.max_bytes) break;
-    if (c->blocks) {
-      if (!add_block_needs(req, block, id, *c, params, size, base, requested_bytes, completed_sweeps)) break;
-      ++round.items;
-      continue;
-    }
-
-    // Ranges start at the item's sweep cursor, so a message with more gaps
-    // than fit in one MFR has all of them requested over successive rounds.
-    auto& ranges = c->missing.ranges;
-    auto start = std::find_if(ranges.begin(), ranges.end(),
-                              [&](const auto& r) { return r.first >= c->state->request.cursor; });
-    std::rotate(ranges.begin(), start, ranges.end());
-    std::size_t ranges_cost = 0;
-    std::size_t fitted = 0;
-    for (const auto& r : ranges) {
-      const std::size_t cost = varint_size(r.first) + varint_size(r.second);
-      if (size + base + ranges_cost + cost > params.max_bytes) break;
-      ranges_cost += cost;
-      ++fitted;
-    }
-    if (!c->missing.whole && fitted == 0) break;
-
-    auto* mw = add_message(req, block, id);
-    for (std::size_t i = 0; i < fitted; ++i) {
-      mw->add_ranges(ranges[i].first);
-      mw->add_ranges(ranges[i].second);
-      requested_bytes += ranges[i].second - ranges[i].first;
-    }
-    if (c->missing.whole) {
-      requested_bytes += c->state->meta ? c->state->meta->total_length : params.max_bytes;
-    }
-    size += base + ranges_cost;
+    const bool new_block = pk.block == nullptr || pk.block->group() != id.group || pk.block->publisher() != id.publisher;
+    const std::size_t base = (new_block ? wire::mfr_publisher_size(id.group, pk.budget.limit()) : 0) +
+                             wire::mfr_message_size(id.seq, !c->missing.whole && !c->blocks, pk.budget.limit());
+    if (!pk.budget.fits(base)) break;
+    if (c->blocks ? !add_block_needs(pk, id, *c, base) : !add_ranges(pk, id, *c, base, params.max_bytes)) break;
     ++round.items;
-    ++range_items;
-
-    if (c->missing.whole || fitted == ranges.size()) {
-      completed_sweeps.push_back(&c->state->request);
-    } else {
-      c->state->request.cursor = ranges[fitted - 1].second;  // continue there next round
-    }
+    if (!c->blocks) ++range_items;
   }
   if (round.items == 0) return std::nullopt;
   // Everything asked for in this round needs time to come back before any of
   // it is worth asking for again.
-  auto drain = static_cast<Micros>(static_cast<double>(requested_bytes) * params.drain_us_per_byte);
+  auto drain = static_cast<Micros>(static_cast<double>(pk.requested_bytes) * params.drain_us_per_byte);
   if (range_items > 0) drain += params.answer_spread_per_item * static_cast<Micros>(awaiting + round.items - 1);
-  for (RequestState* r : completed_sweeps) back_off(*r, params, now, drain);
+  for (RequestState* r : pk.completed_sweeps) back_off(*r, params, now, drain);
   return round;
 }
 

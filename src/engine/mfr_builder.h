@@ -64,6 +64,4 @@ void defer_overheard_requests(MessageTracker& tracker, const wire::MissingFragme
                               const std::function<bool(const std::string&)>& deferrable = {},
                               const BlockNeedsFn& block_needs = {});
 
-std::size_t varint_size(std::uint64_t v);
-
 }  // namespace dissem::engine

@@ -17,7 +17,7 @@
 
 #include "engine/link_timers.h"
 #include "engine/node_impl.h"
-#include "engine/mfr_builder.h"
+#include "wire/control_entry_sizes.h"
 
 namespace dissem::engine {
 
@@ -47,13 +47,11 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   b.set_sent_us(static_cast<std::uint64_t>(now));
   b.set_seq(++beacons.sent);
   const std::size_t limit = beacon_max_bytes(config);
-  // Echoes take at most half the beacon (about 20 bytes each).
-  constexpr std::size_t kEchoBytes = 20;
-  std::size_t echo_bytes = 0;
+  // Echoes take at most half the beacon (by their typical size).
+  wire::FrameBudget echo_budget(limit / 2, wire::kBeaconEchoBase);
   for (const auto& [id, p] : peers.all()) {
     if (p.beacon_heard_at == 0) continue;
-    if (16 + echo_bytes + kEchoBytes > limit / 2) break;
-    echo_bytes += kEchoBytes;
+    if (!echo_budget.take(wire::kBeaconEchoEstimate)) break;
     auto* e = b.add_echoes();
     e->set_peer(id);
     e->set_peer_sent_us(p.beacon_sent_us);
@@ -81,7 +79,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
       if (!fresh) it->second = std::min(it->second, m.id.seq);
     });
   }
-  std::size_t size = wire::encoded_size(b);
+  wire::FrameBudget budget(limit, wire::encoded_size(b));
   // The window starts where the last one stopped (the rotation advances by
   // the entries sent, so every stream gets its turn).
   const std::size_t start = beacons.rotation;
@@ -92,10 +90,7 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
     const std::uint32_t ref = naming.ref_of(stream.publisher, stream.group);
     const std::uint64_t ended_below = stream.publisher == config.node_id ? ended.own_watermark(stream.group, *store)
                                                                          : ended.learnt(stream);
-    const std::size_t cost = 2 + 2 + stream.group.size() + 5 + 1 + varint_size(newest) +
-                             (held_from != 0 ? 1 + varint_size(held_from) : 0) + (ref != 0 ? 1 + varint_size(ref) : 0) +
-                             (ended_below != 0 ? 1 + varint_size(ended_below) : 0);
-    if (size + cost > limit) break;
+    if (!budget.take(wire::beacon_newest_size(stream.group, newest, held_from, ref, ended_below))) break;
     auto* n = b.add_newest();
     n->set_group(stream.group);
     n->set_publisher(stream.publisher);
@@ -103,7 +98,6 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
     n->set_group_ref(ref);
     n->set_ended_below(ended_below);
     if (held_from != 0) n->set_oldest(held_from);
-    size += cost;
     ++beacons.rotation;
   }
   // Reception reports: the loss we measure on each publisher's first pass,
@@ -113,12 +107,10 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
     if (auto loss = reception.loss(publisher); loss && publisher != config.node_id) losses.emplace_back(*loss, publisher);
   std::sort(losses.rbegin(), losses.rend());
   for (const auto& [loss, publisher] : losses) {
-    const std::size_t cost = 2 + 5 + 3;
-    if (size + cost > limit) break;
+    if (!budget.take(wire::beacon_reception_size())) break;
     auto* r = b.add_reception();
     r->set_publisher(publisher);
     r->set_loss_permille(static_cast<std::uint32_t>(std::lround(loss * 1000.0)));
-    size += cost;
   }
   // Interest, for subscription-aware forwarding, ordered by group: all of it
   // fits in practice; what does not is simply not advertised this time.
@@ -127,14 +119,12 @@ std::pair<std::size_t, std::size_t> NodeImpl::send_beacon(Micros now) {
   if (const std::uint32_t radius = forwarding->interest_radius(); radius > 0) {
     const auto avoid = forwarding->names_relays() ? relay_watch.avoided(now) : std::set<NodeId>{};
     for (auto& i : interests.advertise(config.node_id, subscriptions.groups(), radius, avoid)) {
-      const std::size_t cost = 2 + 2 + i.group.size() + 2 + (i.via != 0 ? 5 : 0) + 5;
-      if (size + cost > limit) break;
+      if (!budget.take(wire::beacon_interest_size(i.group, i.distance, i.via != 0))) break;
       auto* w = b.add_interests();
       w->set_group(i.group);
       w->set_distance(i.distance);
       w->set_via(i.via);
       w->set_subscriber(i.subscriber);
-      size += cost;
       if (i.via != 0) beacons.named_relays.push_back(std::move(i));
     }
   }

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "engine/node_impl.h"
+#include "wire/frame_budget.h"
 
 namespace dissem::engine {
 namespace {
@@ -83,7 +84,7 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
     wire::DataContext context = bundling.context;
     const std::size_t item = wire::compact_in_bundle(f->bytes, context).size();
     const std::size_t cost = item + wire::bundle_item_overhead(item);
-    if (1 + bundling.bytes + cost > config.payload_size) {
+    if (!wire::FrameBudget(config.payload_size, wire::kBundlePrefixBytes + bundling.bytes).fits(cost)) {
       if (bundling.frames.empty()) {
         const std::size_t size = f->bytes.size();
         return emit(*this, std::move(*f), size, now);  // a full-size frame goes alone
@@ -98,7 +99,8 @@ std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
     bundling.frames.push_back(std::move(*f));
     // Waiting is for frames that leave room for another like them: one that
     // does not goes at once (with what is held), as control frames do.
-    const bool no_room_for_another = 1 + bundling.bytes + cost > config.payload_size;
+    const bool no_room_for_another =
+        !wire::FrameBudget(config.payload_size, wire::kBundlePrefixBytes + bundling.bytes).fits(cost);
     if (control || no_room_for_another || bundling.frames.size() == wire::kMaxBundleItems) return flush(*this, now);
   }
 }

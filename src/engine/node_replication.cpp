@@ -9,15 +9,16 @@
 #include <set>
 
 #include "engine/node_impl.h"
-#include "engine/mfr_builder.h"
+#include "wire/control_entry_sizes.h"
 
 namespace dissem::engine {
 namespace {
 
 // Bytes a pushed fragment costs against the budget: payload, our header
-// (about 48 bytes, see docs/protocol.md) and the IP/UDP overhead.
+// (its typical size) and the IP/UDP overhead.
 double push_cost(const NodeImpl& n, const QueuedFragment& f) {
-  return static_cast<double>(f.length) + 48.0 + static_cast<double>(n.config.per_datagram_overhead);
+  return static_cast<double>(f.length) + static_cast<double>(wire::kDataHeaderEstimate) +
+         static_cast<double>(n.config.per_datagram_overhead);
 }
 
 // Budget refill in bytes per microsecond.
@@ -46,19 +47,17 @@ void NodeImpl::send_summary(Micros now) {
 
   // One datagram: wants first (without them nothing is pushed to us), then
   // as many streams as fit; the rest are marked unknown, not empty.
-  std::size_t size = 1 + 5 + 2;
+  wire::FrameBudget budget(config.payload_size, wire::summary_header_size());
   std::set<std::string> wanted;
   for (const auto& g : wanted_groups()) {
-    const std::size_t cost = 2 + g.size();
-    if (size + cost > config.payload_size) break;
+    if (!budget.take(wire::summary_want_size(g))) break;
     s.add_wants(g);
     wanted.insert(g);
-    size += cost;
   }
   for (const auto& [stream, ranges] : holdings(*this, wanted, now)) {
-    std::size_t cost = 3 + 2 + stream.group.size() + 5 + 3;
-    for (const auto& [b, e] : ranges.ranges()) cost += varint_size(b) + varint_size(e);
-    if (size + cost > config.payload_size) {
+    std::size_t held = 0;
+    for (const auto& [b, e] : ranges.ranges()) held += wire::packed_pair(b, e);
+    if (!budget.take(wire::summary_stream_size(stream.group, held, budget.limit()))) {
       s.set_truncated(true);
       break;
     }
@@ -69,7 +68,6 @@ void NodeImpl::send_summary(Micros now) {
       h->add_held(b);
       h->add_held(e);
     }
-    size += cost;
   }
   enqueue_control(wire::encode(s), TrafficKind::Summary);
   ++stats.summaries_sent;
@@ -163,7 +161,8 @@ void NodeImpl::start_due_pushes(Micros now) {
 
 void NodeImpl::release_pushes(Micros now) {
   // A small burst: a few fragments may go at once after a quiet spell.
-  const double burst = 4.0 * (static_cast<double>(config.payload_size) + 48.0 + config.per_datagram_overhead);
+  const double burst = 4.0 * (static_cast<double>(config.payload_size) + static_cast<double>(wire::kDataHeaderEstimate) +
+                              static_cast<double>(config.per_datagram_overhead));
   pushes.tokens = std::min(burst, pushes.tokens + static_cast<double>(now - pushes.tokens_at) * push_rate(*this));
   pushes.tokens_at = now;
   while (!pushes.queue.empty() && queues.repairs.size() < config.max_queued_datagrams) {

@@ -10,6 +10,7 @@
 #include "engine/link_timers.h"
 #include "engine/node_impl.h"
 #include "engine/mfr_builder.h"
+#include "wire/control_entry_sizes.h"
 
 namespace dissem::engine {
 
@@ -42,7 +43,7 @@ void NodeImpl::run_request_round(Micros now) {
     p.window_member = [this](const MessageId& id, const MessageState& st) { return window_member(id, st); };
   auto wanted = [this](const std::string& g) { return wants_group(g); };
   auto round = build_request_round(tracker, wanted, p, now, rng);
-  const std::size_t used = round ? wire::encoded_size(round->request) : 6;
+  const std::size_t used = round ? wire::encoded_size(round->request) : wire::mfr_header_size();
   auto windows = window_requests(p.max_bytes > used ? p.max_bytes - used : 0, now);
   if (!round && windows.empty()) return;
   if (!round) {
@@ -100,7 +101,7 @@ std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_byte
     const bool due = st.request.next_eligible <= now && (passed || now - st.first_seen >= quiet);
     lost[stream_of(id)].push_back(Lost{id.seq, &st, due});
   });
-  std::size_t size = 0;
+  wire::FrameBudget budget(max_bytes);
   for (auto& [stream, members] : lost) {
     // The span starts at the oldest member due and covers every lost
     // message within 64 of it, due or not, and every message the stream's
@@ -129,9 +130,7 @@ std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_byte
     for (std::uint32_t i = 0; i < need->count(); ++i)
       if (!unknown.contains(first + i)) held[i / 8] = static_cast<char>(held[i / 8] | (1 << (i % 8)));
     need->set_held(std::move(held));
-    const std::size_t cost = 3 + w.ByteSizeLong();
-    if (size + cost > max_bytes) break;
-    size += cost;
+    if (!budget.take(wire::mfr_window_entry_size(w, config.payload_size))) break;
     // Every member of the span waits for the answers, as a listed item does.
     const auto drain = static_cast<Micros>(static_cast<double>(need->deficit()) * config.payload_size *
                                            timing.drain_us_per_byte);

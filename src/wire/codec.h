@@ -28,6 +28,8 @@ enum class Kind : std::uint8_t { Data = 1, Request = 2, Beacon = 3, Summary = 4,
 
 // Items a Bundle may carry.
 constexpr std::size_t kMaxBundleItems = 64;
+// A Bundle's own prefix byte.
+constexpr std::size_t kBundlePrefixBytes = 1;
 // What bundling adds per item: its length, a varint.
 constexpr std::size_t bundle_item_overhead(std::size_t item_bytes) { return varint_size(item_bytes); }
 
