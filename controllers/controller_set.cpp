@@ -36,6 +36,8 @@ ControllerSet make_controllers(const ControllerSettings& s) {
                                                                       s.replication_max_push_bytes,
                                                                       s.replication_summary_delay_max,
                                                                       s.replication_min_interval});
+  } else if (s.replication == "plugin") {
+    set.replication = std::make_unique<PluginReplication>(plugin, s.replication_budget_fraction);
   } else {
     set.replication = std::make_unique<NoReplication>();
   }

@@ -118,7 +118,7 @@ const std::vector<std::string>& forwarding_names() {
 }
 
 const std::vector<std::string>& replication_names() {
-  static const std::vector<std::string> n = {"none", "anti-entropy"};
+  static const std::vector<std::string> n = {"none", "anti-entropy", "plugin"};
   return n;
 }
 
@@ -149,6 +149,8 @@ bool is_text_setting(const std::string& key) {
 void check_settings(const ControllerSettings& s) {
   if (s.forwarding == "plugin" && s.plugin_path.empty())
     throw SettingsError("forwarding.name: \"plugin\" needs plugin.path, the shared library to load");
+  if (s.replication == "plugin" && s.plugin_path.empty())
+    throw SettingsError("replication.name: \"plugin\" needs plugin.path, the shared library to load");
   if (s.deletion == "plugin" && s.plugin_path.empty())
     throw SettingsError("deletion.name: \"plugin\" needs plugin.path, the shared library to load");
 }

@@ -10,8 +10,8 @@
 //   forwarding.hop_limit         rebroadcasts a fragment may accumulate (and, for the
 //                                interest-driven two, the radius interest is advertised over)
 //   forwarding.delay_max_ms      rebroadcasts wait uniform [0, this]; 0 = 4 packet times
-//   replication.name             none | anti-entropy
-//   replication.budget_fraction  share of link capacity pushes may use
+//   replication.name             none | anti-entropy | plugin
+//   replication.budget_fraction  share of link capacity pushes may use (a plugin's default)
 //   replication.max_push_bytes   bytes pushed in answer to one summary
 //   replication.summary_delay_max_ms  summaries wait uniform [0, this]; 0 = derived
 //   replication.min_interval_ms  at most one summary per this interval

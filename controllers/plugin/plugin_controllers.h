@@ -7,6 +7,7 @@
 #include "controllers/deletion/deletion_controller.h"
 #include "controllers/forwarding/forwarding_controller.h"
 #include "controllers/plugin/plugin_loader.h"
+#include "controllers/replication/replication_controller.h"
 
 namespace dissem::controllers {
 
@@ -21,6 +22,26 @@ class PluginForwarding final : public ForwardingController {
 
  private:
   std::shared_ptr<PluginInstance> plugin_;
+};
+
+class PluginReplication final : public ReplicationController {
+ public:
+  // Throws PluginError if the plugin has no on_contact() or on_summary(), or
+  // its replication_policy() sets a budget outside 0.001 .. 1.
+  // `budget_fraction` (replication.budget_fraction) is the policy's default.
+  PluginReplication(std::shared_ptr<PluginInstance> plugin, double budget_fraction);
+  std::string_view name() const override { return "plugin"; }
+  std::optional<Micros> on_contact(NodeId peer, const NodeView& node, Micros now, Random& rng) override;
+  void on_peer_silent(NodeId peer) override;
+  void on_summary_sent(Micros now) override;
+  SummaryResponse on_summary(const PeerSummary& summary, const std::vector<HeldMessage>& held, const NodeView& node,
+                             Micros now, Random& rng) override;
+  double budget_fraction() const override { return policy_.budget_fraction; }
+  bool learn_from_summaries() const override { return policy_.learn_from_summaries != 0; }
+
+ private:
+  std::shared_ptr<PluginInstance> plugin_;
+  dissem_replication_policy policy_{};
 };
 
 class PluginDeletion final : public DeletionController {

@@ -1,7 +1,8 @@
 // Loads a controller plugin (dissem_controller_plugin.h) with dlopen and
-// checks it before anything is called: the versioned entry point exists, the
-// table's version and size match, and the required functions are present.
-// Every failure is a PluginError whose message starts with the file name.
+// checks it before anything in it is called: its ABI version is of this
+// build's major, the entry point exists, the table is at least as large as
+// the major's first version, and the required functions are present. Every
+// failure is a PluginError whose message starts with the file name.
 #pragma once
 
 #include <memory>
@@ -26,14 +27,19 @@ class PluginLibrary {
   PluginLibrary& operator=(const PluginLibrary&) = delete;
 
   const std::string& path() const { return path_; }
-  const dissem_controller_plugin& table() const { return *table_; }
+  const dissem_plugin_abi_version& abi() const { return abi_; }
+  // The plugin's table as this build knows it: members the plugin was not
+  // compiled with (an older minor version) are NULL.
+  const dissem_controller_plugin_table& table() const { return table_; }
 
  private:
-  PluginLibrary(std::string path, void* handle, const dissem_controller_plugin* table)
-      : path_(std::move(path)), handle_(handle), table_(table) {}
+  PluginLibrary(std::string path, void* handle, dissem_plugin_abi_version abi,
+                const dissem_controller_plugin_table& table)
+      : path_(std::move(path)), handle_(handle), abi_(abi), table_(table) {}
   std::string path_;
   void* handle_;
-  const dissem_controller_plugin* table_;
+  dissem_plugin_abi_version abi_;
+  dissem_controller_plugin_table table_;
 };
 
 // One plugin instance (create() ... destroy()), shared by the decision
@@ -45,7 +51,7 @@ class PluginInstance {
   PluginInstance(const PluginInstance&) = delete;
   PluginInstance& operator=(const PluginInstance&) = delete;
 
-  const dissem_controller_plugin& table() const { return library_->table(); }
+  const dissem_controller_plugin_table& table() const { return library_->table(); }
   const std::string& path() const { return library_->path(); }
   void* get() const { return instance_; }
 

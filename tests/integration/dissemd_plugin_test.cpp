@@ -60,9 +60,9 @@ TEST_F(DissemdPlugin, AnUnusablePluginStopsStartUpNamingTheFile) {
   command += " --socket ";
   command += (dir_ / "s.sock").string();
   command += " --set controllers.plugin=";
-  command += DISSEM_BAD_PLUGIN_VERSION;
+  command += DISSEM_PLUGIN_OTHER_MAJOR;
   const auto out = run_capture(command, &code);
   EXPECT_EQ(code, 1) << out;
-  EXPECT_NE(out.find(DISSEM_BAD_PLUGIN_VERSION), std::string::npos) << out;
-  EXPECT_NE(out.find("interface version 2"), std::string::npos) << out;
+  EXPECT_NE(out.find(DISSEM_PLUGIN_OTHER_MAJOR), std::string::npos) << out;
+  EXPECT_NE(out.find("ABI version 3.0, this build expects ABI version 2.x"), std::string::npos) << out;
 }

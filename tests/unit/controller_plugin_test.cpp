@@ -1,5 +1,7 @@
 // Controller plugins: the example plugin (controllers/plugin/example) loads
-// and decides; broken ones are refused with the file named.
+// and decides forwarding and deletion; plugins of another ABI major version
+// or without its symbols are refused with the file named, one of a newer
+// minor version loads. (Replication: plugin_replication_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <string>
@@ -67,34 +69,86 @@ TEST(ControllerPlugin, SelectedByNameThroughTheSettings) {
   s.plugin_path = DISSEM_EXAMPLE_PLUGIN;
   s.plugin_params = "min_priority=0";
   s.forwarding = "plugin";
+  s.replication = "plugin";
   s.deletion = "plugin";
   auto set = make_controllers(s);
   EXPECT_EQ(set.forwarding->name(), "plugin");
+  EXPECT_EQ(set.replication->name(), "plugin");
+  EXPECT_TRUE(set.replication->active());
   EXPECT_EQ(set.deletion->name(), "plugin");
+
+  // Each decision point set to "plugin" needs the library, and the library
+  // needs what that decision point calls.
+  ControllerSettings no_path;
+  no_path.replication = "plugin";
+  try {
+    make_controllers(no_path);
+    ADD_FAILURE() << "replication.name = plugin without plugin.path was accepted";
+  } catch (const SettingsError& e) {
+    EXPECT_STREQ(e.what(), "replication.name: \"plugin\" needs plugin.path, the shared library to load");
+  }
+  ControllerSettings forward_only;
+  forward_only.plugin_path = DISSEM_PLUGIN_NEWER_MINOR;  // forward() only
+  forward_only.replication = "plugin";
+  try {
+    make_controllers(forward_only);
+    ADD_FAILURE() << "a plugin without on_contact() was made the replication controller";
+  } catch (const PluginError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(DISSEM_PLUGIN_NEWER_MINOR), std::string::npos) << what;
+    EXPECT_NE(what.find("replication.name is \"plugin\" but it has no on_contact() and on_summary()"),
+              std::string::npos)
+        << what;
+  }
+}
+
+TEST(ControllerPlugin, AnotherMajorVersionIsRefusedNamingTheFileAndBothVersions) {
+  const std::string expected = "this build expects ABI version " + std::to_string(DISSEM_PLUGIN_ABI_MAJOR) + ".x";
+  const std::string other = load_error(DISSEM_PLUGIN_OTHER_MAJOR);
+  EXPECT_NE(other.find(std::string("controller plugin ") + DISSEM_PLUGIN_OTHER_MAJOR + ": "), std::string::npos)
+      << other;
+  EXPECT_NE(other.find("ABI version " + std::to_string(DISSEM_PLUGIN_ABI_MAJOR + 1) + ".0, " + expected),
+            std::string::npos)
+      << other;
+
+  // ABI 1 had the version in its entry point's name; it is still recognised.
+  const std::string v1 = load_error(DISSEM_PLUGIN_ABI_1);
+  EXPECT_NE(v1.find(DISSEM_PLUGIN_ABI_1), std::string::npos) << v1;
+  EXPECT_NE(v1.find("ABI version 1 (it exports dissem_controller_plugin_v1), " + expected), std::string::npos) << v1;
+
+  // Refused before any decision point could ask for it.
+  ControllerSettings s;
+  s.plugin_path = DISSEM_PLUGIN_OTHER_MAJOR;
+  EXPECT_THROW(make_controllers(s), PluginError);
+}
+
+TEST(ControllerPlugin, ANewerMinorVersionLoadsAndItsAppendedMembersAreNotSeen) {
+  const auto library = PluginLibrary::open(DISSEM_PLUGIN_NEWER_MINOR);
+  EXPECT_EQ(library->abi().major, static_cast<std::uint32_t>(DISSEM_PLUGIN_ABI_MAJOR));
+  EXPECT_EQ(library->abi().minor, static_cast<std::uint32_t>(DISSEM_PLUGIN_ABI_MINOR + 1));
+  EXPECT_EQ(library->table().size, sizeof(dissem_controller_plugin_table));
+  EXPECT_STREQ(library->table().name, "next-minor");
+  EXPECT_EQ(library->table().on_summary, nullptr);
+  PluginForwarding f(std::make_shared<PluginInstance>(library, ""));
+  QuietView view;
+  Random rng(1);
+  MessageMeta m;
+  m.id = MessageId{"g", 1, 1};
+  m.total_length = 10;
+  EXPECT_TRUE(f.on_new_fragment(ReceivedFragment{m, 0, 10, 0, false, 1, false}, view, 0, rng).forward);
 }
 
 TEST(ControllerPlugin, RefusalsNameTheFileAndTheReason) {
   const std::string missing = load_error("/nonexistent/libnothing.so");
   EXPECT_NE(missing.find("controller plugin /nonexistent/libnothing.so:"), std::string::npos) << missing;
 
-  const std::string version = load_error(DISSEM_BAD_PLUGIN_VERSION);
-  EXPECT_NE(version.find(DISSEM_BAD_PLUGIN_VERSION), std::string::npos) << version;
-  EXPECT_NE(version.find("interface version 2, this build speaks version 1"), std::string::npos) << version;
-
-  const std::string no_entry = load_error(DISSEM_BAD_PLUGIN_NO_ENTRY);
-  EXPECT_NE(no_entry.find(DISSEM_BAD_PLUGIN_NO_ENTRY), std::string::npos) << no_entry;
-  EXPECT_NE(no_entry.find("no entry point 'dissem_controller_plugin_v1'"), std::string::npos) << no_entry;
+  const std::string no_abi = load_error(DISSEM_PLUGIN_NO_ABI);
+  EXPECT_NE(no_abi.find(DISSEM_PLUGIN_NO_ABI), std::string::npos) << no_abi;
+  EXPECT_NE(no_abi.find("no ABI version symbol 'dissem_controller_plugin_abi'"), std::string::npos) << no_abi;
 
   const std::string params = load_error(DISSEM_EXAMPLE_PLUGIN, "min_priority=2,colour=1");
   EXPECT_NE(params.find(DISSEM_EXAMPLE_PLUGIN), std::string::npos) << params;
   EXPECT_NE(params.find("unknown parameter 'colour'"), std::string::npos) << params;
-
-  // The broken-version plugin has neither forward() nor select_victims(): the
-  // loader refuses it before that matters; a good plugin lacking one would be
-  // refused when selected for it.
-  ControllerSettings s;
-  s.plugin_path = DISSEM_BAD_PLUGIN_VERSION;
-  EXPECT_THROW(make_controllers(s), PluginError);
 }
 
 }  // namespace

@@ -6,6 +6,14 @@
  * `hop_limit` times, after a random delay below `delay_us`. Low-priority
  * traffic stays within one radio hop; urgent traffic crosses the network.
  *
+ * Replication: when a peer appears or reconnects, send a summary after a
+ * short random delay and answer every summary that is not itself an answer;
+ * unlike the built-in anti-entropy, which pushes whatever a peer lacks and
+ * wants, push only what is urgent (priority at least `min_priority`), the
+ * most urgent first, and do not make subscribers fetch the rest of what
+ * peers hold (learn_from_summaries = 0): routine messages reach a node
+ * through its own subscription's requests only.
+ *
  * Deletion: every expired message; then, while over the quota, messages
  * of this node's own publications last, the others lowest priority first
  * and, within a priority, the largest first (frees the quota with the
@@ -14,8 +22,8 @@
  * plugin.params: comma-separated key=value, e.g.
  *   "min_priority=2,hop_limit=4,delay_us=5000"
  *
- * Build: cc -shared -fPIC -I<dissem source> -o libpriority_relay.so priority_relay.c
- * Only the one entry point is exported (visibility hidden for the rest).
+ * Build: cc -shared -fPIC -fvisibility=hidden -I<dissem source> -o libpriority_relay.so priority_relay.c
+ * Only the ABI version and the entry point are exported.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +114,80 @@ static int32_t relay_relays(void* instance, const char* group, size_t group_len)
   return 0;
 }
 
+/* --- replication ---------------------------------------------------------- */
+
+/* A summary soon after a contact: within the serve delay and a few packet
+ * times, like the built-in anti-entropy, so that nodes meeting the same peer
+ * spread out. */
+static int32_t relay_on_contact(void* instance, uint32_t peer, const dissem_node_info* node, int64_t now_us,
+                                uint64_t random, int64_t* delay_us) {
+  const int64_t max = node->serve_delay_max_us + 4 * node->packet_time_us;
+  (void)instance;
+  (void)peer;
+  (void)now_us;
+  *delay_us = max > 0 ? (int64_t)(random % (uint64_t)max) : 0;
+  return 1;
+}
+
+static int same_group(const char* a, size_t a_len, const char* b, size_t b_len) {
+  return a_len == b_len && memcmp(a, b, a_len) == 0;
+}
+
+/* 1: the peer's summary says it holds m; 0: it lacks m; -1: it cannot tell
+ * (a truncated summary that does not list m's stream). */
+static int peer_holds(const dissem_peer_summary* s, const dissem_held_message* m) {
+  size_t i;
+  size_t r;
+  for (i = 0; i < s->stream_count; ++i) {
+    const dissem_held_stream* st = &s->streams[i];
+    if (st->publisher != m->publisher || !same_group(st->group, st->group_len, m->group, m->group_len)) continue;
+    for (r = 0; r < st->held_count; ++r)
+      if (m->seq >= st->held[r].begin && m->seq < st->held[r].end) return 1;
+    return 0;
+  }
+  return s->truncated ? -1 : 0;
+}
+
+/* Push order: the most urgent first; within a priority, as held (stream
+ * order, so ordered subscribers can deliver as the pushes arrive). */
+static const dissem_held_message* push_base;
+
+static int push_order(const void* a, const void* b) {
+  const size_t i = *(const size_t*)a;
+  const size_t j = *(const size_t*)b;
+  if (push_base[i].priority != push_base[j].priority) return push_base[i].priority > push_base[j].priority ? -1 : 1;
+  return i < j ? -1 : 1;
+}
+
+static size_t relay_on_summary(void* instance, const dissem_peer_summary* summary, const dissem_held_message* held,
+                               size_t held_count, const dissem_node_info* node, int64_t now_us, uint64_t random,
+                               dissem_summary_reply* reply, size_t* pushes) {
+  const relay* r = instance;
+  size_t n = 0;
+  size_t i;
+  (void)now_us;
+  /* Answer a peer's first summary; an answer is not answered again. */
+  if (!summary->reply) {
+    const int64_t max = 4 * node->packet_time_us;
+    reply->reply = 1;
+    reply->delay_us = max > 0 ? (int64_t)(random % (uint64_t)max) : 0;
+  }
+  /* held[] is already limited to the groups the peer wants. */
+  for (i = 0; i < held_count; ++i)
+    if (held[i].priority >= r->min_priority && peer_holds(summary, &held[i]) == 0) pushes[n++] = i;
+  /* The engine calls from one thread at a time (see the header). */
+  push_base = held;
+  qsort(pushes, n, sizeof *pushes, push_order);
+  return n;
+}
+
+static void relay_replication_policy(void* instance, dissem_replication_policy* policy) {
+  (void)instance;
+  policy->learn_from_summaries = 0;
+}
+
+/* --- deletion ------------------------------------------------------------- */
+
 /* Eviction order for messages over the quota; expired ones are taken first. */
 static const dissem_cached_message* sort_base;
 
@@ -149,17 +231,22 @@ static size_t relay_select_victims(void* instance, const dissem_cached_message* 
   return n;
 }
 
-static const dissem_controller_plugin kTable = {
-    DISSEM_CONTROLLER_PLUGIN_VERSION,
-    sizeof(dissem_controller_plugin),
-    "priority-relay",
-    relay_create,
-    relay_destroy,
-    relay_forward,
-    relay_select_victims,
-    relay_relays,
+DISSEM_PLUGIN_EXPORT const dissem_plugin_abi_version dissem_controller_plugin_abi = {DISSEM_PLUGIN_ABI_MAJOR,
+                                                                                    DISSEM_PLUGIN_ABI_MINOR};
+
+/* Designated initializers: members it does not set (on_peer_silent and
+ * on_summary_sent: it keeps no state per peer) are NULL. */
+static const dissem_controller_plugin_table kTable = {
+    .size = sizeof(dissem_controller_plugin_table),
+    .name = "priority-relay",
+    .create = relay_create,
+    .destroy = relay_destroy,
+    .forward = relay_forward,
+    .relays = relay_relays,
+    .on_contact = relay_on_contact,
+    .on_summary = relay_on_summary,
+    .replication_policy = relay_replication_policy,
+    .select_victims = relay_select_victims,
 };
 
-__attribute__((visibility("default"))) const dissem_controller_plugin* dissem_controller_plugin_v1(void) {
-  return &kTable;
-}
+DISSEM_PLUGIN_EXPORT const dissem_controller_plugin_table* dissem_controller_plugin(void) { return &kTable; }
