@@ -14,136 +14,15 @@
 #include <unordered_map>
 #include <utility>
 
+#include "engine/config_keys.h"
 #include "engine/toml_input_guard.h"
+#include "sim/toml_table_reader.h"
 
 namespace dissem::sim {
 namespace {
 
-// 1 kbit = 1024 bit, the convention of the paper's capacities (see experiments.h).
+// 1 kbit = 1024 bit, the convention of the paper's capacities (see scenario_runner.h).
 constexpr double kBitsPerKbit = 1024.0;
-
-std::string join(std::initializer_list<std::string_view> names) {
-  std::string out;
-  for (auto n : names) {
-    if (!out.empty()) out += ", ";
-    out += n;
-  }
-  return out;
-}
-
-// Reads one TOML table: rejects unknown keys up front, then hands out typed
-// values with errors that name the key and where it is.
-class TableReader {
- public:
-  TableReader(const toml::table& table, std::string where, const std::string& source,
-              std::initializer_list<std::string_view> allowed)
-      : table_(table), where_(std::move(where)), source_(source) {
-    for (auto&& [key, value] : table) {
-      if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end())
-        throw ScenarioError(source_ + ": unknown key '" + std::string(key.str()) + "' in " + where_ +
-                            " (allowed: " + join(allowed) + ")");
-    }
-  }
-
-  [[noreturn]] void fail(std::string_view key, std::string_view what) const {
-    throw ScenarioError(source_ + ": key '" + std::string(key) + "' in " + where_ + " " + std::string(what));
-  }
-
-  bool has(std::string_view key) const { return table_.contains(key); }
-
-  std::optional<double> number(std::string_view key) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return std::nullopt;
-    if (auto i = n->value_exact<std::int64_t>()) return static_cast<double>(*i);
-    if (auto d = n->value_exact<double>()) {
-      if (!std::isfinite(*d)) fail(key, "must be a finite number");
-      return *d;
-    }
-    fail(key, "must be a number");
-  }
-
-  std::optional<double> non_negative(std::string_view key) const {
-    auto v = number(key);
-    if (v && *v < 0) fail(key, "must be >= 0");
-    return v;
-  }
-
-  std::optional<std::int64_t> integer(std::string_view key) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return std::nullopt;
-    if (auto i = n->value_exact<std::int64_t>()) return *i;
-    fail(key, "must be an integer");
-  }
-
-  std::optional<std::uint64_t> count(std::string_view key) const {
-    auto v = integer(key);
-    if (!v) return std::nullopt;
-    if (*v < 0) fail(key, "must be >= 0");
-    return static_cast<std::uint64_t>(*v);
-  }
-
-  std::optional<bool> boolean(std::string_view key) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return std::nullopt;
-    if (auto b = n->value_exact<bool>()) return *b;
-    fail(key, "must be true or false");
-  }
-
-  std::optional<std::string> string(std::string_view key) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return std::nullopt;
-    if (auto s = n->value_exact<std::string>()) return *s;
-    fail(key, "must be a string");
-  }
-
-  std::string required_string(std::string_view key) const {
-    auto s = string(key);
-    if (!s) fail(key, "is required");
-    return *s;
-  }
-
-  std::vector<std::string> strings(std::string_view key) const {
-    std::vector<std::string> out;
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return out;
-    const toml::array* a = n->as_array();
-    if (a == nullptr) fail(key, "must be an array of strings");
-    for (const toml::node& e : *a) {
-      auto s = e.value_exact<std::string>();
-      if (!s) fail(key, "must be an array of strings");
-      out.push_back(*s);
-    }
-    return out;
-  }
-
-  const toml::table* table(std::string_view key) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return nullptr;
-    if (!n->is_table()) fail(key, "must be a table");
-    return n->as_table();
-  }
-
-  // An array of tables, [[key]]; empty if absent.
-  std::vector<const toml::table*> tables(std::string_view key) const {
-    std::vector<const toml::table*> out;
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return out;
-    const toml::array* a = n->as_array();
-    if (a == nullptr) fail(key, "must be an array of tables ([[" + std::string(key) + "]])");
-    for (const toml::node& e : *a) {
-      if (!e.is_table()) fail(key, "must be an array of tables ([[" + std::string(key) + "]])");
-      out.push_back(e.as_table());
-    }
-    return out;
-  }
-
-  const std::string& where() const { return where_; }
-
- private:
-  const toml::table& table_;
-  std::string where_;
-  const std::string& source_;
-};
 
 Micros seconds_to_micros(double s) { return static_cast<Micros>(std::llround(s * static_cast<double>(kSeconds))); }
 Micros millis_to_micros(double ms) { return static_cast<Micros>(std::llround(ms * static_cast<double>(kMillis))); }
@@ -231,7 +110,7 @@ class Parser {
   void read_node(const toml::table& t, std::size_t i) {
     TableReader r(t, "[[nodes]] #" + std::to_string(i + 1), s_.source,
                   {"name", "capacity_kbps", "capacity_bps", "serve_requests", "cache_unsubscribed", "subscribe",
-                   "reliable", "history", "subscribe_at_s", "controllers"});
+                   "reliable", "history", "subscribe_at_s", "controllers", "engine"});
     ScenarioNode n;
     n.controllers = defaults_;
     n.name = r.required_string("name");
@@ -252,6 +131,15 @@ class Parser {
     n.subscribe_at = seconds_to_micros(r.non_negative("subscribe_at_s").value_or(0.0));
     if (const toml::table* c = r.table("controllers"))
       read_controllers(*c, "", r.where() + " controllers", s_.source, n.controllers);
+    n.engine = r.strings("engine");
+    engine::EngineConfig check;
+    for (const auto& setting : n.engine) {
+      try {
+        engine::apply_config_assignment(check, setting);
+      } catch (const engine::ConfigError& e) {
+        r.fail("engine", "has a bad setting: " + std::string(e.what()));
+      }
+    }
     s_.nodes.push_back(std::move(n));
   }
 
@@ -335,7 +223,7 @@ class Parser {
 
   void read_publication(const toml::table& t, std::size_t i) {
     TableReader r(t, "[[publications]] #" + std::to_string(i + 1), s_.source,
-                  {"at_s", "node", "group", "size", "file", "count", "interval_s"});
+                  {"at_s", "node", "group", "size", "last_size", "file", "count", "interval_s", "spread_s"});
     ScenarioPublication p;
     p.at = seconds_to_micros(r.non_negative("at_s").value_or(0.0));
     const auto nodes = resolve(r, "node");
@@ -360,7 +248,14 @@ class Parser {
       if (*v == 0) r.fail("count", "must be >= 1");
       p.count = *v;
     }
+    if (auto v = r.count("last_size")) {
+      if (!p.payload.empty()) r.fail("last_size", "conflicts with file");
+      if (*v == 0) r.fail("last_size", "must be > 0");
+      p.last_size = *v;
+    }
+    if (r.has("interval_s") && r.has("spread_s")) r.fail("spread_s", "conflicts with interval_s");
     p.interval = seconds_to_micros(r.non_negative("interval_s").value_or(0.0));
+    p.spread = seconds_to_micros(r.non_negative("spread_s").value_or(0.0));
     s_.publications.push_back(std::move(p));
   }
 

@@ -40,6 +40,8 @@
 //   reliable = true               # subscriptions request missing data
 //   history = 0                   # prior messages to fetch per publisher on first contact
 //   subscribe_at_s = 0.0          # when the node subscribes (a late joiner: later)
+//   engine = ["repair_share=0.3"] # engine settings key=value (engine/config_keys.h),
+//                                 # applied last, over the fields above
 //   [nodes.controllers]           # this node's controllers, over [controllers]
 //   replication = "anti-entropy"
 //
@@ -48,12 +50,16 @@
 //   node = "uav"
 //   group = "intel"
 //   size = 4096                   # random bytes, or: file = "x.bin" (relative to this file)
+//   last_size = 1000              # optional, the last message's size (random bytes only)
 //   count = 10                    # optional, messages at interval_s apart
 //   interval_s = 0.5
+//   # or spread_s = 70.0: the count spread evenly over this span, message k
+//   # at at_s + spread_s * k / count (whole microseconds, rounded down)
 //
 // Any key not listed here is an error naming the key and where it was found.
 // scenario_toml() prints a Scenario in this form, so generated topologies
-// (dissem-sim line, grid, partition, late-join) can be saved and edited.
+// (dissem-sim baseline, tactical, line, grid, partition, late-join,
+// geometric) can be saved and edited.
 #pragma once
 
 #include <cstddef>
@@ -85,6 +91,7 @@ struct ScenarioNode {
   std::uint32_t history = 0;
   Micros subscribe_at = 0;
   controllers::ControllerSettings controllers;
+  std::vector<std::string> engine;  // "key=value" engine settings, applied last
 };
 
 struct ScenarioLink {
@@ -106,9 +113,17 @@ struct ScenarioPublication {
   std::size_t node = 0;
   std::string group;
   std::uint64_t size = 0;             // random payload of this size, when no file
+  std::uint64_t last_size = 0;        // > 0: the last message's size instead (random payloads only)
   std::vector<std::uint8_t> payload;  // the file's bytes, when a file is named
   std::size_t count = 1;
   Micros interval = 0;
+  Micros spread = 0;  // > 0: the count spread evenly over this span instead of `interval` apart
+
+  // When message k (0 <= k < count) is published.
+  Micros time_of(std::size_t k) const {
+    const auto step = static_cast<Micros>(k);
+    return spread > 0 ? at + spread * step / static_cast<Micros>(count) : at + step * interval;
+  }
 };
 
 struct Scenario {

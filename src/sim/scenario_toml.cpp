@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/scenario_file.h"
 
@@ -28,6 +29,15 @@ std::string toml_string(const std::string& s) {
   return out;
 }
 
+std::string string_array(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += toml_string(item);
+  }
+  return out;
+}
+
 std::string seconds_text(Micros t) { return fmt::format("{}", static_cast<double>(t) / static_cast<double>(kSeconds)); }
 std::string millis_text(Micros t) { return fmt::format("{}", static_cast<double>(t) / static_cast<double>(kMillis)); }
 
@@ -42,6 +52,43 @@ std::string link_fields(const LinkParams& l) {
 
 bool same_link(const LinkParams& a, const LinkParams& b) {
   return a.reliability == b.reliability && a.latency == b.latency && a.jitter == b.jitter && a.enabled == b.enabled;
+}
+
+// A [[nodes]] entry; its controllers where they differ from `default_controllers`.
+std::string node_toml(const ScenarioNode& n, const std::vector<std::pair<std::string, std::string>>& default_controllers) {
+  std::string out = "\n[[nodes]]\n";
+  out += fmt::format("name = {}\n", toml_string(n.name));
+  out += fmt::format("capacity_bps = {}\n", n.capacity_bps);
+  out += fmt::format("serve_requests = {}\ncache_unsubscribed = {}\n", n.serve_requests, n.cache_unsubscribed);
+  out += fmt::format("subscribe = [{}]\n", string_array(n.subscribe));
+  out += fmt::format("reliable = {}\nhistory = {}\n", n.reliable, n.history);
+  out += fmt::format("subscribe_at_s = {}\n", seconds_text(n.subscribe_at));
+  if (!n.engine.empty()) out += fmt::format("engine = [{}]\n", string_array(n.engine));
+  const auto settings = controllers::describe_settings(n.controllers);
+  std::string changed;
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    if (settings[i] == default_controllers[i]) continue;
+    const auto& [key, text] = settings[i];
+    changed += fmt::format("{} = {}\n", key, controllers::is_text_setting(key) ? toml_string(text) : text);
+  }
+  if (!changed.empty()) {
+    out += "[nodes.controllers]\n";
+    out += changed;
+  }
+  return out;
+}
+
+std::string publication_toml(const ScenarioPublication& p, const std::string& node_name) {
+  std::string out = "\n[[publications]]\n";
+  out += fmt::format("at_s = {}\nnode = {}\ngroup = {}\n", seconds_text(p.at), toml_string(node_name),
+                     toml_string(p.group));
+  out += fmt::format("size = {}\ncount = {}\n", p.size, p.count);
+  if (p.last_size > 0 && p.payload.empty()) out += fmt::format("last_size = {}\n", p.last_size);
+  if (p.spread > 0)
+    out += fmt::format("spread_s = {}\n", seconds_text(p.spread));
+  else
+    out += fmt::format("interval_s = {}\n", seconds_text(p.interval));
+  return out;
 }
 
 }  // namespace
@@ -76,40 +123,9 @@ std::string scenario_toml(const Scenario& sc) {
                        toml_string(sc.nodes.at(c.to).name));
     out += link_fields(c.params);
   }
-  const controllers::ControllerSettings defaults;
-  const auto default_settings = controllers::describe_settings(defaults);
-  for (const auto& n : sc.nodes) {
-    out += "\n[[nodes]]\n";
-    out += fmt::format("name = {}\n", toml_string(n.name));
-    out += fmt::format("capacity_bps = {}\n", n.capacity_bps);
-    out += fmt::format("serve_requests = {}\ncache_unsubscribed = {}\n", n.serve_requests, n.cache_unsubscribed);
-    std::string groups;
-    for (const auto& g : n.subscribe) {
-      if (!groups.empty()) groups += ", ";
-      groups += toml_string(g);
-    }
-    out += fmt::format("subscribe = [{}]\n", groups);
-    out += fmt::format("reliable = {}\nhistory = {}\n", n.reliable, n.history);
-    out += fmt::format("subscribe_at_s = {}\n", seconds_text(n.subscribe_at));
-    const auto settings = controllers::describe_settings(n.controllers);
-    std::string changed;
-    for (std::size_t i = 0; i < settings.size(); ++i) {
-      if (settings[i] == default_settings[i]) continue;
-      const auto& [key, text] = settings[i];
-      changed += fmt::format("{} = {}\n", key, controllers::is_text_setting(key) ? toml_string(text) : text);
-    }
-    if (!changed.empty()) {
-      out += "[nodes.controllers]\n";
-      out += changed;
-    }
-  }
-  for (const auto& p : sc.publications) {
-    out += "\n[[publications]]\n";
-    out += fmt::format("at_s = {}\nnode = {}\ngroup = {}\n", seconds_text(p.at), toml_string(sc.nodes.at(p.node).name),
-                       toml_string(p.group));
-    out += fmt::format("size = {}\ncount = {}\n", p.size, p.count);
-    out += fmt::format("interval_s = {}\n", seconds_text(p.interval));
-  }
+  const auto default_controllers = controllers::describe_settings(controllers::ControllerSettings{});
+  for (const auto& n : sc.nodes) out += node_toml(n, default_controllers);
+  for (const auto& p : sc.publications) out += publication_toml(p, sc.nodes.at(p.node).name);
   return out;
 }
 

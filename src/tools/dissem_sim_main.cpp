@@ -10,20 +10,24 @@
 //   dissem-sim partition --replication anti-entropy
 //   dissem-sim late-join --history 10
 //   dissem-sim geometric --nodes 1000 --degree 9 --forwarding subscription-aware --subscribers-pct 5
-// The multi-hop experiments print the scenario they run with --print-scenario
-// (TOML for `dissem-sim run`, or for the emulator). Every run also prints
+// Every experiment prints the scenario it runs with --print-scenario (TOML
+// for `dissem-sim run`, or for the emulator). Every run also prints
 // its cost on stderr (sim/run_meter.h): events, wall and CPU time, peak memory.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/experiments.h"
+#include "sim/paper_scenarios.h"
 #include "sim/report.h"
 #include "sim/run_meter.h"
 #include "sim/scenario_file.h"
+#include "sim/scenario_runner.h"
 #include "sim/topologies.h"
 
 namespace {
@@ -93,16 +97,45 @@ struct CommonOptions {
   }
 };
 
-}  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"dissem-sim: the dissemination protocol in virtual time over a simulated broadcast medium"};
-  app.require_subcommand(1);
-  bool json = false;
+// The run's cost on stderr (sim/run_meter.h), so stdout stays the same for the same arguments.
+void report_cost(const dissem::sim::RunMeter& meter, std::uint64_t events) {
+  std::fputs(dissem::sim::format_run_cost(meter.stop(events)).c_str(), stderr);
+}
 
-  dissem::sim::BaselineParams base;
-  double base_latency_ms = 0;
-  double base_limit_s = 0;
+// Runs (or prints) a scenario, as every subcommand but baseline and tactical reports it.
+void run_generated(const dissem::sim::Scenario& scenario, bool print_only, bool json,
+                   const dissem::sim::RunMeter& meter) {
+  if (print_only) {
+    print(dissem::sim::scenario_toml(scenario));
+    return;
+  }
+  const auto result = dissem::sim::run_scenario(scenario);
+  print(json ? dissem::sim::scenario_json(result) : dissem::sim::format_scenario(result));
+  report_cost(meter, result.run.sim.events_run);
+}
+
+// Options both of the paper's experiments take.
+void add_paper_options(CLI::App* sub, std::uint64_t& seed, bool& shared_channel, std::vector<std::string>& engine,
+                       bool& print_scenario, bool& json) {
+  sub->add_option("--seed", seed, "simulation seed")->capture_default_str();
+  sub->add_flag("--shared-channel", shared_channel, "one transmission at a time on the whole medium");
+  sub->add_option("--engine", engine, "engine setting key=value for every node (repeatable)");
+  sub->add_flag("--print-scenario", print_scenario, "print the scenario as TOML instead of running it");
+  sub->add_flag("--json", json, "machine-readable output");
+}
+
+// --- baseline -------------------------------------------------------------------------
+
+struct BaselineOptions {
+  dissem::sim::BaselineParams params;
+  double latency_ms = 0;
+  double limit_s = 0;
+  bool print_scenario = false;
+};
+
+CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o, bool& json) {
+  auto& base = o.params;
   CLI::App* baseline = app.add_subcommand("baseline", "1 sender, N receivers, fully connected (paper section 1)");
   baseline->add_option("--receivers", base.receivers, "number of receivers")->capture_default_str();
   baseline->add_option("--capacity-kbps", base.capacity_kbps, "every link's capacity (1 kbit = 1024 bit)")
@@ -113,17 +146,36 @@ int main(int argc, char** argv) {
   baseline->add_option("--bytes", base.bytes, "bytes published")->capture_default_str();
   baseline->add_option("--message-size", base.message_size, "split into messages of this size (0: one message)")
       ->capture_default_str();
-  baseline->add_option("--seed", base.seed, "simulation seed")->capture_default_str();
-  baseline->add_flag("--shared-channel", base.shared_channel, "one transmission at a time on the whole medium");
-  baseline->add_option("--latency-ms", base_latency_ms, "one-way latency of every link")->capture_default_str();
-  baseline->add_option("--time-limit-s", base_limit_s, "stop here (0: 10 x lower bound + 60 s)")
+  baseline->add_option("--latency-ms", o.latency_ms, "one-way latency of every link")->capture_default_str();
+  baseline->add_option("--time-limit-s", o.limit_s, "stop here (0: 10 x lower bound + 60 s)")
       ->capture_default_str();
-  baseline->add_flag("--json", json, "machine-readable output");
-  baseline->add_option("--engine", base.engine_settings, "engine setting key=value for every node (repeatable)");
+  add_paper_options(baseline, base.seed, base.shared_channel, base.engine_settings, o.print_scenario, json);
+  return baseline;
+}
 
-  dissem::sim::TacticalParams tac;
-  double tac_window_s = static_cast<double>(dissem::sim::TacticalParams{}.window) / static_cast<double>(kSeconds);
-  double tac_settle_s = static_cast<double>(dissem::sim::TacticalParams{}.settle) / static_cast<double>(kSeconds);
+void run_baseline_command(BaselineOptions o, bool json, const dissem::sim::RunMeter& meter) {
+  o.params.latency = static_cast<Micros>(o.latency_ms * static_cast<double>(kMillis));
+  o.params.time_limit = seconds_to_micros(o.limit_s);
+  if (o.print_scenario) {
+    print(dissem::sim::scenario_toml(dissem::sim::make_baseline(o.params)));
+    return;
+  }
+  const auto result = dissem::sim::run_baseline(o.params);
+  print(json ? dissem::sim::baseline_json(result) : dissem::sim::format_baseline(result));
+  report_cost(meter, result.run.sim.events_run);
+}
+
+// --- tactical -------------------------------------------------------------------------
+
+struct TacticalOptions {
+  dissem::sim::TacticalParams params;
+  double window_s = static_cast<double>(dissem::sim::TacticalParams{}.window) / static_cast<double>(kSeconds);
+  double settle_s = static_cast<double>(dissem::sim::TacticalParams{}.settle) / static_cast<double>(kSeconds);
+  bool print_scenario = false;
+};
+
+CLI::App* add_tactical_command(CLI::App& app, TacticalOptions& o, bool& json) {
+  auto& tac = o.params;
   CLI::App* tactical = app.add_subcommand("tactical", "UAV sender and 9 ground nodes, 3 subscribe (paper section 2)");
   tactical->add_option("--sender-reliability", tac.sender_reliability_pct, "UAV link reliability, percent")
       ->check(CLI::Range(0.001, 100.0))
@@ -133,140 +185,210 @@ int main(int argc, char** argv) {
   tactical->add_option("--messages", tac.messages, "messages to publish (0: the paper's count for the size)")
       ->capture_default_str();
   tactical->add_flag("--asymmetric", tac.asymmetric, "ground -> UAV links disabled");
-  tactical->add_option("--window-s", tac_window_s, "the UAV publishes evenly over this window")
+  tactical->add_option("--window-s", o.window_s, "the UAV publishes evenly over this window")
       ->capture_default_str();
-  tactical->add_option("--settle-s", tac_settle_s, "time after the window for ground repairs")
+  tactical->add_option("--settle-s", o.settle_s, "time after the window for ground repairs")
       ->capture_default_str();
-  tactical->add_option("--seed", tac.seed, "simulation seed")->capture_default_str();
-  tactical->add_flag("--shared-channel", tac.shared_channel, "one transmission at a time on the whole medium");
-  tactical->add_flag("--json", json, "machine-readable output");
-  tactical->add_option("--engine", tac.engine_settings, "engine setting key=value for every node (repeatable)");
+  add_paper_options(tactical, tac.seed, tac.shared_channel, tac.engine_settings, o.print_scenario, json);
+  return tactical;
+}
 
+void run_tactical_command(TacticalOptions o, bool json, const dissem::sim::RunMeter& meter) {
+  o.params.window = seconds_to_micros(o.window_s);
+  o.params.settle = seconds_to_micros(o.settle_s);
+  if (o.print_scenario) {
+    print(dissem::sim::scenario_toml(dissem::sim::make_tactical(o.params)));
+    return;
+  }
+  const auto result = dissem::sim::run_tactical(o.params);
+  print(json ? dissem::sim::tactical_json(result) : dissem::sim::format_tactical(result));
+  report_cost(meter, result.run.sim.events_run);
+}
+
+// --- run ------------------------------------------------------------------------------
+
+struct RunOptions {
   std::string scenario_path;
   std::optional<std::uint64_t> scenario_seed;
+};
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& o, bool& json) {
   CLI::App* run = app.add_subcommand("run", "run a TOML scenario file");
-  run->add_option("scenario", scenario_path, "scenario file (.toml)")->required()->check(CLI::ExistingFile);
-  run->add_option("--seed", scenario_seed, "override the file's seed");
+  run->add_option("scenario", o.scenario_path, "scenario file (.toml)")->required()->check(CLI::ExistingFile);
+  run->add_option("--seed", o.scenario_seed, "override the file's seed");
   run->add_flag("--json", json, "machine-readable output");
+  return run;
+}
 
-  CommonOptions line_opts;
-  dissem::sim::LineParams line_params;
-  line_opts.forwarding = "flooding";
+void run_run_command(const RunOptions& o, bool json, const dissem::sim::RunMeter& meter) {
+  auto scenario = dissem::sim::load_scenario_file(o.scenario_path);
+  if (o.scenario_seed) scenario.seed = *o.scenario_seed;
+  run_generated(scenario, false, json, meter);
+}
+
+// --- line and grid --------------------------------------------------------------------
+
+struct LineOptions {
+  CommonOptions topology;
+  dissem::sim::LineParams params;
+};
+
+CLI::App* add_line_command(CLI::App& app, LineOptions& o, bool& json) {
+  o.topology.forwarding = "flooding";
   CLI::App* line = app.add_subcommand("line", "a line of nodes, each hearing only its neighbours; n1 publishes");
-  line_opts.add_to(line, &json);
-  line->add_option("--nodes", line_params.nodes, "nodes in the line")->capture_default_str();
-  line->add_flag("--all-subscribe", line_params.all_subscribe, "every node subscribes (default: only the far end)");
+  o.topology.add_to(line, &json);
+  line->add_option("--nodes", o.params.nodes, "nodes in the line")->capture_default_str();
+  line->add_flag("--all-subscribe", o.params.all_subscribe, "every node subscribes (default: only the far end)");
+  return line;
+}
 
-  CommonOptions grid_opts;
-  dissem::sim::GridParams grid_params;
-  grid_opts.forwarding = "flooding";
-  grid_opts.common.reliability_pct = 80;
-  std::string grid_subscribers = "row";
+void run_line_command(LineOptions o, bool json, const dissem::sim::RunMeter& meter) {
+  o.params.common = o.topology.apply();
+  run_generated(dissem::sim::make_line(o.params), o.topology.print_scenario, json, meter);
+}
+
+struct GridOptions {
+  CommonOptions topology;
+  dissem::sim::GridParams params;
+  std::string subscribers = "row";
+};
+
+CLI::App* add_grid_command(CLI::App& app, GridOptions& o, bool& json) {
+  o.topology.forwarding = "flooding";
+  o.topology.common.reliability_pct = 80;
   CLI::App* grid = app.add_subcommand("grid", "a square grid, 4 neighbours each; the corner r0c0 publishes");
-  grid_opts.add_to(grid, &json);
-  grid->add_option("--side", grid_params.side, "nodes per side")->capture_default_str();
-  grid->add_option("--subscribers", grid_subscribers, "row: the publisher's row; far-corner; all")
+  o.topology.add_to(grid, &json);
+  grid->add_option("--side", o.params.side, "nodes per side")->capture_default_str();
+  grid->add_option("--subscribers", o.subscribers, "row: the publisher's row; far-corner; all")
       ->check(CLI::IsMember({"row", "far-corner", "all"}))
       ->capture_default_str();
+  return grid;
+}
 
-  CommonOptions part_opts;
-  dissem::sim::PartitionParams part_params;
-  part_opts.replication = "anti-entropy";
-  part_opts.common.reliability_pct = 90;
+void run_grid_command(GridOptions o, bool json, const dissem::sim::RunMeter& meter) {
+  o.params.common = o.topology.apply();
+  o.params.subscribers = o.subscribers == "row"          ? dissem::sim::GridSubscribers::Row
+                         : o.subscribers == "far-corner" ? dissem::sim::GridSubscribers::FarCorner
+                                                         : dissem::sim::GridSubscribers::All;
+  run_generated(dissem::sim::make_grid(o.params), o.topology.print_scenario, json, meter);
+}
+
+// --- partition and late join ----------------------------------------------------------
+
+struct PartitionOptions {
+  CommonOptions topology;
+  dissem::sim::PartitionParams params;
   double heal_s = 30;
+};
+
+CLI::App* add_partition_command(CLI::App& app, PartitionOptions& o, bool& json) {
+  o.topology.replication = "anti-entropy";
+  o.topology.common.reliability_pct = 90;
   CLI::App* partition =
       app.add_subcommand("partition", "two clusters apart until their bridge link heals; all subscribe");
-  part_opts.add_to(partition, &json);
-  partition->add_option("--cluster", part_params.cluster, "nodes per cluster")->capture_default_str();
-  partition->add_option("--heal-s", heal_s, "when the bridge link comes up")->capture_default_str();
-  partition->add_option("--bridge-reliability", part_params.bridge_reliability_pct, "bridge link reliability, percent")
+  o.topology.add_to(partition, &json);
+  partition->add_option("--cluster", o.params.cluster, "nodes per cluster")->capture_default_str();
+  partition->add_option("--heal-s", o.heal_s, "when the bridge link comes up")->capture_default_str();
+  partition->add_option("--bridge-reliability", o.params.bridge_reliability_pct, "bridge link reliability, percent")
       ->check(CLI::Range(0.001, 100.0))
       ->capture_default_str();
-  partition->add_option("--history", part_params.history,
+  partition->add_option("--history", o.params.history,
                         "subscribers' history (default: the whole stream; 0: nothing before the first message heard)");
+  return partition;
+}
 
-  CommonOptions late_opts;
-  dissem::sim::LateJoinParams late_params;
-  late_opts.common.messages = 30;
+void run_partition_command(PartitionOptions o, bool json, const dissem::sim::RunMeter& meter) {
+  o.params.common = o.topology.apply();
+  o.params.heal_at = seconds_to_micros(o.heal_s);
+  run_generated(dissem::sim::make_partition(o.params), o.topology.print_scenario, json, meter);
+}
+
+struct LateJoinOptions {
+  CommonOptions topology;
+  dissem::sim::LateJoinParams params;
   double join_s = 30;
-  CLI::App* late = app.add_subcommand("late-join", "a node joins a group late and asks for history");
-  late_opts.add_to(late, &json);
-  late->add_option("--nodes", late_params.nodes, "nodes already there")->capture_default_str();
-  late->add_option("--join-s", join_s, "when the late node comes into range and subscribes")->capture_default_str();
-  late->add_option("--history", late_params.history, "prior messages it asks for")->capture_default_str();
+};
 
-  CommonOptions geo_opts;
-  dissem::sim::GeometricParams geo_params;
-  geo_opts.forwarding = "flooding";
-  double geo_start_s = 5;
+CLI::App* add_late_join_command(CLI::App& app, LateJoinOptions& o, bool& json) {
+  o.topology.common.messages = 30;
+  CLI::App* late = app.add_subcommand("late-join", "a node joins a group late and asks for history");
+  o.topology.add_to(late, &json);
+  late->add_option("--nodes", o.params.nodes, "nodes already there")->capture_default_str();
+  late->add_option("--join-s", o.join_s, "when the late node comes into range and subscribes")->capture_default_str();
+  late->add_option("--history", o.params.history, "prior messages it asks for")->capture_default_str();
+  return late;
+}
+
+void run_late_join_command(LateJoinOptions o, bool json, const dissem::sim::RunMeter& meter) {
+  o.params.common = o.topology.apply();
+  o.params.join_at = seconds_to_micros(o.join_s);
+  run_generated(dissem::sim::make_late_join(o.params), o.topology.print_scenario, json, meter);
+}
+
+// --- geometric ------------------------------------------------------------------------
+
+struct GeometricOptions {
+  CommonOptions topology;
+  dissem::sim::GeometricParams params;
+  double start_s = 5;
+};
+
+CLI::App* add_geometric_command(CLI::App& app, GeometricOptions& o, bool& json) {
+  o.topology.forwarding = "flooding";
   CLI::App* geometric = app.add_subcommand(
       "geometric", "a connected random geometric graph (radios spread over a square field); the corner node publishes");
-  geo_opts.add_to(geometric, &json);
-  geometric->add_option("--nodes", geo_params.nodes, "nodes in the field")->check(CLI::Range(2, 10'000'000))
+  o.topology.add_to(geometric, &json);
+  geometric->add_option("--nodes", o.params.nodes, "nodes in the field")->check(CLI::Range(2, 10'000'000))
       ->capture_default_str();
-  geometric->add_option("--degree", geo_params.degree, "target mean number of neighbours")->capture_default_str();
-  geometric->add_option("--subscribers-pct", geo_params.subscribers_pct, "share of the other nodes that subscribe")
+  geometric->add_option("--degree", o.params.degree, "target mean number of neighbours")->capture_default_str();
+  geometric->add_option("--subscribers-pct", o.params.subscribers_pct, "share of the other nodes that subscribe")
       ->check(CLI::Range(0.001, 100.0))
       ->capture_default_str();
-  geometric->add_option("--start-s", geo_start_s, "first publication (beacons spread interest before it)")
+  geometric->add_option("--start-s", o.start_s, "first publication (beacons spread interest before it)")
       ->capture_default_str();
+  return geometric;
+}
+
+void run_geometric_command(GeometricOptions o, bool json, const dissem::sim::RunMeter& meter) {
+  o.params.common = o.topology.apply();
+  o.params.start = seconds_to_micros(o.start_s);
+  run_generated(dissem::sim::make_geometric(o.params), o.topology.print_scenario, json, meter);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dissem-sim: the dissemination protocol in virtual time over a simulated broadcast medium"};
+  app.require_subcommand(1);
+  bool json = false;
+  BaselineOptions baseline_options;
+  CLI::App* baseline = add_baseline_command(app, baseline_options, json);
+  TacticalOptions tactical_options;
+  CLI::App* tactical = add_tactical_command(app, tactical_options, json);
+  RunOptions run_options;
+  CLI::App* run = add_run_command(app, run_options, json);
+  LineOptions line_options;
+  CLI::App* line = add_line_command(app, line_options, json);
+  GridOptions grid_options;
+  CLI::App* grid = add_grid_command(app, grid_options, json);
+  PartitionOptions partition_options;
+  CLI::App* partition = add_partition_command(app, partition_options, json);
+  LateJoinOptions late_options;
+  CLI::App* late = add_late_join_command(app, late_options, json);
+  GeometricOptions geometric_options;
+  CLI::App* geometric = add_geometric_command(app, geometric_options, json);
 
   CLI11_PARSE(app, argc, argv);
   const dissem::sim::RunMeter meter;
-  const auto report_cost = [&meter](std::uint64_t events) {
-    std::fputs(dissem::sim::format_run_cost(meter.stop(events)).c_str(), stderr);
-  };
-
-  // Runs (or prints) a generated scenario.
-  const auto run_generated = [&json, &report_cost](const dissem::sim::Scenario& scenario, bool print_only) {
-    if (print_only) {
-      print(dissem::sim::scenario_toml(scenario));
-      return;
-    }
-    const auto result = dissem::sim::run_scenario(scenario);
-    print(json ? dissem::sim::scenario_json(result) : dissem::sim::format_scenario(result));
-    report_cost(result.run.sim.events_run);
-  };
-
   try {
-    if (baseline->parsed()) {
-      base.latency = static_cast<Micros>(base_latency_ms * static_cast<double>(kMillis));
-      base.time_limit = seconds_to_micros(base_limit_s);
-      const auto result = dissem::sim::run_baseline(base);
-      print(json ? dissem::sim::baseline_json(result) : dissem::sim::format_baseline(result));
-      report_cost(result.run.sim.events_run);
-    } else if (tactical->parsed()) {
-      tac.window = seconds_to_micros(tac_window_s);
-      tac.settle = seconds_to_micros(tac_settle_s);
-      const auto result = dissem::sim::run_tactical(tac);
-      print(json ? dissem::sim::tactical_json(result) : dissem::sim::format_tactical(result));
-      report_cost(result.run.sim.events_run);
-    } else if (run->parsed()) {
-      auto scenario = dissem::sim::load_scenario_file(scenario_path);
-      if (scenario_seed) scenario.seed = *scenario_seed;
-      run_generated(scenario, false);
-    } else if (line->parsed()) {
-      line_params.common = line_opts.apply();
-      run_generated(dissem::sim::make_line(line_params), line_opts.print_scenario);
-    } else if (grid->parsed()) {
-      grid_params.common = grid_opts.apply();
-      grid_params.subscribers = grid_subscribers == "row"          ? dissem::sim::GridSubscribers::Row
-                                : grid_subscribers == "far-corner" ? dissem::sim::GridSubscribers::FarCorner
-                                                                   : dissem::sim::GridSubscribers::All;
-      run_generated(dissem::sim::make_grid(grid_params), grid_opts.print_scenario);
-    } else if (partition->parsed()) {
-      part_params.common = part_opts.apply();
-      part_params.heal_at = seconds_to_micros(heal_s);
-      run_generated(dissem::sim::make_partition(part_params), part_opts.print_scenario);
-    } else if (late->parsed()) {
-      late_params.common = late_opts.apply();
-      late_params.join_at = seconds_to_micros(join_s);
-      run_generated(dissem::sim::make_late_join(late_params), late_opts.print_scenario);
-    } else if (geometric->parsed()) {
-      geo_params.common = geo_opts.apply();
-      geo_params.start = seconds_to_micros(geo_start_s);
-      run_generated(dissem::sim::make_geometric(geo_params), geo_opts.print_scenario);
-    }
+    if (*baseline) run_baseline_command(baseline_options, json, meter);
+    if (*tactical) run_tactical_command(tactical_options, json, meter);
+    if (*run) run_run_command(run_options, json, meter);
+    if (*line) run_line_command(line_options, json, meter);
+    if (*grid) run_grid_command(grid_options, json, meter);
+    if (*partition) run_partition_command(partition_options, json, meter);
+    if (*late) run_late_join_command(late_options, json, meter);
+    if (*geometric) run_geometric_command(geometric_options, json, meter);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dissem-sim: %s\n", e.what());
     return 1;

@@ -2,6 +2,9 @@
 // changes are read and validated, with errors that say where.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "sim/scenario_file.h"
 
 namespace dissem::sim {
@@ -98,6 +101,46 @@ TEST(ScenarioFile, ControllerErrorsSayWhere) {
             "s.toml: key 'to' in [[link_changes]] #1 names no node: \"z\"");
   EXPECT_EQ(error_of("[[nodes]]\nname = \"a\"\ncapacity_bps = 1000\nhistory = -1\n"),
             "s.toml: key 'history' in [[nodes]] #1 must be >= 0");
+}
+
+TEST(ScenarioFile, ReadsEngineSettingsSpreadAndLastSize) {
+  const auto s = parse_scenario(R"(
+[[nodes]]
+name = "a"
+capacity_bps = 1000
+engine = ["repair_share=0.25", "serve_requests=false"]
+[[publications]]
+node = "a"
+group = "g"
+size = 100
+last_size = 30
+count = 3
+spread_s = 10.0
+)",
+                                "s.toml", ".");
+  EXPECT_EQ(s.nodes[0].engine, (std::vector<std::string>{"repair_share=0.25", "serve_requests=false"}));
+  ASSERT_EQ(s.publications.size(), 1u);
+  const auto& p = s.publications[0];
+  EXPECT_EQ(p.last_size, 30u);
+  EXPECT_EQ(p.spread, 10 * kSeconds);
+  // Message k at spread * k / count, in whole microseconds rounded down.
+  EXPECT_EQ(p.time_of(0), 0);
+  EXPECT_EQ(p.time_of(1), 3'333'333);
+  EXPECT_EQ(p.time_of(2), 6'666'666);
+  const auto text = scenario_toml(s);
+  EXPECT_NE(text.find("engine = [\"repair_share=0.25\", \"serve_requests=false\"]"), std::string::npos);
+  EXPECT_EQ(scenario_toml(parse_scenario(text, "printed.toml", ".")), text);
+}
+
+TEST(ScenarioFile, EngineSpreadAndLastSizeErrorsSayWhere) {
+  const std::string node = "[[nodes]]\nname = \"a\"\ncapacity_bps = 1000\n";
+  EXPECT_EQ(error_of(node + "engine = [\"repair_share=2\"]\n").rfind("s.toml: key 'engine' in [[nodes]] #1 has a bad setting: ", 0),
+            0u);
+  EXPECT_NE(error_of(node + "engine = [\"no_such_key=1\"]\n").find("no_such_key"), std::string::npos);
+  const std::string pub = "[[publications]]\nnode = \"a\"\ngroup = \"g\"\nsize = 10\n";
+  EXPECT_EQ(error_of(node + pub + "interval_s = 1.0\nspread_s = 5.0\n"),
+            "s.toml: key 'spread_s' in [[publications]] #1 conflicts with interval_s");
+  EXPECT_EQ(error_of(node + pub + "last_size = 0\n"), "s.toml: key 'last_size' in [[publications]] #1 must be > 0");
 }
 
 }  // namespace
