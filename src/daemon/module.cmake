@@ -17,5 +17,5 @@ set(DAEMON_CONFIG_SRCS
 add_library(dissem_daemon_config STATIC ${DAEMON_CONFIG_SRCS})
 target_include_directories(dissem_daemon_config PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)
 target_include_directories(dissem_daemon_config PRIVATE ${DISSEM_TOMLPP_INCLUDE} ${DISSEM_CLI11_INCLUDE})
-target_link_libraries(dissem_daemon_config PUBLIC dissem_engine dissem_ipc)
+target_link_libraries(dissem_daemon_config PUBLIC dissem_core dissem_engine dissem_ipc)
 target_compile_options(dissem_daemon_config PRIVATE ${DISSEM_WARNINGS})
