@@ -1,9 +1,9 @@
 # dissemd's configuration: key table, TOML file, command line.
 # Included from src/CMakeLists.txt, so paths are relative to this file.
-# toml++ and CLI11 are used header-only (Debian: libtomlplusplus-dev,
-# libcli11-dev); fail at configure time, not mid-build, if they are missing.
+# toml++ (found in src/CMakeLists.txt, for the engine's TOML reader) and
+# CLI11 are used header-only (Debian: libtomlplusplus-dev, libcli11-dev);
+# fail at configure time, not mid-build, if they are missing.
 
-find_path(DISSEM_TOMLPP_INCLUDE toml++/toml.h REQUIRED)
 find_path(DISSEM_CLI11_INCLUDE CLI/CLI.hpp REQUIRED)
 
 # Listed, not globbed: the daemon's other sources will live in this folder.
