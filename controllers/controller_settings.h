@@ -22,18 +22,16 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/setting_text.h"
 #include "core/types.h"
 
 namespace dissem::controllers {
 
-class SettingsError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// A refused setting: "<key>: <what>" (core/setting_text.h).
+using SettingsError = SettingError;
 
 struct ControllerSettings {
   std::string forwarding = "none";

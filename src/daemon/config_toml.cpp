@@ -1,7 +1,5 @@
 #include "daemon/config_toml.h"
 
-#include <toml++/toml.h>  // header-only use, as in sim/scenario_file.cpp
-
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -10,11 +8,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <sstream>
-
 
 #include "daemon/daemon_keys.h"
-#include "engine/toml_input_guard.h"
+#include "engine/toml_parse.h"
 
 namespace dissem::daemon {
 namespace {
@@ -33,10 +29,6 @@ std::string type_name(const toml::node& n) {
     case toml::node_type::none: break;
   }
   return "nothing";
-}
-
-std::string where(const std::string& source, const toml::node& n) {
-  return " (" + source + ":" + std::to_string(n.source().begin.line) + ")";
 }
 
 [[noreturn]] void wrong_type(const std::string& key, const std::string& expected, const toml::node& n) {
@@ -102,7 +94,7 @@ void apply_section(DaemonConfig& config, const std::string& section, const toml:
       if (!type) throw ConfigError("unknown key '" + key + "'");
       set_value(config, key, value_text(key, *type, node));
     } catch (const ConfigError& e) {
-      throw ConfigError(e.what() + where(source, node));
+      throw ConfigError(e.what() + engine::toml_where(source, node));
     }
   }
 }
@@ -234,26 +226,19 @@ std::string value_toml(const KeyValue& kv) {
 
 
 void apply_toml(DaemonConfig& config, std::string_view text, const std::string& source) {
-  if (auto problem = engine::toml_input_problem(text, source)) throw ConfigError(*problem);
   toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    std::ostringstream msg;
-    msg << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
-    throw ConfigError(msg.str());
-  }
+  if (auto problem = engine::parse_toml(text, source, root)) throw ConfigError(*problem);
   const auto& sections = section_names();
   for (auto&& [name, node] : root) {
     const std::string section(name.str());
     const bool known = std::find(sections.begin(), sections.end(), section) != sections.end();
     if (!known) {
       const std::string what = node.is_table() ? "unknown table [" + section + "]" : "unknown key '" + section + "'";
-      throw ConfigError(what + where(source, node));
+      throw ConfigError(what + engine::toml_where(source, node));
     }
     const toml::table* table = node.as_table();
     if (table == nullptr)
-      throw ConfigError(section + ": expected a table [" + section + "], got " + type_name(node) + where(source, node));
+      throw ConfigError(section + ": expected a table [" + section + "], got " + type_name(node) + engine::toml_where(source, node));
     apply_section(config, section, *table, source);
   }
 }

@@ -5,12 +5,11 @@
 #include <sys/un.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <limits>
-#include <set>
 
+#include "core/key_table.h"
 #include "daemon/key_files.h"
 
 namespace dissem::daemon {
@@ -21,42 +20,15 @@ constexpr std::uint64_t kTomlMax = static_cast<std::uint64_t>(std::numeric_limit
 // sun_path holds the path and its terminating NUL.
 constexpr std::size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
-[[noreturn]] void fail(const std::string& key, const std::string& what) { throw ConfigError(key + ": " + what); }
-
-std::uint64_t parse_unsigned(const std::string& key, const std::string& text, std::uint64_t lo, std::uint64_t hi) {
-  const auto out_of_range = [&] {
-    fail(key, text + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  };
-  // A negative number is a number, just not one in range.
-  const bool negative = !text.empty() && text.front() == '-';
-  std::uint64_t v = 0;
-  const char* begin = text.data() + (negative ? 1 : 0);
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(begin, end, v);
-  if (begin == end || ptr != end || ec == std::errc::invalid_argument) fail(key, "'" + text + "' is not a whole number");
-  if (negative && v != 0) out_of_range();
-  if (ec == std::errc::result_out_of_range || v < lo || v > hi) out_of_range();
-  return v;
-}
-
-bool parse_bool(const std::string& key, const std::string& text) {
-  if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
-  if (text == "false" || text == "0" || text == "no" || text == "off") return false;
-  fail(key, "'" + text + "' is not true or false");
-}
-
-std::string bool_text(bool v) { return v ? "true" : "false"; }
-
 std::string path_value(const std::string& key, const std::string& text) {
-  if (text.empty()) fail(key, "must not be empty");
-  if (text.find('\0') != std::string::npos) fail(key, "contains a NUL byte");
-  return text;
+  if (text.empty()) refuse(key, "must not be empty");
+  return parse_text(key, text);
 }
 
 std::string group_value(const std::string& key, const std::string& text) {
   in_addr addr{};
-  if (inet_pton(AF_INET, text.c_str(), &addr) != 1) fail(key, "'" + text + "' is not an IPv4 address");
-  if ((ntohl(addr.s_addr) >> 28) != 0xE) fail(key, "'" + text + "' is not a multicast address (224.0.0.0/4)");
+  if (inet_pton(AF_INET, text.c_str(), &addr) != 1) refuse(key, "'" + text + "' is not an IPv4 address");
+  if ((ntohl(addr.s_addr) >> 28) != 0xE) refuse(key, "'" + text + "' is not a multicast address (224.0.0.0/4)");
   return text;
 }
 
@@ -64,17 +36,17 @@ std::string group_value(const std::string& key, const std::string& text) {
 // no '/' or whitespace. ':' stays allowed: getifaddrs names IPv4 aliases
 // "eth0:1".
 std::vector<std::string> interfaces_value(const std::string& key, const std::string& text) {
-  if (text.empty()) fail(key, "must list at least one item");
+  if (text.empty()) refuse(key, "must list at least one item");
   std::vector<std::string> out;
   std::size_t start = 0;
   while (true) {
     const auto comma = text.find(',', start);
     std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (name.empty()) fail(key, "'" + text + "' has an empty interface name");
-    if (name.size() >= IFNAMSIZ) fail(key, "interface name '" + name + "' is longer than " + std::to_string(IFNAMSIZ - 1) + " bytes");
+    if (name.empty()) refuse(key, "'" + text + "' has an empty interface name");
+    if (name.size() >= IFNAMSIZ) refuse(key, "interface name '" + name + "' is longer than " + std::to_string(IFNAMSIZ - 1) + " bytes");
     if (std::any_of(name.begin(), name.end(), [](char c) { return c == '/' || c <= ' ' || c == 0x7f; }))
-      fail(key, "interface name '" + name + "' contains '/', a space or a control character");
-    if (std::find(out.begin(), out.end(), name) != out.end()) fail(key, "interface '" + name + "' is listed twice");
+      refuse(key, "interface name '" + name + "' contains '/', a space or a control character");
+    if (std::find(out.begin(), out.end(), name) != out.end()) refuse(key, "interface '" + name + "' is listed twice");
     out.push_back(std::move(name));
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -97,14 +69,14 @@ std::vector<GroupKeyFiles> group_keys_value(const std::string& key, const std::s
     const auto comma = text.find(',', start);
     const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const auto eq = item.find('=');
-    if (eq == std::string::npos) fail(key, "'" + item + "' is not of the form GROUP=PREFIX");
+    if (eq == std::string::npos) refuse(key, "'" + item + "' is not of the form GROUP=PREFIX");
     GroupKeyFiles g{item.substr(0, eq), item.substr(eq + 1)};
-    if (g.group.empty()) fail(key, "'" + item + "' names no group before '='");
-    if (const auto problem = group_name_problem(g.group); !problem.empty()) fail(key, problem);
-    if (g.prefix.empty()) fail(key, "'" + item + "' names no key file prefix after '='");
-    if (g.prefix.find('\0') != std::string::npos) fail(key, "'" + g.group + "': the prefix contains a NUL byte");
+    if (g.group.empty()) refuse(key, "'" + item + "' names no group before '='");
+    if (const auto problem = group_name_problem(g.group); !problem.empty()) refuse(key, problem);
+    if (g.prefix.empty()) refuse(key, "'" + item + "' names no key file prefix after '='");
+    if (g.prefix.find('\0') != std::string::npos) refuse(key, "'" + g.group + "': the prefix contains a NUL byte");
     for (const auto& other : out)
-      if (other.group == g.group) fail(key, "group '" + g.group + "' is listed twice");
+      if (other.group == g.group) refuse(key, "group '" + g.group + "' is listed twice");
     out.push_back(std::move(g));
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -126,14 +98,12 @@ std::map<std::uint32_t, std::uint64_t> send_from_value(const std::string& key, c
     const auto comma = text.find(',', start);
     const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const auto eq = item.find('=');
-    std::uint32_t epoch = 0;
-    std::uint64_t seconds = 0;
-    const char* end = item.data() + item.size();
-    const bool ok = eq != std::string::npos &&
-                    std::from_chars(item.data(), item.data() + eq, epoch).ptr == item.data() + eq && epoch != 0 &&
-                    eq + 1 < item.size() && std::from_chars(item.data() + eq + 1, end, seconds).ptr == end;
-    if (!ok) fail(key, "'" + item + "' is not of the form EPOCH=UNIX_SECONDS (epoch 1 or more)");
-    if (!out.emplace(epoch, seconds).second) fail(key, "epoch " + std::to_string(epoch) + " is listed twice");
+    const auto epoch = eq == std::string::npos ? std::nullopt : read_whole_number(std::string_view(item).substr(0, eq));
+    const auto seconds = eq == std::string::npos ? std::nullopt : read_whole_number(std::string_view(item).substr(eq + 1));
+    if (!epoch || *epoch == 0 || *epoch > std::numeric_limits<std::uint32_t>::max() || !seconds)
+      refuse(key, "'" + item + "' is not of the form EPOCH=UNIX_SECONDS (epoch 1 or more)");
+    if (!out.emplace(static_cast<std::uint32_t>(*epoch), *seconds).second)
+      refuse(key, "epoch " + std::to_string(*epoch) + " is listed twice");
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -156,8 +126,8 @@ std::uint32_t mode_value(const std::string& key, const std::string& text) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, v, 8);
   if (text.empty() || text.size() > 4 || ptr != end || ec != std::errc{})
-    fail(key, "'" + text + "' is not an octal permission mode such as 0660");
-  if (v > 0777) fail(key, "'" + text + "' has bits above 0777");
+    refuse(key, "'" + text + "' is not an octal permission mode such as 0660");
+  if (v > 0777) refuse(key, "'" + text + "' has bits above 0777");
   return v;
 }
 
@@ -168,158 +138,139 @@ std::string mode_text(std::uint32_t mode) {
   return std::string(4 - std::min<std::size_t>(digits.size(), 4), '0') + digits;
 }
 
-struct Key {
-  std::string_view name;
-  ValueType type;
-  void (*set)(DaemonConfig&, const std::string& key, const std::string& text);
-  std::string (*get)(const DaemonConfig&);
-};
-
 using C = DaemonConfig;
 using S = std::string;
 
-const std::vector<Key>& daemon_keys() {
-  static const std::vector<Key> keys = {
-      {"node.node_id", ValueType::Integer,
-       [](C& c, const S& k, const S& v) {
-         c.node.node_id = static_cast<NodeId>(parse_unsigned(k, v, 0, std::numeric_limits<NodeId>::max()));
-       },
-       [](const C& c) { return std::to_string(c.node.node_id); }},
+// A whole number in [lo, hi] (core/setting_text.h).
+std::uint64_t whole(const S& key, const S& text, std::uint64_t lo, std::uint64_t hi) {
+  return parse_number<std::uint64_t>(key, text, lo, hi);
+}
 
-      {"net.interfaces", ValueType::StringList,
+// Info: the TOML type of the key's value.
+using Table = KeyTable<DaemonConfig, ValueType>;
+
+Table::Entry entry(std::string name, ValueType type, void (*set)(C&, const S& key, const S& text),
+                   std::string (*get)(const C&)) {
+  return {std::move(name), {set, get}, type};
+}
+
+const Table& daemon_keys() {
+  static const Table keys({
+      entry("node.node_id", ValueType::Integer,
+       [](C& c, const S& k, const S& v) {
+         c.node.node_id = static_cast<NodeId>(whole(k, v, 0, std::numeric_limits<NodeId>::max()));
+       },
+       [](const C& c) { return std::to_string(c.node.node_id); }),
+
+      entry("net.interfaces", ValueType::StringList,
        [](C& c, const S& k, const S& v) { c.net.interfaces = interfaces_value(k, v); },
-       [](const C& c) { return join(c.net.interfaces); }},
-      {"net.mode", ValueType::String,
+       [](const C& c) { return join(c.net.interfaces); }),
+      entry("net.mode", ValueType::String,
        [](C& c, const S& k, const S& v) {
          if (v == "broadcast") c.net.mode = NetMode::Broadcast;
          else if (v == "multicast") c.net.mode = NetMode::Multicast;
-         else fail(k, "'" + v + "' is not broadcast or multicast");
+         else refuse(k, "'" + v + "' is not broadcast or multicast");
        },
-       [](const C& c) { return S(to_string(c.net.mode)); }},
-      {"net.group", ValueType::String, [](C& c, const S& k, const S& v) { c.net.group = group_value(k, v); },
-       [](const C& c) { return c.net.group; }},
-      {"net.port", ValueType::Integer,
-       [](C& c, const S& k, const S& v) { c.net.port = static_cast<std::uint16_t>(parse_unsigned(k, v, 1, 65535)); },
-       [](const C& c) { return std::to_string(c.net.port); }},
-      {"net.ttl", ValueType::Integer,
-       [](C& c, const S& k, const S& v) { c.net.ttl = static_cast<std::uint32_t>(parse_unsigned(k, v, 0, 255)); },
-       [](const C& c) { return std::to_string(c.net.ttl); }},
-      {"net.socket_buffer_bytes", ValueType::Integer,
-       [](C& c, const S& k, const S& v) { c.net.socket_buffer_bytes = parse_unsigned(k, v, 0, 1u << 30); },
-       [](const C& c) { return std::to_string(c.net.socket_buffer_bytes); }},
-      {"net.offload", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.net.offload = parse_bool(k, v); },
-       [](const C& c) { return S(c.net.offload ? "true" : "false"); }},
+       [](const C& c) { return S(to_string(c.net.mode)); }),
+      entry("net.group", ValueType::String, [](C& c, const S& k, const S& v) { c.net.group = group_value(k, v); },
+       [](const C& c) { return c.net.group; }),
+      entry("net.port", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.net.port = static_cast<std::uint16_t>(whole(k, v, 1, 65535)); },
+       [](const C& c) { return std::to_string(c.net.port); }),
+      entry("net.ttl", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.net.ttl = static_cast<std::uint32_t>(whole(k, v, 0, 255)); },
+       [](const C& c) { return std::to_string(c.net.ttl); }),
+      entry("net.socket_buffer_bytes", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.net.socket_buffer_bytes = whole(k, v, 0, 1u << 30); },
+       [](const C& c) { return std::to_string(c.net.socket_buffer_bytes); }),
+      entry("net.offload", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.net.offload = parse_flag(k, v); },
+       [](const C& c) { return S(c.net.offload ? "true" : "false"); }),
 
-      {"cache.path", ValueType::String, [](C& c, const S& k, const S& v) { c.cache.path = path_value(k, v); },
-       [](const C& c) { return c.cache.path; }},
-      {"cache.quota_bytes", ValueType::Integer,
-       [](C& c, const S& k, const S& v) { c.cache.quota_bytes = parse_unsigned(k, v, 1, kTomlMax); },
-       [](const C& c) { return std::to_string(c.cache.quota_bytes); }},
-      {"cache.sync_full", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.cache.sync_full = parse_bool(k, v); },
-       [](const C& c) { return bool_text(c.cache.sync_full); }},
-      {"cache.payload_file_min_bytes", ValueType::Integer,
+      entry("cache.path", ValueType::String, [](C& c, const S& k, const S& v) { c.cache.path = path_value(k, v); },
+       [](const C& c) { return c.cache.path; }),
+      entry("cache.quota_bytes", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.cache.quota_bytes = whole(k, v, 1, kTomlMax); },
+       [](const C& c) { return std::to_string(c.cache.quota_bytes); }),
+      entry("cache.sync_full", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.cache.sync_full = parse_flag(k, v); },
+       [](const C& c) { return S(c.cache.sync_full ? "true" : "false"); }),
+      entry("cache.payload_file_min_bytes", ValueType::Integer,
        [](C& c, const S& k, const S& v) {
          c.cache.payload_file_min_bytes =
-             static_cast<std::uint32_t>(parse_unsigned(k, v, 0, std::numeric_limits<std::uint32_t>::max()));
+             static_cast<std::uint32_t>(whole(k, v, 0, std::numeric_limits<std::uint32_t>::max()));
        },
-       [](const C& c) { return std::to_string(c.cache.payload_file_min_bytes); }},
+       [](const C& c) { return std::to_string(c.cache.payload_file_min_bytes); }),
 
-      {"ipc.socket", ValueType::String,
+      entry("ipc.socket", ValueType::String,
        [](C& c, const S& k, const S& v) {
          if (v.size() > kMaxSocketPath)
-           fail(k, "'" + v + "' is " + std::to_string(v.size()) + " bytes; a Unix socket path holds at most " +
+           refuse(k, "'" + v + "' is " + std::to_string(v.size()) + " bytes; a Unix socket path holds at most " +
                        std::to_string(kMaxSocketPath));
          c.ipc.socket = path_value(k, v);
        },
-       [](const C& c) { return c.ipc.socket; }},
-      {"ipc.mode", ValueType::String, [](C& c, const S& k, const S& v) { c.ipc.mode = mode_value(k, v); },
-       [](const C& c) { return mode_text(c.ipc.mode); }},
+       [](const C& c) { return c.ipc.socket; }),
+      entry("ipc.mode", ValueType::String, [](C& c, const S& k, const S& v) { c.ipc.mode = mode_value(k, v); },
+       [](const C& c) { return mode_text(c.ipc.mode); }),
 
-      {"log.level", ValueType::String,
+      entry("log.level", ValueType::String,
        [](C& c, const S& k, const S& v) {
          if (v == "error") c.log.level = LogLevel::Error;
          else if (v == "warn") c.log.level = LogLevel::Warn;
          else if (v == "info") c.log.level = LogLevel::Info;
          else if (v == "debug") c.log.level = LogLevel::Debug;
-         else fail(k, "'" + v + "' is not error, warn, info or debug");
+         else refuse(k, "'" + v + "' is not error, warn, info or debug");
        },
-       [](const C& c) { return S(to_string(c.log.level)); }},
+       [](const C& c) { return S(to_string(c.log.level)); }),
 
-      {"security.network_key_file", ValueType::String,
-       [](C& c, const S& k, const S& v) {
-         if (v.find('\0') != std::string::npos) fail(k, "contains a NUL byte");
-         c.security.network_key_file = v;
-       },
-       [](const C& c) { return c.security.network_key_file; }},
-      {"security.group_keys", ValueType::StringList,
+      entry("security.network_key_file", ValueType::String,
+       [](C& c, const S& k, const S& v) { c.security.network_key_file = parse_text(k, v); },
+       [](const C& c) { return c.security.network_key_file; }),
+      entry("security.group_keys", ValueType::StringList,
        [](C& c, const S& k, const S& v) { c.security.group_keys = group_keys_value(k, v); },
-       [](const C& c) { return group_keys_text(c.security.group_keys); }},
-      {"security.send_from", ValueType::StringList,
+       [](const C& c) { return group_keys_text(c.security.group_keys); }),
+      entry("security.send_from", ValueType::StringList,
        [](C& c, const S& k, const S& v) { c.security.send_from = send_from_value(k, v); },
-       [](const C& c) { return send_from_text(c.security.send_from); }},
-  };
+       [](const C& c) { return send_from_text(c.security.send_from); }),
+  });
   return keys;
 }
-
-const Key* find_daemon_key(const std::string& key) {
-  for (const auto& k : daemon_keys())
-    if (k.name == key) return &k;
-  return nullptr;
-}
-
-bool names_non_finite(const std::string& text);  // below, with the engine keys
 
 constexpr std::string_view kEnginePrefix = "engine.";
 constexpr std::string_view kControllersPrefix = "controllers.";
 
 // [controllers] keys are the controllers' own table (controller_settings.h),
-// held in the engine configuration; errors are restated under the full key.
+// held in the engine configuration; refusals are restated under the full key.
 void set_controllers_value(DaemonConfig& config, const std::string& name, const std::string& text) {
   const std::string full = std::string(kControllersPrefix) + name;
-  if (!controllers::is_setting(name)) throw ConfigError("unknown key '" + full + "'");
-  if (!controllers::is_text_setting(name) && names_non_finite(text)) fail(full, "'" + text + "' is not a finite number");
+  if (!controllers::is_setting(name)) throw SettingError::unknown(full);
   try {
     controllers::set_setting(config.engine.controllers, name, text);
-  } catch (const controllers::SettingsError& e) {
-    std::string what = e.what();
-    const std::string own_prefix = name + ": ";
-    if (what.rfind(own_prefix, 0) == 0) what.erase(0, own_prefix.size());
-    fail(full, what);
+  } catch (const SettingError& e) {
+    refuse(full, e.reason());
+  }
+}
+
+// The engine's table (engine/config_keys.h), node_id aside: the node id is
+// set once, as node.node_id.
+void set_engine_value(DaemonConfig& config, const std::string& name, const std::string& text) {
+  const std::string full = std::string(kEnginePrefix) + name;
+  if (name == "node_id") refuse(full, "the node id is set as node.node_id");
+  const auto* key = engine::config_key_table().find(name);
+  if (key == nullptr) throw SettingError::unknown(full);
+  try {
+    key->field.set(config.engine, name, text);
+  } catch (const SettingError& e) {
+    refuse(full, e.reason());
   }
 }
 
 // Includes node_id, which set_engine_value refuses with a pointer to node.node_id.
-bool is_engine_key(const std::string& name) {
-  static const std::set<std::string> names = [] {
-    std::set<std::string> out;
-    for (const auto& [k, v] : engine::describe_config(engine::EngineConfig{})) out.insert(k);
-    return out;
-  }();
-  return names.count(name) != 0;
-}
+bool is_engine_key(const std::string& name) { return engine::config_key_table().find(name) != nullptr; }
 
-// std::from_chars, which the engine's table parses numbers with, accepts
-// "nan" and "inf", and NaN passes any range check; no tunable means either.
-bool names_non_finite(const std::string& text) {
-  std::string t = text.substr(!text.empty() && (text.front() == '-' || text.front() == '+') ? 1 : 0, 3);
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return t == "nan" || t == "inf";
-}
-
-void set_engine_value(DaemonConfig& config, const std::string& name, const std::string& text) {
-  const std::string full = std::string(kEnginePrefix) + name;
-  if (name == "node_id") fail(full, "the node id is set as node.node_id");
-  if (!is_engine_key(name)) throw ConfigError("unknown key '" + full + "'");
-  if (names_non_finite(text)) fail(full, "'" + text + "' is not a finite number");
-  try {
-    engine::set_config_value(config.engine, name, text);
-  } catch (const engine::ConfigError& e) {
-    // The engine says "config key 'x': ..."; restate it under the full name.
-    std::string what = e.what();
-    const std::string engine_prefix = "config key '" + name + "': ";
-    if (what.rfind(engine_prefix, 0) == 0) what.erase(0, engine_prefix.size());
-    fail(full, what);
-  }
+void set_any_value(DaemonConfig& config, const std::string& key, const std::string& text) {
+  if (key.rfind(kEnginePrefix, 0) == 0) return set_engine_value(config, key.substr(kEnginePrefix.size()), text);
+  if (key.rfind(kControllersPrefix, 0) == 0)
+    return set_controllers_value(config, key.substr(kControllersPrefix.size()), text);
+  daemon_keys().set(config, key, text);
 }
 
 }  // namespace
@@ -331,12 +282,11 @@ const std::vector<std::string_view>& section_names() {
 }
 
 void set_value(DaemonConfig& config, const std::string& key, const std::string& text) {
-  if (key.rfind(kEnginePrefix, 0) == 0) return set_engine_value(config, key.substr(kEnginePrefix.size()), text);
-  if (key.rfind(kControllersPrefix, 0) == 0)
-    return set_controllers_value(config, key.substr(kControllersPrefix.size()), text);
-  const Key* k = find_daemon_key(key);
-  if (k == nullptr) throw ConfigError("unknown key '" + key + "'");
-  k->set(config, key, text);
+  try {
+    set_any_value(config, key, text);
+  } catch (const SettingError& e) {
+    throw ConfigError(e.what());
+  }
 }
 
 void apply_assignment(DaemonConfig& config, const std::string& assignment) {
@@ -356,13 +306,13 @@ std::optional<ValueType> value_type(const std::string& key) {
     if (!controllers::is_setting(name)) return std::nullopt;
     return controllers::is_text_setting(name) ? ValueType::String : ValueType::EngineScalar;
   }
-  if (const Key* k = find_daemon_key(key)) return k->type;
+  if (const auto* k = daemon_keys().find(key)) return k->info;
   return std::nullopt;
 }
 
 std::vector<KeyValue> describe(const DaemonConfig& config) {
   std::vector<KeyValue> out;
-  for (const auto& k : daemon_keys()) out.push_back({std::string(k.name), k.type, k.get(config)});
+  for (const auto& k : daemon_keys().entries()) out.push_back({k.name, k.info, k.field.get(config)});
   for (const auto& [name, text] : engine::describe_config(config.engine)) {
     if (name == "node_id") continue;
     out.push_back({std::string(kEnginePrefix) + name, ValueType::EngineScalar, text});

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/key_table.h"
 #include "engine/config.h"
 
 namespace dissem::engine {
@@ -23,5 +24,9 @@ void set_config_value(EngineConfig& config, const std::string& key, const std::s
 void apply_config_assignment(EngineConfig& config, const std::string& assignment);
 // Every key with its current value, in a stable order (for --print-config).
 std::vector<std::pair<std::string, std::string>> describe_config(const EngineConfig& config);
+
+// The table itself, in name order, for hosts that name the keys their own way
+// (dissemd's "engine.<key>"): its refusals are SettingErrors.
+const KeyTable<EngineConfig>& config_key_table();
 
 }  // namespace dissem::engine

@@ -1,7 +1,6 @@
 #include "sim/scenario_file.h"
 
 #include <fmt/format.h>
-#include <toml++/toml.h>  // Debian ships toml.h; used header-only (no library to link)
 
 #include <algorithm>
 #include <cmath>
@@ -9,13 +8,12 @@
 #include <iterator>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
 #include "engine/config_keys.h"
-#include "engine/toml_input_guard.h"
+#include "engine/toml_parse.h"
 #include "sim/toml_table_reader.h"
 
 namespace dissem::sim {
@@ -270,15 +268,8 @@ class Parser {
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& base_dir) {
-  if (auto problem = engine::toml_input_problem(text, source)) throw ScenarioError(*problem);
   toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    std::ostringstream msg;
-    msg << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
-    throw ScenarioError(msg.str());
-  }
+  if (auto problem = engine::parse_toml(text, source, root)) throw ScenarioError(*problem);
   return Parser(source, base_dir).run(root);
 }
 

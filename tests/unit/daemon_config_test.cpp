@@ -207,7 +207,7 @@ TEST_F(ConfigFiles, EngineKeysAreValidatedByTheEngineTable) {
   EXPECT_CONTAINS(file_error("[engine]\nnode_id = 5\n"), "engine.node_id: the node id is set as node.node_id");
 
   EXPECT_EQ(error_of({"--set", "engine.repair_share=nan"}), "engine.repair_share: 'nan' is not a finite number");
-  EXPECT_EQ(error_of({"--set", "engine.payload_size=abc"}), "engine.payload_size: 'abc' is not a valid number");
+  EXPECT_EQ(error_of({"--set", "engine.payload_size=abc"}), "engine.payload_size: 'abc' is not a whole number");
   EXPECT_EQ(parse({"--set", "engine.configured_rtt_ms=12.5"}).config.engine.configured_rtt, 12'500);
 
   // Every engine key but node_id is a daemon key.

@@ -154,7 +154,7 @@ TEST(ControllerSettings, KeysRoundTripAndErrorsNameTheKey) {
             "forwarding.name: 'teleport' is not one of none, flooding, subscription-aware, subscriber-tree, plugin");
   EXPECT_EQ(message("forwarding.probability", "1.5"), "forwarding.probability: 1.5 is out of range [0, 1]");
   EXPECT_EQ(message("forwarding.hop_limit", "0"), "forwarding.hop_limit: 0 is out of range [1, 255]");
-  EXPECT_EQ(message("replication.budget_fraction", "nan"), "replication.budget_fraction: 'nan' is not a valid number");
+  EXPECT_EQ(message("replication.budget_fraction", "nan"), "replication.budget_fraction: 'nan' is not a finite number");
   EXPECT_EQ(message("forwarding.colour", "red"), "unknown key 'forwarding.colour'");
   EXPECT_TRUE(is_setting("replication"));
   EXPECT_TRUE(is_text_setting("plugin.params"));

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "engine/toml_input_guard.h"
+#include "engine/toml_parse.h"
 #include "tools/norm_gateway/bridge_origin.h"
 
 namespace dissem::norm_gateway {
@@ -176,25 +177,16 @@ bool known_section(const std::string& section) {
   return false;
 }
 
-std::string where(const std::string& source, const toml::node& n) {
-  return " (" + source + ":" + std::to_string(n.source().begin.line) + ")";
-}
-
 }  // namespace
 
 void apply_toml(GatewayConfig& config, std::string_view text, const std::string& source) {
-  if (auto problem = engine::toml_input_problem(text, source)) throw ConfigError(*problem);
   toml::table doc;
-  try {
-    doc = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw ConfigError(source + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
-  }
+  if (auto problem = engine::parse_toml(text, source, doc)) throw ConfigError(*problem);
   for (auto&& [section_name, section_node] : doc) {
     const std::string section(section_name.str());
     const toml::table* table = section_node.as_table();
-    if (!known_section(section)) throw ConfigError("unknown section [" + section + "]" + where(source, section_node));
-    if (table == nullptr) throw ConfigError(section + ": expected a table" + where(source, section_node));
+    if (!known_section(section)) throw ConfigError("unknown section [" + section + "]" + engine::toml_where(source, section_node));
+    if (table == nullptr) throw ConfigError(section + ": expected a table" + engine::toml_where(source, section_node));
     for (auto&& [name_key, node] : *table) {
       const std::string name(name_key.str());
       const std::string full = section + "." + name;
@@ -203,7 +195,7 @@ void apply_toml(GatewayConfig& config, std::string_view text, const std::string&
         if (key == nullptr) throw ConfigError("unknown key '" + full + "'");
         key->read(config, node, full);
       } catch (const ConfigError& e) {
-        throw ConfigError(e.what() + where(source, node));
+        throw ConfigError(e.what() + engine::toml_where(source, node));
       }
     }
   }
