@@ -16,7 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include "gilbert_elliott.h"
 #include "ipv4_subnet.h"
 #include "link_model.h"
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "sim/link/link_time.h"
+
 namespace dissem::emu {
 
 using TimeNs = std::int64_t;
@@ -12,11 +14,9 @@ using TimeNs = std::int64_t;
 inline constexpr TimeNs kNsPerSecond = 1'000'000'000;
 
 // Time to put `bytes` on a wire of `bps` bits per second (bps > 0), rounded
-// up to a whole nanosecond so a queue never runs faster than its rate.
-// bytes is at most a jumbo frame, so bits * 1e9 stays far below 2^64.
+// up to a whole nanosecond (the link-effects model's rule).
 inline TimeNs serialisation_time(std::uint64_t bytes, std::uint64_t bps) {
-  const std::uint64_t bit_ns = bytes * 8 * static_cast<std::uint64_t>(kNsPerSecond);
-  return static_cast<TimeNs>((bit_ns + bps - 1) / bps);
+  return link::transmit_time(bytes, bps, kNsPerSecond);
 }
 
 }  // namespace dissem::emu

@@ -4,13 +4,28 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/link/link_draws.h"
+
 namespace dissem::emu {
+namespace {
+
+// An EEL entry in the link-effects model's terms; loss 100 % is a disabled link.
+link::LinkSpec spec_of(const LinkEffects& e, const std::optional<GilbertParams>& burst) {
+  link::LinkSpec s;
+  s.enabled = !e.passes_nothing();
+  s.reliability = 1 - e.loss_pct / 100;
+  s.latency = e.latency;
+  s.jitter = e.jitter;
+  s.duplicate = e.duplicate_pct / 100;
+  s.burst = burst;
+  return s;
+}
+
+}  // namespace
 
 LinkModel::LinkModel(ModelConfig config, AddressPlan addresses)
     : config_(std::move(config)),
       addresses_(addresses),
-      radios_(config_.nodes),
-      channel_(config_.nodes),
       counters_(config_.nodes) {
   if (config_.nodes < 1 || config_.nodes > 255) throw std::invalid_argument("nodes must be in 1..255");
   if (addresses_.nodes() != config_.nodes) throw std::invalid_argument("address plan is for another node count");
@@ -25,26 +40,36 @@ LinkModel::LinkModel(ModelConfig config, AddressPlan addresses)
     if (config_.shared_channel_bps > 0) throw std::invalid_argument("a half-duplex channel excludes a shared channel");
     for (auto bps : config_.radio_bps)
       if (bps > 0) throw std::invalid_argument("a half-duplex channel excludes per-node radio rates");
-    half_duplex_.emplace(config_.nodes, config_.half_duplex);
+    radios_.emplace_back(config_.nodes, config_.queue_packets,
+                         link::ChannelParams{link::Turns::round_robin, config_.half_duplex.turnaround,
+                                             config_.half_duplex.max_hold});
+  } else if (config_.shared_channel_bps > 0) {
+    radios_.emplace_back(config_.nodes, config_.queue_packets);
+  } else {
+    for (std::size_t i = 0; i < config_.nodes; ++i) radios_.emplace_back(1, config_.queue_packets);
   }
 
+  if (config_.gilbert) config_.gilbert->check();
   links_.reserve(config_.nodes * config_.nodes);
   const LinkEffects initial = config_.default_connected ? LinkEffects{} : LinkEffects::disconnected();
   for (std::size_t i = 0; i < config_.nodes * config_.nodes; ++i) {
     links_.emplace_back(derive_seed(config_.seed, i + 1));
+    links_.back().spec = spec_of(initial, config_.gilbert);
     links_.back().effects = initial;
-    links_.back().gilbert = config_.gilbert;
   }
   for (const auto& g : config_.link_gilbert) {
     if (g.sender < 1 || g.sender > config_.nodes || g.receiver < 1 || g.receiver > config_.nodes ||
         g.sender == g.receiver)
       throw std::invalid_argument("a per-link Gilbert-Elliott setting names a link outside the nodes");
-    link(g.sender, g.receiver).gilbert = g.params;
+    g.params.check();
+    link(g.sender, g.receiver).spec.burst = g.params;
   }
 }
 
 void LinkModel::set_effects(NodeId sender, NodeId receiver, const LinkEffects& effects) {
-  link(sender, receiver).effects = effects;
+  LinkState& l = link(sender, receiver);
+  l.effects = effects;
+  l.spec = spec_of(effects, l.spec.burst);
 }
 
 void LinkModel::schedule_effects(TimeNs at, NodeId sender, NodeId receiver, const LinkEffects& effects) {
@@ -87,42 +112,36 @@ void LinkModel::offer(TimeNs now, NodeId sender, FramePtr frame) {
     }
   }
 
-  std::optional<TimeNs> leaves;
-  if (half_duplex_) {
-    offer_half_duplex(now, sender, std::move(frame));
-    return;
-  }
-  if (config_.shared_channel_bps > 0) {
-    leaves = channel_.admit(now, sender - 1, wire_time(*frame, config_.shared_channel_bps), config_.queue_packets);
-  } else if (const auto bps = config_.radio_bps[sender - 1]; bps > 0) {
-    leaves = radios_[sender - 1].admit(now, wire_time(*frame, bps), config_.queue_packets);
-  } else {
+  if (!has_radio(sender)) {
     enter_links(now, sender, frame);
     return;
   }
-  if (!leaves) {
+  const std::size_t radio = radio_of(sender);
+  if (!radios_[radio].offer(slot_of(sender), std::move(frame))) {
     ++sent.radio_queue_dropped;
     return;
   }
-  push(*leaves, EventKind::leave_radio, sender, 0, std::move(frame));
+  start_radio(now, radio);
 }
 
-void LinkModel::offer_half_duplex(TimeNs now, NodeId sender, FramePtr frame) {
-  const TimeNs duration = wire_time(*frame, config_.half_duplex.bps);
-  if (!half_duplex_->offer(now, sender, std::move(frame), duration, config_.queue_packets)) {
-    ++counters_.node(sender).radio_queue_dropped;
-    return;
-  }
-  schedule_half_duplex();
+bool LinkModel::has_radio(NodeId sender) const { return one_radio() || config_.radio_bps[sender - 1] > 0; }
+
+std::uint64_t LinkModel::rate_of_radio(std::size_t radio) const {
+  if (config_.half_duplex.bps > 0) return config_.half_duplex.bps;
+  if (config_.shared_channel_bps > 0) return config_.shared_channel_bps;
+  return config_.radio_bps[radio];
 }
 
-void LinkModel::schedule_half_duplex() {
-  // Once on the air, a transmission's end is fixed: one pending event suffices.
-  if (half_duplex_scheduled_) return;
-  if (const auto end = half_duplex_->next_end()) {
-    push(*end, EventKind::leave_half_duplex, 0, 0, nullptr);
-    half_duplex_scheduled_ = true;
-  }
+void LinkModel::start_radio(TimeNs now, std::size_t radio) {
+  const std::uint64_t bps = rate_of_radio(radio);
+  const auto* t = radios_[radio].start(now, [&](std::size_t, const FramePtr& f) { return wire_time(*f, bps); });
+  if (t != nullptr) push(t->end, EventKind::leave_radio, 0, 0, nullptr, radio);
+}
+
+void LinkModel::leave_radio(const Event& e) {
+  Radio::Transmission sent = radios_[e.change].finish();
+  start_radio(sent.end, e.change);
+  enter_links(sent.end, sender_on(e.change, sent.sender), sent.payload);
 }
 
 void LinkModel::enter_links(TimeNs now, NodeId sender, const FramePtr& frame) {
@@ -139,33 +158,50 @@ void LinkModel::enter_link(TimeNs now, NodeId sender, NodeId receiver, const Fra
   LinkState& l = link(sender, receiver);
   LinkCounters& c = counters_.link(sender, receiver);
   ++c.offered;
-  if (l.effects.passes_nothing()) {
+  if (!link::survives(l.rng, l.spec, &l.chain)) {
     ++c.lost;
     return;
   }
-  double loss = l.effects.loss_pct / 100;
-  if (l.gilbert) loss = l.burst.step(l.rng, *l.gilbert, loss);
-  if (l.rng.uniform() < loss) {
-    ++c.lost;
-    return;
-  }
-
-  TimeNs sent = now;
   const std::uint64_t bps = cls == FrameClass::unicast ? l.effects.unicast_bps : l.effects.broadcast_bps;
-  if (bps > 0) {
-    const auto end = l.queue.admit(now, wire_time(*frame, bps), config_.queue_packets);
-    if (!end) {
-      ++c.queue_dropped;
-      return;
-    }
-    sent = *end;
+  if (bps == 0) {
+    push_deliveries(now, sender, receiver, draw_copy(sender, receiver, frame, 0));
+    return;
   }
-  const auto delay = [&] { return l.effects.latency + l.rng.uniform_int(0, l.effects.jitter); };
-  push(sent + delay(), EventKind::deliver, sender, receiver, frame);
-  if (l.rng.uniform() * 100 < l.effects.duplicate_pct) {
-    ++c.duplicated;
-    push(sent + delay(), EventKind::deliver, sender, receiver, frame);
+  if (!l.queue) l.queue = std::make_unique<link::Channel<LinkCopy>>(1, config_.queue_packets);
+  if (!l.queue->has_room(0)) {
+    ++c.queue_dropped;
+    return;
   }
+  l.queue->offer(0, draw_copy(sender, receiver, frame, bps));
+  start_link(now, sender, receiver);
+}
+
+// The delays of a copy that survived, and whether it is duplicated (link_draws.h's order).
+LinkModel::LinkCopy LinkModel::draw_copy(NodeId sender, NodeId receiver, FramePtr frame, std::uint64_t bps) {
+  LinkState& l = link(sender, receiver);
+  LinkCopy copy{std::move(frame), bps, link::delay(l.rng, l.spec), std::nullopt};
+  if (link::duplicated(l.rng, l.spec)) {
+    ++counters_.link(sender, receiver).duplicated;
+    copy.duplicate_delay = link::delay(l.rng, l.spec);
+  }
+  return copy;
+}
+
+void LinkModel::start_link(TimeNs now, NodeId sender, NodeId receiver) {
+  const auto* t = link(sender, receiver).queue->start(
+      now, [this](std::size_t, const LinkCopy& copy) { return wire_time(*copy.frame, copy.bps); });
+  if (t != nullptr) push(t->end, EventKind::leave_link, sender, receiver, nullptr);
+}
+
+void LinkModel::leave_link(const Event& e) {
+  auto sent = link(e.sender, e.receiver).queue->finish();
+  start_link(sent.end, e.sender, e.receiver);
+  push_deliveries(sent.end, e.sender, e.receiver, sent.payload);
+}
+
+void LinkModel::push_deliveries(TimeNs sent, NodeId sender, NodeId receiver, const LinkCopy& copy) {
+  push(sent + copy.delay, EventKind::deliver, sender, receiver, copy.frame);
+  if (copy.duplicate_delay) push(sent + *copy.duplicate_delay, EventKind::deliver, sender, receiver, copy.frame);
 }
 
 void LinkModel::advance(TimeNs now) {
@@ -183,15 +219,11 @@ void LinkModel::advance(TimeNs now) {
         break;
       }
       case EventKind::leave_radio:
-        enter_links(e.at, e.sender, e.frame);
+        leave_radio(e);
         break;
-      case EventKind::leave_half_duplex: {
-        half_duplex_scheduled_ = false;
-        HalfDuplexChannel::Transmission sent = half_duplex_->finish();
-        schedule_half_duplex();
-        enter_links(sent.end, sent.sender, sent.frame);
+      case EventKind::leave_link:
+        leave_link(e);
         break;
-      }
       case EventKind::deliver:
         deliver(e);
         break;
@@ -202,7 +234,7 @@ void LinkModel::advance(TimeNs now) {
 void LinkModel::deliver(Event& e) {
   LinkCounters& c = counters_.link(e.sender, e.receiver);
   // A node on the air hears nothing (a half-duplex radio).
-  if (half_duplex_ && half_duplex_->transmitting(e.receiver, e.at)) {
+  if (config_.half_duplex.bps > 0 && radios_.front().transmitting(e.receiver - 1, e.at)) {
     ++c.half_duplex_dropped;
     return;
   }

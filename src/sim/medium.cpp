@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "sim/link/link_draws.h"
+
 namespace dissem::sim {
 namespace {
 
@@ -29,7 +31,7 @@ std::uint64_t NodeTraffic::on_air_datagrams() const {
 
 Medium::Medium(EventQueue& queue, std::uint64_t seed, MediumConfig config)
     : queue_(queue), rng_(seed), config_(config) {
-  if (config_.shared_channel) transmitters_.resize(1);
+  if (config_.shared_channel) transmitters_.emplace_back(0, config_.queue_packets);
 }
 
 void Medium::set_capacity(std::size_t node, std::uint64_t bps) {
@@ -43,8 +45,10 @@ std::size_t Medium::add_node(std::uint64_t tx_capacity_bps) {
   const std::size_t index = capacity_.size();
   capacity_.push_back(tx_capacity_bps);
   links_.emplace_back();
-  if (!config_.shared_channel) transmitters_.emplace_back();
-  waiting_.push_back(0);
+  if (config_.shared_channel)
+    transmitters_[0].add_sender();
+  else
+    transmitters_.emplace_back(1, config_.queue_packets);
   stats_.nodes.emplace_back();
   return index;
 }
@@ -59,9 +63,7 @@ void Medium::set_link(std::size_t from, std::size_t to, const LinkParams& params
   check_node(from);
   check_node(to);
   if (from == to) throw std::invalid_argument("a node has no link to itself");
-  if (!(params.reliability >= 0.0 && params.reliability <= 1.0))
-    throw std::invalid_argument("link reliability must be in [0, 1]");
-  if (params.latency < 0 || params.jitter < 0) throw std::invalid_argument("link latency and jitter must be >= 0");
+  params.check();
   auto& row = links_[from];
   const auto it = std::lower_bound(row.begin(), row.end(), to, [](const Neighbour& n, std::size_t t) { return n.to < t; });
   if (it != row.end() && it->to == to)
@@ -71,9 +73,7 @@ void Medium::set_link(std::size_t from, std::size_t to, const LinkParams& params
 }
 
 void Medium::set_all_links(const LinkParams& params) {
-  if (!(params.reliability >= 0.0 && params.reliability <= 1.0))
-    throw std::invalid_argument("link reliability must be in [0, 1]");
-  if (params.latency < 0 || params.jitter < 0) throw std::invalid_argument("link latency and jitter must be >= 0");
+  params.check();
   default_link_ = params;
   for (auto& row : links_) row.clear();
 }
@@ -88,15 +88,19 @@ const LinkParams& Medium::link(std::size_t from, std::size_t to) const {
 
 bool Medium::has_room(std::size_t from) const {
   check_node(from);
-  return waiting_[from] < config_.queue_packets;
+  return transmitters_[transmitter_of(from)].has_room(slot_of(from));
+}
+
+std::size_t Medium::waiting(std::size_t from) const {
+  check_node(from);
+  return transmitters_[transmitter_of(from)].waiting(slot_of(from));
 }
 
 Micros Medium::transmit_time(std::size_t from, std::size_t bytes) const {
   check_node(from);
-  const std::uint64_t bits = (static_cast<std::uint64_t>(bytes) + config_.per_packet_overhead) * 8;
   // Rounded up, as the engine's pacer does, so a node paced at exactly the
   // capacity never finds its radio still busy.
-  return static_cast<Micros>((bits * static_cast<std::uint64_t>(kSeconds) + capacity_[from] - 1) / capacity_[from]);
+  return link::transmit_time(static_cast<std::uint64_t>(bytes) + config_.per_packet_overhead, capacity_[from], kSeconds);
 }
 
 bool Medium::offer(std::size_t from, std::vector<std::uint8_t> bytes, engine::TrafficKind kind) {
@@ -124,25 +128,23 @@ bool Medium::offer(std::size_t from, std::vector<std::uint8_t> bytes, engine::Tr
   }
   p.bytes = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
   const std::size_t tx = transmitter_of(from);
-  transmitters_[tx].fifo.push_back(std::move(p));
-  ++waiting_[from];
-  node.max_queue = std::max(node.max_queue, waiting_[from]);
-  stats_.total.max_queue = std::max(stats_.total.max_queue, waiting_[from]);
+  transmitters_[tx].offer(slot_of(from), std::move(p));
+  const std::size_t waiting = transmitters_[tx].waiting(slot_of(from));
+  node.max_queue = std::max(node.max_queue, waiting);
+  stats_.total.max_queue = std::max(stats_.total.max_queue, waiting);
   // The sender is the caller: no room notification for a datagram it just offered.
   start_next(tx, false);
   return true;
 }
 
 void Medium::start_next(std::size_t tx, bool notify) {
-  Transmitter& t = transmitters_[tx];
-  if (t.busy || t.fifo.empty()) return;
-  Packet p = std::move(t.fifo.front());
-  t.fifo.pop_front();
-  --waiting_[p.from];
-  t.busy = true;
-
+  // The duration follows the sender's capacity when the datagram starts.
+  const auto* t = transmitters_[tx].start(
+      queue_.now(), [this](std::size_t, const Packet& p) { return transmit_time(p.from, p.bytes->size()); });
+  if (t == nullptr) return;
+  const Packet& p = t->payload;
   const std::size_t size = p.bytes->size();
-  const Micros duration = transmit_time(p.from, size);
+  const Micros duration = t->end - t->start;
   for (NodeTraffic* n : {&stats_.nodes[p.from], &stats_.total}) {
     n->on_air[static_cast<std::size_t>(p.kind)].add(size);
     n->header_bytes += config_.per_packet_overhead;
@@ -155,14 +157,12 @@ void Medium::start_next(std::size_t tx, bool notify) {
   trace_.add(p.hash);
 
   const std::size_t from = p.from;
-  t.on_air = std::move(p);
-  queue_.schedule(queue_.now() + duration, [this, tx] { finish(tx); });
+  queue_.schedule(t->end, [this, tx] { finish(tx); });
   if (notify && on_room_) on_room_(from);
 }
 
 void Medium::finish(std::size_t tx) {
-  const Packet p = std::move(transmitters_[tx].on_air);
-  transmitters_[tx].on_air = Packet{};
+  const Packet p = transmitters_[tx].finish().payload;
   const auto& row = links_[p.from];
   if (default_link_.enabled) {
     // Every node may hear the sender: walk them all, taking the sender's own
@@ -180,18 +180,21 @@ void Medium::finish(std::size_t tx) {
     for (const Neighbour& n : row)
       if (n.params.enabled) reach(p, n.to, n.params);
   }
-  transmitters_[tx].busy = false;
   start_next(tx, true);
 }
 
 void Medium::reach(const Packet& p, std::size_t to, const LinkParams& l) {
-  const std::size_t size = p.bytes->size();
-  const bool delivered = rng_.chance(l.reliability);
-  Micros arrival = queue_.now() + l.latency;
-  if (delivered && l.jitter > 0) arrival += rng_.uniform_int(0, l.jitter);
+  link::GilbertElliott* chain = l.burst ? &chains_[(static_cast<std::uint64_t>(p.from) << 32) | to] : nullptr;
+  const bool delivered = link::survives(rng_, l, chain);
+  trace_reception(p, to, delivered ? queue_.now() + link::delay(rng_, l) : queue_.now() + l.latency, delivered);
+  if (delivered && link::duplicated(rng_, l)) trace_reception(p, to, queue_.now() + link::delay(rng_, l), true);
+}
 
+// Records one copy's fate and schedules its arrival if it survived.
+void Medium::trace_reception(const Packet& p, std::size_t to, Micros at, bool delivered) {
+  const std::size_t size = p.bytes->size();
   trace_.add(kTraceReception);
-  trace_.add(static_cast<std::uint64_t>(arrival));
+  trace_.add(static_cast<std::uint64_t>(at));
   trace_.add(p.from);
   trace_.add(to);
   trace_.add(size);
@@ -204,6 +207,10 @@ void Medium::reach(const Packet& p, std::size_t to, const LinkParams& l) {
   }
   stats_.nodes[to].received.add(size);
   stats_.total.received.add(size);
+  schedule_arrival(p, to, at);
+}
+
+void Medium::schedule_arrival(const Packet& p, std::size_t to, Micros at) {
   std::size_t k = arrivals_.size();
   if (free_arrivals_.empty()) {
     arrivals_.emplace_back();
@@ -212,7 +219,7 @@ void Medium::reach(const Packet& p, std::size_t to, const LinkParams& l) {
     free_arrivals_.pop_back();
   }
   arrivals_[k] = Arrival{to, p.from, p.bytes};
-  queue_.schedule(arrival, [this, k] { arrive(k); });
+  queue_.schedule(at, [this, k] { arrive(k); });
 }
 
 void Medium::arrive(std::size_t k) {

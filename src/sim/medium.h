@@ -1,13 +1,18 @@
 // The broadcast medium: every datagram a node sends reaches each other node
 // over an ordered (sender, receiver) link, or is lost on it.
 //
-// Model (MANE semantics, as in the paper's emulation):
-//  * per ordered link: enabled (an asymmetric link is one direction
-//    disabled), reliability (independent Bernoulli loss per packet and per
-//    receiver, no correlation), latency and jitter (uniform in [0, jitter]);
+// Model (MANE semantics, as in the paper's emulation): the link-effects
+// model of sim/link/, which the emulator (emulation/emu) drives too, so the
+// two agree by construction:
+//  * per ordered link (link::LinkSpec): enabled (an asymmetric link is one
+//    direction disabled), reliability (Bernoulli loss per packet and per
+//    receiver), optional Gilbert-Elliott burst loss on top, latency and
+//    jitter (uniform in [0, jitter]), optional duplicates; drawn in
+//    link_draws.h's order from the medium's one random stream;
 //  * per sender: a transmitter of `tx_capacity_bps` that serialises one
 //    datagram at a time, charging payload + per-packet overhead (IPv4+UDP),
-//    fed by a drop-tail queue of `queue_packets` waiting datagrams;
+//    fed by a drop-tail queue of `queue_packets` waiting datagrams
+//    (link::Channel);
 //  * shared-channel mode: a single transmitter for the whole medium, all
 //    senders' datagrams contending in FIFO order of offer (each still
 //    serialised at its sender's capacity, each sender still limited to
@@ -29,25 +34,24 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/stats.h"
 #include "core/types.h"
 #include "sim/event_queue.h"
+#include "sim/link/channel.h"
+#include "sim/link/gilbert_elliott.h"
+#include "sim/link/link_spec.h"
 #include "core/random.h"
 
 namespace dissem::sim {
 
-struct LinkParams {
-  double reliability = 1.0;  // probability that one packet reaches the receiver
-  Micros latency = 0;
-  Micros jitter = 0;  // extra delay, uniform in [0, jitter]
-  bool enabled = true;
-};
+// What one ordered link does (times in microseconds).
+using LinkParams = link::LinkSpec;
 
 struct MediumConfig {
   bool shared_channel = false;
@@ -140,7 +144,7 @@ class Medium {
 
   // Whether offer() from `from` would be queued rather than dropped.
   bool has_room(std::size_t from) const;
-  std::size_t waiting(std::size_t from) const { return waiting_[from]; }
+  std::size_t waiting(std::size_t from) const;
   // Hands a datagram to the sender's radio at the queue's current time.
   // Returns false (and counts a queue drop) when the queue is full.
   bool offer(std::size_t from, std::vector<std::uint8_t> bytes, engine::TrafficKind kind);
@@ -159,11 +163,7 @@ class Medium {
     engine::TrafficKind kind = engine::TrafficKind::Data;
     std::uint64_t hash = 0;
   };
-  struct Transmitter {
-    std::deque<Packet> fifo;
-    bool busy = false;
-    Packet on_air;  // while busy
-  };
+  using Transmitter = link::Channel<Packet>;
   // A reception on its way, waiting for its event. Events capture only
   // (this, index), which std::function holds without allocating.
   struct Arrival {
@@ -178,11 +178,15 @@ class Medium {
   };
 
   std::size_t transmitter_of(std::size_t from) const { return config_.shared_channel ? 0 : from; }
+  // The sender's index on its transmitter.
+  std::size_t slot_of(std::size_t from) const { return config_.shared_channel ? from : 0; }
   void start_next(std::size_t tx, bool notify);
   void finish(std::size_t tx);
   void arrive(std::size_t arrival);
   // The reception (or loss) of `p` at `to` over link `l`.
   void reach(const Packet& p, std::size_t to, const LinkParams& l);
+  void schedule_arrival(const Packet& p, std::size_t to, Micros at);
+  void trace_reception(const Packet& p, std::size_t to, Micros at, bool delivered);
   void check_node(std::size_t i) const;
 
   EventQueue& queue_;
@@ -192,7 +196,8 @@ class Medium {
   std::vector<std::uint64_t> capacity_;
   std::vector<std::vector<Neighbour>> links_;  // [from]: links set apart from default_link_, by `to`
   std::vector<Transmitter> transmitters_;
-  std::vector<std::size_t> waiting_;  // per sender, datagrams queued but not on the air
+  // Burst state of the links with Gilbert-Elliott loss, by from << 32 | to.
+  std::unordered_map<std::uint64_t, link::GilbertElliott> chains_;
   std::vector<Arrival> arrivals_;
   std::vector<std::size_t> free_arrivals_;
   ReceiveHandler on_receive_;

@@ -97,6 +97,46 @@ TEST(Medium, PacesAtTransmitCapacityCountingOverhead) {
   EXPECT_EQ(s.header_bytes, kPackets * 28);
 }
 
+TEST(Medium, DuplicatesArriveTwiceWithTheirOwnDelay) {
+  Bench b(9);
+  b.medium.add_node(1'000'000);
+  b.medium.add_node(1'000'000);
+  b.medium.set_all_links({.latency = 10 * kMillis, .jitter = 5 * kMillis, .duplicate = 1.0});
+  ASSERT_TRUE(b.medium.offer(0, packet(100), TrafficKind::Data));
+  b.run();
+  ASSERT_EQ(b.rx.size(), 2u);
+  EXPECT_EQ(b.medium.stats().nodes[1].received.datagrams, 2u);
+  for (const auto& r : b.rx) {
+    EXPECT_GE(r.at, b.medium.transmit_time(0, 100) + 10 * kMillis);
+    EXPECT_LE(r.at, b.medium.transmit_time(0, 100) + 15 * kMillis);
+  }
+  EXPECT_THROW(b.medium.set_all_links({.duplicate = 1.5}), std::invalid_argument);
+}
+
+TEST(Medium, BurstLossKeepsOneChainPerLink) {
+  MediumConfig cfg;
+  cfg.queue_packets = 25'000;
+  Bench b(4, cfg);
+  for (int i = 0; i < 3; ++i) b.medium.add_node(10'000'000);
+  // Bad half the time and then losing everything: long-run loss 0.5.
+  b.medium.set_all_links({.burst = link::GilbertParams{0.1, 0.1, 1.0}});
+  constexpr int kPackets = 20'000;
+  for (int i = 0; i < kPackets; ++i) ASSERT_TRUE(b.medium.offer(0, packet(50), TrafficKind::Data));
+  b.run();
+  // Mean bad run 10 packets: the standard error of the loss over 20,000 is about 0.011.
+  for (std::size_t to : {1u, 2u})
+    EXPECT_NEAR(static_cast<double>(b.received_by(to)) / kPackets, 0.5, 0.05) << "receiver " << to;
+  // Packet i ends its transmission at (i + 1) * tt. Independent chains lose a
+  // packet at both receivers a quarter of the time; one chain for both would
+  // half of the time.
+  std::vector<int> heard(kPackets);
+  const Micros tt = b.medium.transmit_time(0, 50);
+  for (const auto& r : b.rx) ++heard[static_cast<std::size_t>(r.at / tt - 1)];
+  const auto both_lost = std::count(heard.begin(), heard.end(), 0);
+  EXPECT_NEAR(static_cast<double>(both_lost) / kPackets, 0.25, 0.05);
+  EXPECT_THROW(b.medium.set_all_links({.burst = link::GilbertParams{0.1, 2, 1}}), std::invalid_argument);
+}
+
 TEST(Medium, DropTailAtQueueLimit) {
   Bench b;  // default limit: 50 waiting datagrams
   b.medium.add_node(100'000);

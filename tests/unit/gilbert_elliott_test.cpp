@@ -1,8 +1,11 @@
-#include "gilbert_elliott.h"
+#include "sim/link/gilbert_elliott.h"
 
 #include <gtest/gtest.h>
 
-namespace dissem::emu {
+#include <stdexcept>
+#include <string>
+
+namespace dissem::link {
 namespace {
 
 TEST(GilbertElliott, ParsesThreeProbabilities) {
@@ -28,6 +31,16 @@ TEST(GilbertElliott, ParseErrorsNameTheField) {
   EXPECT_EQ(message(",0.2,0.3"), "p_good_to_bad '' is not a number");
 }
 
+TEST(GilbertElliott, CheckNamesTheFieldOutOfRange) {
+  try {
+    GilbertParams{0.1, -0.2, 0.5}.check();
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "Gilbert-Elliott p_bad_to_good must be a probability in [0, 1]");
+  }
+  EXPECT_NO_THROW((GilbertParams{0, 1, 0.5}).check());
+}
+
 TEST(GilbertElliott, StationaryValues) {
   const GilbertParams p{0.1, 0.3, 0.5};
   EXPECT_DOUBLE_EQ(p.stationary_bad(), 0.25);
@@ -43,12 +56,12 @@ TEST(GilbertElliott, ChainVisitsBadStateAtItsStationaryShare) {
   int bad = 0;
   constexpr int kSteps = 200'000;
   for (int i = 0; i < kSteps; ++i) {
-    const double loss = chain.step(rng, p, 0.1);
+    const double pass = chain.step(rng, p, 0.9);
     bad += chain.in_bad_state();
-    EXPECT_DOUBLE_EQ(loss, chain.in_bad_state() ? 1.0 : 0.1);
+    EXPECT_DOUBLE_EQ(pass, chain.in_bad_state() ? 0.0 : 0.9);
   }
   EXPECT_NEAR(static_cast<double>(bad) / kSteps, 0.2, 0.01);
 }
 
 }  // namespace
-}  // namespace dissem::emu
+}  // namespace dissem::link

@@ -1,12 +1,13 @@
-#include "gilbert_elliott.h"
+#include "sim/link/gilbert_elliott.h"
 
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
-namespace dissem::emu {
+namespace dissem::link {
 
 double GilbertParams::stationary_bad() const {
   const double sum = p_good_to_bad + p_bad_to_good;
@@ -15,6 +16,14 @@ double GilbertParams::stationary_bad() const {
 
 double GilbertParams::mean_loss(double base_loss) const {
   return base_loss + stationary_bad() * loss_in_bad * (1 - base_loss);
+}
+
+void GilbertParams::check() const {
+  const std::pair<const char*, double> fields[] = {
+      {"p_good_to_bad", p_good_to_bad}, {"p_bad_to_good", p_bad_to_good}, {"loss_in_bad", loss_in_bad}};
+  for (const auto& [name, v] : fields)
+    if (!(v >= 0 && v <= 1))
+      throw std::invalid_argument(std::string("Gilbert-Elliott ") + name + " must be a probability in [0, 1]");
 }
 
 GilbertParams parse_gilbert(std::string_view text) {
@@ -47,10 +56,10 @@ GilbertParams parse_gilbert(std::string_view text) {
   return {values[0], values[1], values[2]};
 }
 
-double GilbertElliott::step(Random& rng, const GilbertParams& params, double base_loss) {
+double GilbertElliott::step(Random& rng, const GilbertParams& params, double base_pass) {
   const double u = rng.uniform();
   bad_ = bad_ ? !(u < params.p_bad_to_good) : u < params.p_good_to_bad;
-  return bad_ ? 1 - (1 - base_loss) * (1 - params.loss_in_bad) : base_loss;
+  return bad_ ? base_pass * (1 - params.loss_in_bad) : base_pass;
 }
 
-}  // namespace dissem::emu
+}  // namespace dissem::link
