@@ -28,27 +28,31 @@ Json json_or_null(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
-// The number that `v` written with `places` decimals ("%.6f") reads back as:
-// results keep the precision they always had (microseconds, say), whatever
-// shortest form the writer then picks for it.
-inline double round_to_decimals(double v, int places) {
-  char text[400];
-  const auto written = std::to_chars(text, text + sizeof text, v, std::chars_format::fixed, places);
+namespace json_detail {
+
+// `v` written with std::to_chars in `format` at `precision`, read back.
+inline double read_back(double v, std::chars_format format, int precision) {
+  char text[400];  // enough for any double in fixed notation with 6 decimals
+  const auto written = std::to_chars(text, text + sizeof text, v, format, precision);
   if (written.ec != std::errc()) return v;
   double out = v;
   std::from_chars(text, written.ptr, out);
   return out;
 }
 
+}  // namespace json_detail
+
+// The number that `v` written with `places` decimals ("%.6f") reads back as:
+// results keep the precision they always had (microseconds, say), whatever
+// shortest form the writer then picks for it.
+inline double round_to_decimals(double v, int places) {
+  return json_detail::read_back(v, std::chars_format::fixed, places);
+}
+
 // The number that `v` written with `digits` significant digits ("%.6g") reads
 // back as.
 inline double round_to_significant(double v, int digits) {
-  char text[64];
-  const auto written = std::to_chars(text, text + sizeof text, v, std::chars_format::general, digits);
-  if (written.ec != std::errc()) return v;
-  double out = v;
-  std::from_chars(text, written.ptr, out);
-  return out;
+  return json_detail::read_back(v, std::chars_format::general, digits);
 }
 
 }  // namespace dissem
