@@ -8,7 +8,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   libsqlite3-dev libfmt-dev libgtest-dev libgmock-dev
   libboost-dev libboost-system-dev
-  libcli11-dev libtomlplusplus-dev
+  libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   clang libclang-rt-14-dev
   python3 python3-matplotlib python3-scipy mypy python3-pip python3-setuptools python3-wheel python3-venv
   libnorm-dev iproute2 ethtool tshark

@@ -1,26 +1,38 @@
 #include "counters.h"
 
-#include <fmt/format.h>
 
 namespace dissem::emu {
 namespace {
 
-std::string node_fields(const NodeCounters& c) {
-  return fmt::format(
-      "\"frames_sent\": {}, \"bytes_sent\": {}, \"broadcast_sent\": {}, \"multicast_sent\": {}, "
-      "\"unicast_sent\": {}, \"unknown_unicast_dropped\": {}, \"runt_dropped\": {}, "
-      "\"radio_queue_dropped\": {}, \"frames_received\": {}, \"bytes_received\": {}, \"tap_write_errors\": {}",
-      c.frames_sent, c.bytes_sent, c.broadcast_sent, c.multicast_sent, c.unicast_sent,
-      c.unknown_unicast_dropped, c.runt_dropped, c.radio_queue_dropped, c.frames_received, c.bytes_received,
-      c.tap_write_errors);
+Json node_fields(const NodeCounters& c) {
+  return {{"frames_sent", c.frames_sent},
+          {"bytes_sent", c.bytes_sent},
+          {"broadcast_sent", c.broadcast_sent},
+          {"multicast_sent", c.multicast_sent},
+          {"unicast_sent", c.unicast_sent},
+          {"unknown_unicast_dropped", c.unknown_unicast_dropped},
+          {"runt_dropped", c.runt_dropped},
+          {"radio_queue_dropped", c.radio_queue_dropped},
+          {"frames_received", c.frames_received},
+          {"bytes_received", c.bytes_received},
+          {"tap_write_errors", c.tap_write_errors}};
 }
 
-std::string link_fields(const LinkCounters& c) {
-  return fmt::format(
-      "\"offered\": {}, \"delivered\": {}, \"bytes_delivered\": {}, \"lost\": {}, \"queue_dropped\": {}, "
-      "\"duplicated\": {}, \"half_duplex_dropped\": {}, \"in_flight\": {}",
-      c.offered, c.delivered, c.bytes_delivered, c.lost, c.queue_dropped, c.duplicated, c.half_duplex_dropped,
-      c.in_flight());
+Json link_fields(const LinkCounters& c) {
+  return {{"offered", c.offered},
+          {"delivered", c.delivered},
+          {"bytes_delivered", c.bytes_delivered},
+          {"lost", c.lost},
+          {"queue_dropped", c.queue_dropped},
+          {"duplicated", c.duplicated},
+          {"half_duplex_dropped", c.half_duplex_dropped},
+          {"in_flight", c.in_flight()}};
+}
+
+// `head` (an object) followed by the members of `fields`.
+Json joined(Json head, const Json& fields) {
+  head.update(fields);
+  return head;
 }
 
 }  // namespace
@@ -57,27 +69,21 @@ LinkCounters Counters::link_totals() const {
   return t;
 }
 
-std::string Counters::json_members() const {
-  std::string out = "\"totals\": {\"nodes\": {";
-  out.append(node_fields(node_totals())).append("}, \"links\": {").append(link_fields(link_totals()));
-  out.append("}},\n\"nodes\": [");
-  for (std::size_t i = 0; i < nodes_; ++i) {
-    out.append(i == 0 ? "\n" : ",\n");
-    out.append(fmt::format("  {{\"id\": {}, {}}}", i + 1, node_fields(node_[i])));
-  }
-  out.append("],\n\"links\": [");
-  bool first = true;
+Json Counters::json_members() const {
+  Json nodes = Json::array();
+  for (std::size_t i = 0; i < nodes_; ++i) nodes.push_back(joined({{"id", i + 1}}, node_fields(node_[i])));
+  Json links = Json::array();
   for (NodeId from = 1; from <= nodes_; ++from) {
     for (NodeId to = 1; to <= nodes_; ++to) {
       const LinkCounters& c = link(from, to);
-      if (!c.any()) continue;
-      out.append(first ? "\n" : ",\n");
-      first = false;
-      out.append(fmt::format("  {{\"from\": {}, \"to\": {}, {}}}", from, to, link_fields(c)));
+      if (c.any()) links.push_back(joined({{"from", from}, {"to", to}}, link_fields(c)));
     }
   }
-  out.append("]");
-  return out;
+  Json j;
+  j["totals"] = {{"nodes", node_fields(node_totals())}, {"links", link_fields(link_totals())}};
+  j["nodes"] = std::move(nodes);
+  j["links"] = std::move(links);
+  return j;
 }
 
 }  // namespace dissem::emu

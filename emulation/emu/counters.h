@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
 #include "link_effects.h"
 
 namespace dissem::emu {
@@ -54,9 +55,9 @@ class Counters {
   NodeCounters node_totals() const;
   LinkCounters link_totals() const;
 
-  // `"totals": {...}, "nodes": [...], "links": [...]`: members for the caller's
+  // {"totals": {...}, "nodes": [...], "links": [...]}: members for the caller's
   // object. Links that saw nothing are left out (N^2 of them would drown the rest).
-  std::string json_members() const;
+  Json json_members() const;
 
  private:
   std::size_t nodes_;

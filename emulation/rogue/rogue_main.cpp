@@ -28,6 +28,7 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include "hostile_datagrams.h"
+#include "rogue_summary.h"
 
 namespace {
 
@@ -192,21 +193,7 @@ int main(int argc, char** argv) {
       ++total;
       bytes += d.size();
     }
-    std::printf("{\"datagrams\":%llu,\"bytes\":%llu,\"heard\":%llu,\"target\":",
-                static_cast<unsigned long long>(total), static_cast<unsigned long long>(bytes),
-                static_cast<unsigned long long>(heard_count));
-    if (target)
-      std::printf("{\"group\":\"%s\",\"publisher\":%u,\"newest\":%llu}", target->group.c_str(), target->publisher,
-                  static_cast<unsigned long long>(target->newest));
-    else
-      std::printf("null");
-    std::printf(",\"sent\":{");
-    bool first = true;
-    for (const auto& [name, n] : sent) {
-      std::printf("%s\"%s\":%llu", first ? "" : ",", name.c_str(), static_cast<unsigned long long>(n));
-      first = false;
-    }
-    std::printf("}}\n");
+    std::printf("%s\n", dissem::json_text(rogue_summary({total, bytes, heard_count, target, sent})).c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dissem-rogue: %s\n", e.what());

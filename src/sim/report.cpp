@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "core/json.h"
+
 namespace dissem::sim {
 namespace {
 
@@ -11,173 +13,89 @@ double seconds(Micros t) { return static_cast<double>(t) / static_cast<double>(k
 
 std::string time_or_dash(Micros t) { return t < 0 ? std::string("-") : fmt::format("{:.2f}", seconds(t)); }
 
-// Minimal JSON writer: values are numbers, booleans and strings; commas are
-// placed by tracking whether the current container already has a member.
-class Json {
- public:
-  Json& open(char bracket) {
-    separate();
-    out_ += bracket;
-    first_.push_back(true);
-    return *this;
-  }
-  Json& close(char bracket) {
-    out_ += bracket;
-    first_.pop_back();
-    return *this;
-  }
-  Json& key(std::string_view k) {
-    separate();
-    quote(k);
-    out_ += ':';
-    after_key_ = true;
-    return *this;
-  }
-  Json& str(std::string_view v) {
-    separate();
-    quote(v);
-    return *this;
-  }
-  Json& num(double v) {
-    separate();
-    out_ += fmt::format("{:.6g}", v);
-    return *this;
-  }
-  Json& num(std::uint64_t v) {
-    separate();
-    out_ += fmt::format("{}", v);
-    return *this;
-  }
-  Json& num(std::int64_t v) {
-    separate();
-    out_ += fmt::format("{}", v);
-    return *this;
-  }
-  Json& boolean(bool v) {
-    separate();
-    out_ += v ? "true" : "false";
-    return *this;
-  }
-  std::string take() { return std::move(out_) + "\n"; }
+// A double as the reports always gave it: six significant digits.
+Json g6(double v) { return round_to_significant(v, 6); }
 
- private:
-  void separate() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (first_.empty()) return;
-    if (!first_.back()) out_ += ',';
-    first_.back() = false;
-  }
-  void quote(std::string_view s) {
-    out_ += '"';
-    for (char c : s) {
-      const auto u = static_cast<unsigned char>(c);
-      if (c == '"' || c == '\\') {
-        out_ += '\\';
-        out_ += c;
-      } else if (u < 0x20) {
-        out_ += fmt::format("\\u{:04x}", static_cast<unsigned>(u));
-      } else {
-        out_ += c;
-      }
-    }
-    out_ += '"';
-  }
-
-  std::string out_;
-  std::vector<bool> first_;
-  bool after_key_ = false;
-};
-
-void medium_json(Json& j, const MediumStats& m, const std::vector<std::string>& names) {
-  auto traffic = [&j](const NodeTraffic& t) {
-    j.open('{');
-    for (std::size_t k = 0; k < engine::kTrafficKinds; ++k)
-      j.key(fmt::format("{}_bytes", engine::traffic_kind_name(static_cast<engine::TrafficKind>(k))))
-          .num(t.on_air[k].bytes);
-    j.key("bytes").num(t.on_air_bytes());
-    j.key("header_bytes").num(t.header_bytes);
-    j.key("datagrams").num(t.on_air_datagrams());
-    j.key("offered").num(t.offered.datagrams);
-    j.key("queue_dropped").num(t.queue_dropped.datagrams);
-    j.key("received").num(t.received.datagrams);
-    j.key("lost").num(t.lost.datagrams);
-    j.key("max_queue").num(static_cast<std::uint64_t>(t.max_queue));
-    j.key("airtime_s").num(seconds(t.airtime));
-    j.close('}');
-  };
-  j.key("medium").open('{');
-  j.key("nodes").open('[');
-  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-    j.open('{');
-    j.key("name").str(i < names.size() ? names[i] : fmt::format("n{}", i));
-    j.key("traffic");
-    traffic(m.nodes[i]);
-    j.close('}');
-  }
-  j.close(']');
-  j.key("total");
-  traffic(m.total);
-  j.close('}');
+std::string node_name(const std::vector<std::string>& names, std::size_t i) {
+  return i < names.size() ? names[i] : fmt::format("n{}", i);
 }
 
-void run_json(Json& j, const RunSummary& s, const std::vector<std::string>& names) {
-  j.key("finished_s").num(seconds(s.finished_at));
-  j.key("all_complete").boolean(s.all_complete);
-  j.key("trace_hash").str(fmt::format("{:016x}", s.trace_hash));
-  medium_json(j, s.medium, names);
-  j.key("engine").open('[');
-  for (std::size_t i = 0; i < s.node_stats.size(); ++i) {
-    const engine::Stats& e = s.node_stats[i];
-    j.open('{');
-    j.key("name").str(i < names.size() ? names[i] : fmt::format("n{}", i));
-    j.key("mfrs_sent").num(e.mfrs_sent);
-    j.key("mfr_rounds_gated").num(e.mfr_rounds_gated);
-    j.key("mfrs_received").num(e.mfrs_received);
-    j.key("repairs_queued").num(e.repairs_queued);
-    j.key("repairs_suppressed_ntm").num(e.repairs_suppressed_ntm);
-    j.key("forwards_queued").num(e.forwards_queued);
-    j.key("forwards_suppressed_ntm").num(e.forwards_suppressed_ntm);
-    j.key("summaries_sent").num(e.summaries_sent);
-    j.key("pushes_sent").num(e.pushes_sent);
-    j.key("pushes_suppressed_ntm").num(e.pushes_suppressed_ntm);
-    j.key("coded_received").num(e.coded_received);
-    j.key("coded_innovative").num(e.coded_innovative);
-    j.key("blocks_decoded").num(e.blocks_decoded);
-    j.key("fragments_decoded").num(e.fragments_decoded);
-    j.key("coded_redundant").num(e.coded_redundant);
-    j.key("coded_generated").num(e.coded_generated);
-    j.key("coded_recoded").num(e.coded_recoded);
-    j.key("parity_sent").num(e.parity_sent);
-    j.key("duplicate_fragments").num(e.duplicate_fragments);
-    j.key("queue_drops").num(e.queue_drops);
-    j.key("malformed").num(e.malformed_total());
-    j.close('}');
-  }
-  j.close(']');
-  j.key("sim").open('{');
-  j.key("events").num(s.sim.events_run);
-  j.key("timer_events").num(s.sim.timer_events);
-  j.key("timer_stalls").num(s.sim.timer_stalls);
-  j.key("radio_full").num(s.sim.radio_full);
-  j.close('}');
+Json traffic_json(const NodeTraffic& t) {
+  Json j = Json::object();
+  for (std::size_t k = 0; k < engine::kTrafficKinds; ++k)
+    j[fmt::format("{}_bytes", engine::traffic_kind_name(static_cast<engine::TrafficKind>(k)))] = t.on_air[k].bytes;
+  j["bytes"] = t.on_air_bytes();
+  j["header_bytes"] = t.header_bytes;
+  j["datagrams"] = t.on_air_datagrams();
+  j["offered"] = t.offered.datagrams;
+  j["queue_dropped"] = t.queue_dropped.datagrams;
+  j["received"] = t.received.datagrams;
+  j["lost"] = t.lost.datagrams;
+  j["max_queue"] = static_cast<std::uint64_t>(t.max_queue);
+  j["airtime_s"] = g6(seconds(t.airtime));
+  return j;
 }
 
-void receivers_json(Json& j, const std::vector<ReceiverOutcome>& rs, const std::vector<std::string>& names) {
-  j.open('[');
+Json medium_json(const MediumStats& m, const std::vector<std::string>& names) {
+  Json nodes = Json::array();
+  for (std::size_t i = 0; i < m.nodes.size(); ++i)
+    nodes.push_back({{"name", node_name(names, i)}, {"traffic", traffic_json(m.nodes[i])}});
+  return {{"nodes", std::move(nodes)}, {"total", traffic_json(m.total)}};
+}
+
+Json engine_json(const engine::Stats& e, const std::string& name) {
+  Json j;
+  j["name"] = name;
+  j["mfrs_sent"] = e.mfrs_sent;
+  j["mfr_rounds_gated"] = e.mfr_rounds_gated;
+  j["mfrs_received"] = e.mfrs_received;
+  j["repairs_queued"] = e.repairs_queued;
+  j["repairs_suppressed_ntm"] = e.repairs_suppressed_ntm;
+  j["forwards_queued"] = e.forwards_queued;
+  j["forwards_suppressed_ntm"] = e.forwards_suppressed_ntm;
+  j["summaries_sent"] = e.summaries_sent;
+  j["pushes_sent"] = e.pushes_sent;
+  j["pushes_suppressed_ntm"] = e.pushes_suppressed_ntm;
+  j["coded_received"] = e.coded_received;
+  j["coded_innovative"] = e.coded_innovative;
+  j["blocks_decoded"] = e.blocks_decoded;
+  j["fragments_decoded"] = e.fragments_decoded;
+  j["coded_redundant"] = e.coded_redundant;
+  j["coded_generated"] = e.coded_generated;
+  j["coded_recoded"] = e.coded_recoded;
+  j["parity_sent"] = e.parity_sent;
+  j["duplicate_fragments"] = e.duplicate_fragments;
+  j["queue_drops"] = e.queue_drops;
+  j["malformed"] = e.malformed_total();
+  return j;
+}
+
+// The members every report ends with, added to `j`.
+void add_run(Json& j, const RunSummary& s, const std::vector<std::string>& names) {
+  j["finished_s"] = g6(seconds(s.finished_at));
+  j["all_complete"] = s.all_complete;
+  j["trace_hash"] = fmt::format("{:016x}", s.trace_hash);
+  j["medium"] = medium_json(s.medium, names);
+  Json engines = Json::array();
+  for (std::size_t i = 0; i < s.node_stats.size(); ++i) engines.push_back(engine_json(s.node_stats[i], node_name(names, i)));
+  j["engine"] = std::move(engines);
+  j["sim"] = {{"events", s.sim.events_run},
+              {"timer_events", s.sim.timer_events},
+              {"timer_stalls", s.sim.timer_stalls},
+              {"radio_full", s.sim.radio_full}};
+}
+
+Json receivers_json(const std::vector<ReceiverOutcome>& rs, const std::vector<std::string>& names) {
+  Json out = Json::array();
   for (const auto& r : rs) {
-    j.open('{');
-    j.key("name").str(names[r.node]);
-    j.key("messages").num(static_cast<std::uint64_t>(r.messages));
-    j.key("bytes").num(r.bytes);
-    j.key("complete").boolean(r.complete);
-    j.key("delivery_s").num(r.complete ? seconds(r.completed_at) : -1.0);
-    j.key("duplicate_deliveries").num(static_cast<std::uint64_t>(r.duplicate_deliveries));
-    j.close('}');
+    out.push_back({{"name", names[r.node]},
+                   {"messages", static_cast<std::uint64_t>(r.messages)},
+                   {"bytes", r.bytes},
+                   {"complete", r.complete},
+                   {"delivery_s", g6(r.complete ? seconds(r.completed_at) : -1.0)},
+                   {"duplicate_deliveries", static_cast<std::uint64_t>(r.duplicate_deliveries)}});
   }
-  j.close(']');
+  return out;
 }
 
 std::string format_engine(const RunSummary& s, const std::vector<std::string>& names) {
@@ -283,28 +201,23 @@ std::string baseline_json(const BaselineResult& r) {
   const auto& p = r.params;
   const auto names = baseline_names(p.receivers);
   Json j;
-  j.open('{');
-  j.key("experiment").str("baseline");
-  j.key("params").open('{');
-  j.key("receivers").num(static_cast<std::uint64_t>(p.receivers));
-  j.key("capacity_kbps").num(p.capacity_kbps);
-  j.key("capacity_bps").num(r.capacity_bps);
-  j.key("reliability_pct").num(p.reliability_pct);
-  j.key("bytes").num(p.bytes);
-  j.key("message_size").num(p.message_size);
-  j.key("messages").num(static_cast<std::uint64_t>(r.messages));
-  j.key("seed").num(p.seed);
-  j.key("shared_channel").boolean(p.shared_channel);
-  j.close('}');
-  j.key("lower_bound_s").num(r.lower_bound_s);
-  j.key("mean_delivery_s").num(r.mean_delivery_s);
-  j.key("total_bytes").num(r.run.medium.total.on_air_bytes());
-  j.key("total_bytes_with_headers").num(r.run.medium.total.on_air_bytes() + r.run.medium.total.header_bytes);
-  j.key("receivers");
-  receivers_json(j, r.receivers, names);
-  run_json(j, r.run, names);
-  j.close('}');
-  return j.take();
+  j["experiment"] = "baseline";
+  j["params"] = {{"receivers", static_cast<std::uint64_t>(p.receivers)},
+                 {"capacity_kbps", g6(p.capacity_kbps)},
+                 {"capacity_bps", r.capacity_bps},
+                 {"reliability_pct", g6(p.reliability_pct)},
+                 {"bytes", p.bytes},
+                 {"message_size", p.message_size},
+                 {"messages", static_cast<std::uint64_t>(r.messages)},
+                 {"seed", p.seed},
+                 {"shared_channel", p.shared_channel}};
+  j["lower_bound_s"] = g6(r.lower_bound_s);
+  j["mean_delivery_s"] = g6(r.mean_delivery_s);
+  j["total_bytes"] = r.run.medium.total.on_air_bytes();
+  j["total_bytes_with_headers"] = r.run.medium.total.on_air_bytes() + r.run.medium.total.header_bytes;
+  j["receivers"] = receivers_json(r.receivers, names);
+  add_run(j, r.run, names);
+  return json_text(j) + "\n";
 }
 
 // --- tactical ----------------------------------------------------------------------------
@@ -338,34 +251,29 @@ std::string tactical_json(const TacticalResult& r) {
   const auto& p = r.params;
   const auto names = tactical_names(p);
   Json j;
-  j.open('{');
-  j.key("experiment").str("tactical");
-  j.key("params").open('{');
-  j.key("sender_reliability_pct").num(p.sender_reliability_pct);
-  j.key("message_size").num(static_cast<std::uint64_t>(p.message_size));
-  j.key("asymmetric").boolean(p.asymmetric);
-  j.key("window_s").num(seconds(p.window));
-  j.key("settle_s").num(seconds(p.settle));
-  j.key("sender_capacity_kbps").num(p.sender_capacity_kbps);
-  j.key("ground_capacity_kbps").num(p.ground_capacity_kbps);
-  j.key("ground_reliability_pct").num(p.ground_reliability_pct);
-  j.key("ground_nodes").num(static_cast<std::uint64_t>(p.ground_nodes));
-  j.key("subscribers").num(static_cast<std::uint64_t>(p.subscribers));
-  j.key("seed").num(p.seed);
-  j.key("shared_channel").boolean(p.shared_channel);
-  j.close('}');
-  j.key("messages_sent").num(static_cast<std::uint64_t>(r.messages_sent));
-  j.key("mean_received").num(r.mean_received);
-  j.key("success_pct").num(r.success_pct);
-  j.key("sender_overhead_per_msg").num(r.sender_overhead_per_msg);
-  j.key("sender_overhead_wire_per_msg").num(r.sender_overhead_wire_per_msg);
-  j.key("p2p_overhead_per_msg").num(r.p2p_overhead_per_msg);
-  j.key("p2p_overhead_wire_per_msg").num(r.p2p_overhead_wire_per_msg);
-  j.key("subscribers");
-  receivers_json(j, r.subscribers, names);
-  run_json(j, r.run, names);
-  j.close('}');
-  return j.take();
+  j["experiment"] = "tactical";
+  j["params"] = {{"sender_reliability_pct", g6(p.sender_reliability_pct)},
+                 {"message_size", static_cast<std::uint64_t>(p.message_size)},
+                 {"asymmetric", p.asymmetric},
+                 {"window_s", g6(seconds(p.window))},
+                 {"settle_s", g6(seconds(p.settle))},
+                 {"sender_capacity_kbps", g6(p.sender_capacity_kbps)},
+                 {"ground_capacity_kbps", g6(p.ground_capacity_kbps)},
+                 {"ground_reliability_pct", g6(p.ground_reliability_pct)},
+                 {"ground_nodes", static_cast<std::uint64_t>(p.ground_nodes)},
+                 {"subscribers", static_cast<std::uint64_t>(p.subscribers)},
+                 {"seed", p.seed},
+                 {"shared_channel", p.shared_channel}};
+  j["messages_sent"] = static_cast<std::uint64_t>(r.messages_sent);
+  j["mean_received"] = g6(r.mean_received);
+  j["success_pct"] = g6(r.success_pct);
+  j["sender_overhead_per_msg"] = g6(r.sender_overhead_per_msg);
+  j["sender_overhead_wire_per_msg"] = g6(r.sender_overhead_wire_per_msg);
+  j["p2p_overhead_per_msg"] = g6(r.p2p_overhead_per_msg);
+  j["p2p_overhead_wire_per_msg"] = g6(r.p2p_overhead_wire_per_msg);
+  j["subscribers"] = receivers_json(r.subscribers, names);
+  add_run(j, r.run, names);
+  return json_text(j) + "\n";
 }
 
 // --- scenario ------------------------------------------------------------------------------
@@ -420,55 +328,60 @@ std::string format_scenario(const ScenarioResult& r) {
   return out;
 }
 
+namespace {
+
+Json scenario_node_json(const ScenarioNodeOutcome& n) {
+  return {{"name", n.name},
+          {"expected", static_cast<std::uint64_t>(n.expected)},
+          {"delivered", static_cast<std::uint64_t>(n.delivered)},
+          {"bytes", n.bytes},
+          {"complete", n.complete},
+          {"complete_s", g6(n.complete ? seconds(n.completed_at) : -1.0)},
+          {"duplicate_deliveries", static_cast<std::uint64_t>(n.duplicate_deliveries)},
+          {"mean_latency_s", g6(n.mean_latency_s)},
+          {"max_latency_s", g6(n.max_latency_s)}};
+}
+
+Json metrics_json(const ScenarioMetrics& m) {
+  const bool settled = m.complete_at >= 0 && m.last_change_at >= 0;
+  Json j;
+  j["expected"] = static_cast<std::uint64_t>(m.expected);
+  j["delivered"] = static_cast<std::uint64_t>(m.delivered);
+  j["delivery_ratio"] = g6(m.delivery_ratio);
+  j["mean_latency_s"] = g6(m.mean_latency_s);
+  j["max_latency_s"] = g6(m.max_latency_s);
+  j["complete_s"] = g6(m.complete_at >= 0 ? seconds(m.complete_at) : -1.0);
+  j["last_change_s"] = g6(m.last_change_at >= 0 ? seconds(m.last_change_at) : -1.0);
+  j["full_delivery_after_last_change_s"] =
+      g6(settled ? seconds(std::max<Micros>(m.complete_at - m.last_change_at, 0)) : -1.0);
+  j["fragment_transmissions"] = m.fragment_transmissions;
+  j["fragment_transmissions_after_last_change"] = m.fragment_transmissions_after_change;
+  j["duplicate_fragments_after_last_change"] = m.duplicate_fragments_after_change;
+  j["transmissions_per_delivery"] = g6(m.transmissions_per_delivery);
+  j["datagrams"] = m.datagrams;
+  j["forwards"] = m.forwards;
+  j["pushes"] = m.pushes;
+  j["summaries"] = m.summaries;
+  j["duplicate_fragments"] = m.duplicate_fragments;
+  j["duplicate_deliveries"] = static_cast<std::uint64_t>(m.duplicate_deliveries);
+  return j;
+}
+
+}  // namespace
+
 std::string scenario_json(const ScenarioResult& r) {
   std::vector<std::string> names;
   for (const auto& n : r.nodes) names.push_back(n.name);
   Json j;
-  j.open('{');
-  j.key("experiment").str("scenario");
-  j.key("source").str(r.source);
-  j.key("seed").num(r.seed);
-  j.key("nodes").open('[');
-  for (const auto& n : r.nodes) {
-    j.open('{');
-    j.key("name").str(n.name);
-    j.key("expected").num(static_cast<std::uint64_t>(n.expected));
-    j.key("delivered").num(static_cast<std::uint64_t>(n.delivered));
-    j.key("bytes").num(n.bytes);
-    j.key("complete").boolean(n.complete);
-    j.key("complete_s").num(n.complete ? seconds(n.completed_at) : -1.0);
-    j.key("duplicate_deliveries").num(static_cast<std::uint64_t>(n.duplicate_deliveries));
-    j.key("mean_latency_s").num(n.mean_latency_s);
-    j.key("max_latency_s").num(n.max_latency_s);
-    j.close('}');
-  }
-  j.close(']');
-  const ScenarioMetrics& m = r.metrics;
-  j.key("metrics").open('{');
-  j.key("expected").num(static_cast<std::uint64_t>(m.expected));
-  j.key("delivered").num(static_cast<std::uint64_t>(m.delivered));
-  j.key("delivery_ratio").num(m.delivery_ratio);
-  j.key("mean_latency_s").num(m.mean_latency_s);
-  j.key("max_latency_s").num(m.max_latency_s);
-  j.key("complete_s").num(m.complete_at >= 0 ? seconds(m.complete_at) : -1.0);
-  j.key("last_change_s").num(m.last_change_at >= 0 ? seconds(m.last_change_at) : -1.0);
-  j.key("full_delivery_after_last_change_s")
-      .num(m.complete_at >= 0 && m.last_change_at >= 0 ? seconds(std::max<Micros>(m.complete_at - m.last_change_at, 0))
-                                                       : -1.0);
-  j.key("fragment_transmissions").num(m.fragment_transmissions);
-  j.key("fragment_transmissions_after_last_change").num(m.fragment_transmissions_after_change);
-  j.key("duplicate_fragments_after_last_change").num(m.duplicate_fragments_after_change);
-  j.key("transmissions_per_delivery").num(m.transmissions_per_delivery);
-  j.key("datagrams").num(m.datagrams);
-  j.key("forwards").num(m.forwards);
-  j.key("pushes").num(m.pushes);
-  j.key("summaries").num(m.summaries);
-  j.key("duplicate_fragments").num(m.duplicate_fragments);
-  j.key("duplicate_deliveries").num(static_cast<std::uint64_t>(m.duplicate_deliveries));
-  j.close('}');
-  run_json(j, r.run, names);
-  j.close('}');
-  return j.take();
+  j["experiment"] = "scenario";
+  j["source"] = r.source;
+  j["seed"] = r.seed;
+  Json nodes = Json::array();
+  for (const auto& n : r.nodes) nodes.push_back(scenario_node_json(n));
+  j["nodes"] = std::move(nodes);
+  j["metrics"] = metrics_json(r.metrics);
+  add_run(j, r.run, names);
+  return json_text(j) + "\n";
 }
 
 }  // namespace dissem::sim

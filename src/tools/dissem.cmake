@@ -9,7 +9,8 @@ add_library(dissem_cli_support STATIC ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_peers.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_peers_watch.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/top_view.cpp)
-target_link_libraries(dissem_cli_support PUBLIC dissem_client fmt::fmt)
+# stats_json and peers_json return nlohmann-json objects (core/json.h).
+target_link_libraries(dissem_cli_support PUBLIC dissem_client fmt::fmt nlohmann_json::nlohmann_json)
 target_compile_options(dissem_cli_support PRIVATE ${DISSEM_WARNINGS})
 
 add_executable(dissem ${CMAKE_CURRENT_LIST_DIR}/dissem_main.cpp ${CMAKE_CURRENT_LIST_DIR}/dissem_transfer.cpp
@@ -20,8 +21,8 @@ find_package(Curses REQUIRED)
 target_include_directories(dissem PRIVATE ${CURSES_INCLUDE_DIRS})
 target_link_libraries(dissem PRIVATE ${CURSES_LIBRARIES})
 # dissem_daemon_config: `dissem keygen` writes key files with daemon/key_files.h;
-# dissem_load_payload: its JSON string quoting (`dissem list --json`).
-target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config dissem_load_payload)
+# nlohmann-json: `dissem list --json`.
+target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config nlohmann_json::nlohmann_json)
 target_compile_options(dissem PRIVATE ${DISSEM_WARNINGS})
 
 # The CLI integration tests (tests/integration/dissem_cli_test.cpp) run this

@@ -5,11 +5,8 @@
 
 #include "tools/dissem_commands.h"
 #include "tools/dissem_common.h"
-#include "tools/load/json_text.h"
 
 namespace dissem::cli {
-
-using load::json_string;
 
 void run_get(const std::string& socket, const GetOptions& o) {
   auto c = connect_or_explain(socket);
@@ -37,16 +34,21 @@ void run_list(const std::string& socket, const ListOptions& o) {
   const auto list = c.list(engine::ListRequest{o.group, o.publisher, o.from_seq, o.to_seq, o.limit}, &truncated);
   std::string text;
   if (o.json) {
-    text = "{\"messages\":[";
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const auto& m = list[i];
-      text += fmt::format(
-          R"({}{{"group":{},"publisher":{},"seq":{},"priority":{},"expiry_ms":{},"tag":{},"length":{},"stored_bytes":{},"complete":{},"replace":{},"cancel":{}}})",
-          i == 0 ? "" : ",", json_string(m.meta.id.group), m.meta.id.publisher, m.meta.id.seq, m.meta.priority,
-          m.meta.expiry_ms, json_string(m.meta.tag), m.meta.total_length, m.stored_bytes, m.complete,
-          m.meta.replace, m.meta.cancel);
+    Json messages = Json::array();
+    for (const auto& m : list) {
+      messages.push_back({{"group", m.meta.id.group},
+                          {"publisher", m.meta.id.publisher},
+                          {"seq", m.meta.id.seq},
+                          {"priority", m.meta.priority},
+                          {"expiry_ms", m.meta.expiry_ms},
+                          {"tag", m.meta.tag},
+                          {"length", m.meta.total_length},
+                          {"stored_bytes", m.stored_bytes},
+                          {"complete", m.complete},
+                          {"replace", m.meta.replace},
+                          {"cancel", m.meta.cancel}});
     }
-    text += fmt::format("],\"truncated\":{}}}\n", truncated);
+    text = json_text({{"messages", std::move(messages)}, {"truncated", truncated}}) + "\n";
   } else {
     text = fmt::format("{:<10} {:>8} {:>8} {:>10} {:>10} {:>15}  {}\n", "publisher", "seq", "priority", "length",
                        "held", "expiry_ms", "tag");

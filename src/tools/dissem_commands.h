@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
 #include "ipc/backend.h"
 
 namespace dissem::cli {
@@ -46,8 +47,8 @@ struct SubscribeOptions {
   bool quiet = false;
 };
 
-// The daemon's counters as one line of JSON (what `dissem stats --json` prints).
-std::string stats_json(const ipc::StatsSnapshot& snap);
+// The daemon's counters as JSON (what `dissem stats --json` prints, on one line).
+Json stats_json(const ipc::StatsSnapshot& snap);
 
 void run_publish(const std::string& socket, const PublishOptions& o);
 void run_subscribe(const std::string& socket, const SubscribeOptions& o);

@@ -1,5 +1,4 @@
-// `dissem peers`: the daemon's neighbours and their links. The JSON holds
-// numbers, null and hex strings only, so it is written directly.
+// `dissem peers`: the daemon's neighbours and their links.
 #include "tools/dissem_peers.h"
 
 #include <cstdio>
@@ -23,26 +22,28 @@ std::string loss_percent(const std::optional<double>& loss) {
 
 namespace {
 
-std::string json_percent(const std::optional<double>& loss) {
-  return loss ? fmt::format("{:.2f}", *loss * 100.0) : std::string("null");
+// A fraction as a percentage with two decimals; null when unknown.
+Json json_percent(const std::optional<double>& loss) {
+  return loss ? Json(round_to_decimals(*loss * 100.0, 2)) : Json(nullptr);
 }
 
 std::string rate(double bytes_per_s) { return human_bytes(bytes_per_s) + "/s"; }
 
 }  // namespace
 
-std::string peers_json(const std::vector<ipc::PeerInfo>& peers) {
-  std::string j = "{\"peers\":[";
-  for (std::size_t i = 0; i < peers.size(); ++i) {
-    const auto& p = peers[i];
-    if (i != 0) j += ',';
-    j += fmt::format(R"({{"node":"{}","last_heard_ms_ago":{:.0f},"loss_pct":{:.2f},"srtt_ms":{:.3f},)",
-                     node_hex(p.node), millis(p.last_heard_ago), p.estimated_loss * 100.0, millis(p.srtt));
-    j += fmt::format(R"("loss_in_pct":{},"loss_out_pct":{},"received_bytes_per_s":{:.1f},"sent_bytes_per_s":{:.1f}}})",
-                     json_percent(p.loss_in), json_percent(p.loss_out), p.received_bytes_per_s, p.sent_bytes_per_s);
+Json peers_json(const std::vector<ipc::PeerInfo>& peers) {
+  Json list = Json::array();
+  for (const auto& p : peers) {
+    list.push_back({{"node", node_hex(p.node)},
+                    {"last_heard_ms_ago", static_cast<std::int64_t>(round_to_decimals(millis(p.last_heard_ago), 0))},
+                    {"loss_pct", round_to_decimals(p.estimated_loss * 100.0, 2)},
+                    {"srtt_ms", round_to_decimals(millis(p.srtt), 3)},
+                    {"loss_in_pct", json_percent(p.loss_in)},
+                    {"loss_out_pct", json_percent(p.loss_out)},
+                    {"received_bytes_per_s", round_to_decimals(p.received_bytes_per_s, 1)},
+                    {"sent_bytes_per_s", round_to_decimals(p.sent_bytes_per_s, 1)}});
   }
-  j += "]}\n";
-  return j;
+  return {{"peers", std::move(list)}};
 }
 
 std::string peers_table(const std::vector<ipc::PeerInfo>& peers) {
@@ -72,7 +73,7 @@ void run_peers(const std::string& socket, const PeersOptions& o) {
   }
   auto c = connect_or_explain(socket);
   const auto peers = c.peers();
-  const std::string text = o.json ? peers_json(peers) : peers_table(peers);
+  const std::string text = o.json ? json_text(peers_json(peers)) + "\n" : peers_table(peers);
   std::fputs(text.c_str(), stdout);
 }
 

@@ -1,6 +1,5 @@
 // `dissem stats`: the daemon's counters as a table, or as JSON for scripts
-// (--json). The JSON holds numbers and hex strings only, so
-// it is written directly rather than through a JSON library.
+// (--json).
 #include <cstdio>
 #include <string>
 
@@ -25,53 +24,73 @@ void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 }  // namespace
 
-std::string stats_json(const ipc::StatsSnapshot& snap) {
+Json stats_json(const ipc::StatsSnapshot& snap) {
   const auto& s = snap.engine;
-  std::string j = "{\"traffic\":{";
+  Json traffic = Json::object();
   for (std::size_t i = 0; i < kTrafficKinds; ++i) {
-    if (i != 0) j += ',';
-    j += fmt::format(R"("{}":{{"sent":{{"datagrams":{},"bytes":{}}},"received":{{"datagrams":{},"bytes":{}}}}})",
-                     engine::traffic_kind_name(kind_at(i)), s.sent[i].datagrams, s.sent[i].bytes,
-                     s.received[i].datagrams, s.received[i].bytes);
+    traffic[std::string(engine::traffic_kind_name(kind_at(i)))] = {
+        {"sent", {{"datagrams", s.sent[i].datagrams}, {"bytes", s.sent[i].bytes}}},
+        {"received", {{"datagrams", s.received[i].datagrams}, {"bytes", s.received[i].bytes}}}};
   }
-  j += fmt::format(R"(}},"mfrs":{{"sent":{},"items_sent":{},"rounds_gated":{},"received":{}}})", s.mfrs_sent,
-                   s.mfr_items_sent, s.mfr_rounds_gated, s.mfrs_received);
-  j += fmt::format(R"(,"repairs":{{"queued":{},"suppressed_ntm":{},"requests_trimmed":{},"request_bytes_trimmed":{}}})",
-                   s.repairs_queued, s.repairs_suppressed_ntm, s.requests_trimmed, s.request_bytes_trimmed);
-  j += fmt::format(R"(,"forwards":{{"queued":{},"suppressed_ntm":{}}})", s.forwards_queued, s.forwards_suppressed_ntm);
-  j += fmt::format(
-      R"(,"replication":{{"summaries_sent":{},"summaries_received":{},"pushes_queued":{},"pushes_sent":{},"pushes_suppressed_ntm":{}}})",
-      s.summaries_sent, s.summaries_received, s.pushes_queued, s.pushes_sent, s.pushes_suppressed_ntm);
-  j += fmt::format(
-      R"(,"coding":{{"received":{},"innovative":{},"redundant":{},"ignored":{},"dropped_memory":{},"blocks_decoded":{},"fragments_decoded":{},"generated":{},"recoded":{},"parity_sent":{}}})",
-      s.coded_received, s.coded_innovative, s.coded_redundant, s.coded_ignored, s.coded_dropped_memory,
-      s.blocks_decoded, s.fragments_decoded, s.coded_generated, s.coded_recoded, s.parity_sent);
-  j += ",\"malformed\":{";
-  for (std::size_t i = 0; i < kDecodeErrors; ++i) {
-    j += fmt::format(R"("{}":{},)", engine::decode_error_name(error_at(i)), s.malformed[i]);
-  }
-  j += fmt::format(R"("total":{}}})", s.malformed_total());
-  j += ",\"integrity\":{";
+  Json malformed = Json::object();
+  for (std::size_t i = 0; i < kDecodeErrors; ++i) malformed[std::string(engine::decode_error_name(error_at(i)))] = s.malformed[i];
+  malformed["total"] = s.malformed_total();
+  Json integrity = Json::object();
   for (std::size_t i = 0; i < engine::kIntegrityEvents; ++i)
-    j += fmt::format(R"("{}":{},)", engine::integrity_event_name(static_cast<engine::IntegrityEvent>(i)),
-                     s.integrity[i]);
-  j += fmt::format(R"("total":{}}})", s.integrity_total());
-  j += fmt::format(R"(,"signatures":{{"checked":{},"vouched":{}}})", s.signatures_checked, s.signatures_vouched);
-  j += fmt::format(R"(,"bundling":{{"bundles_sent":{},"bundled_items":{},"bundles_received":{}}})", s.bundles_sent,
-                   s.bundled_items, s.bundles_received);
-  j += fmt::format(R"(,"group_refs_changed":{})", s.group_refs_changed);
-  j += fmt::format(R"(,"rate_decreases":{})", s.rate_decreases);
-  j += fmt::format(R"(,"relays_avoided":{})", s.relays_avoided);
-  j += fmt::format(R"(,"cache":{{"bytes":{},"messages":{}}})", snap.cache_bytes, snap.cache_messages);
-  j += fmt::format(R"(,"process":{{"rss_bytes":{},"peak_rss_bytes":{}}})", snap.rss_bytes, snap.peak_rss_bytes);
-  j += fmt::format(
-      R"(,"messages":{{"published":{},"completed":{},"deliveries":{},"duplicate_fragments":{},"evicted":{},"expired":{},"superseded":{},"supersession_refused":{},"queue_full":{}}})",
-      s.messages_published, s.messages_completed, s.deliveries, s.duplicate_fragments, s.messages_evicted,
-      s.messages_expired, s.messages_superseded, s.supersession_refused, s.publish_queue_full);
-  j += fmt::format(R"(,"hearsay":{{"expired":{},"displaced":{},"refused":{},"peers_refused":{}}})",
-                   s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
-  j += fmt::format(R"(,"queue_drops":{},"own_datagrams_ignored":{}}})", s.queue_drops, s.own_datagrams_ignored);
-  j += '\n';
+    integrity[std::string(engine::integrity_event_name(static_cast<engine::IntegrityEvent>(i)))] = s.integrity[i];
+  integrity["total"] = s.integrity_total();
+  Json j;
+  j["traffic"] = std::move(traffic);
+  j["mfrs"] = {{"sent", s.mfrs_sent},
+               {"items_sent", s.mfr_items_sent},
+               {"rounds_gated", s.mfr_rounds_gated},
+               {"received", s.mfrs_received}};
+  j["repairs"] = {{"queued", s.repairs_queued},
+                  {"suppressed_ntm", s.repairs_suppressed_ntm},
+                  {"requests_trimmed", s.requests_trimmed},
+                  {"request_bytes_trimmed", s.request_bytes_trimmed}};
+  j["forwards"] = {{"queued", s.forwards_queued}, {"suppressed_ntm", s.forwards_suppressed_ntm}};
+  j["replication"] = {{"summaries_sent", s.summaries_sent},
+                      {"summaries_received", s.summaries_received},
+                      {"pushes_queued", s.pushes_queued},
+                      {"pushes_sent", s.pushes_sent},
+                      {"pushes_suppressed_ntm", s.pushes_suppressed_ntm}};
+  j["coding"] = {{"received", s.coded_received},
+                 {"innovative", s.coded_innovative},
+                 {"redundant", s.coded_redundant},
+                 {"ignored", s.coded_ignored},
+                 {"dropped_memory", s.coded_dropped_memory},
+                 {"blocks_decoded", s.blocks_decoded},
+                 {"fragments_decoded", s.fragments_decoded},
+                 {"generated", s.coded_generated},
+                 {"recoded", s.coded_recoded},
+                 {"parity_sent", s.parity_sent}};
+  j["malformed"] = std::move(malformed);
+  j["integrity"] = std::move(integrity);
+  j["signatures"] = {{"checked", s.signatures_checked}, {"vouched", s.signatures_vouched}};
+  j["bundling"] = {{"bundles_sent", s.bundles_sent},
+                   {"bundled_items", s.bundled_items},
+                   {"bundles_received", s.bundles_received}};
+  j["group_refs_changed"] = s.group_refs_changed;
+  j["rate_decreases"] = s.rate_decreases;
+  j["relays_avoided"] = s.relays_avoided;
+  j["cache"] = {{"bytes", snap.cache_bytes}, {"messages", snap.cache_messages}};
+  j["process"] = {{"rss_bytes", snap.rss_bytes}, {"peak_rss_bytes", snap.peak_rss_bytes}};
+  j["messages"] = {{"published", s.messages_published},
+                   {"completed", s.messages_completed},
+                   {"deliveries", s.deliveries},
+                   {"duplicate_fragments", s.duplicate_fragments},
+                   {"evicted", s.messages_evicted},
+                   {"expired", s.messages_expired},
+                   {"superseded", s.messages_superseded},
+                   {"supersession_refused", s.supersession_refused},
+                   {"queue_full", s.publish_queue_full}};
+  j["hearsay"] = {{"expired", s.hearsay_expired},
+                  {"displaced", s.hearsay_displaced},
+                  {"refused", s.hearsay_refused},
+                  {"peers_refused", s.peers_refused}};
+  j["queue_drops"] = s.queue_drops;
+  j["own_datagrams_ignored"] = s.own_datagrams_ignored;
   return j;
 }
 
@@ -142,7 +161,7 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
 void run_stats(const std::string& socket, bool json) {
   auto c = connect_or_explain(socket);
   const auto snap = c.stats();
-  print(json ? stats_json(snap) : stats_table(snap));
+  print(json ? json_text(stats_json(snap)) + "\n" : stats_table(snap));
 }
 
 }  // namespace dissem::cli

@@ -20,6 +20,6 @@ add_executable(dissem-norm-gateway ${CMAKE_CURRENT_LIST_DIR}/norm_gateway/norm_g
 # normApi.h is third-party C: a SYSTEM header, so that warnings-as-errors
 # judge only our code.
 target_include_directories(dissem-norm-gateway SYSTEM PRIVATE ${DISSEM_GATEWAY_NORM_INCLUDE} ${DISSEM_CLI11_INCLUDE})
-target_link_libraries(dissem-norm-gateway PRIVATE dissem_norm_gateway_core dissem_client dissem_load_payload
-                                                  ${DISSEM_GATEWAY_NORM_LIBRARY} fmt::fmt)
+target_link_libraries(dissem-norm-gateway PRIVATE dissem_norm_gateway_core dissem_client ${DISSEM_GATEWAY_NORM_LIBRARY}
+                                                  fmt::fmt nlohmann_json::nlohmann_json)
 target_compile_options(dissem-norm-gateway PRIVATE ${DISSEM_WARNINGS})

@@ -7,13 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -22,6 +20,7 @@
 #include <vector>
 
 #include "client/client.h"
+#include "core/json.h"
 #include "support/daemon_process.h"
 
 namespace fs = std::filesystem;
@@ -110,6 +109,7 @@ class CliRunner {
 };
 
 using CliDaemon = dissem::testing::DaemonProcess;
+using dissem::Json;
 
 // A background `dissem subscribe`, ready once it reports its subscription.
 class Subscriber {
@@ -143,72 +143,11 @@ class Subscriber {
   pid_t pid_ = -1;
 };
 
-// Just enough JSON to check `dissem stats --json`: objects, arrays, strings,
-// numbers and null, flattened to "a.b.c" -> number. nullopt if it does not parse.
-class FlatJson {
- public:
-  static std::optional<std::map<std::string, double>> parse(const std::string& text) {
-    FlatJson p(text);
-    if (!p.value("")) return std::nullopt;
-    p.skip_ws();
-    if (p.pos_ != text.size()) return std::nullopt;
-    return p.numbers_;
-  }
+// The JSON a command printed; discarded (is_discarded()) if it does not parse.
+Json parse_json(const std::string& text) { return Json::parse(text, nullptr, /*allow_exceptions=*/false); }
 
- private:
-  explicit FlatJson(const std::string& t) : t_(t) {}
-  void skip_ws() {
-    while (pos_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[pos_]))) ++pos_;
-  }
-  bool eat(char c) {
-    skip_ws();
-    if (pos_ >= t_.size() || t_[pos_] != c) return false;
-    ++pos_;
-    return true;
-  }
-  std::optional<std::string> string() {
-    if (!eat('"')) return std::nullopt;
-    const auto end = t_.find('"', pos_);
-    if (end == std::string::npos) return std::nullopt;
-    std::string s = t_.substr(pos_, end - pos_);
-    pos_ = end + 1;
-    return s;
-  }
-  bool value(const std::string& path) {
-    skip_ws();
-    if (eat('{')) {
-      if (eat('}')) return true;
-      do {
-        const auto key = string();
-        if (!key || !eat(':') || !value(path.empty() ? *key : path + "." + *key)) return false;
-      } while (eat(','));
-      return eat('}');
-    }
-    if (eat('[')) {
-      if (eat(']')) return true;
-      int i = 0;
-      do {
-        if (!value(path + "." + std::to_string(i++))) return false;
-      } while (eat(','));
-      return eat(']');
-    }
-    if (pos_ < t_.size() && t_[pos_] == '"') return string().has_value();
-    if (t_.compare(pos_, 4, "null") == 0) {  // an unknown figure (`dissem peers --json`)
-      pos_ += 4;
-      return true;
-    }
-    char* end = nullptr;
-    const double d = std::strtod(t_.c_str() + pos_, &end);
-    if (end == t_.c_str() + pos_) return false;
-    pos_ = static_cast<std::size_t>(end - t_.c_str());
-    numbers_[path] = d;
-    return true;
-  }
-
-  const std::string& t_;
-  std::size_t pos_ = 0;
-  std::map<std::string, double> numbers_;
-};
+// A number at a JSON pointer ("/traffic/data/received/bytes").
+double number_at(const Json& j, const std::string& pointer) { return j.at(Json::json_pointer(pointer)).get<double>(); }
 
 // "files/0000abcd/1" -> "0000abcd".
 std::string publisher_hex(const std::string& id_line) {
@@ -281,15 +220,15 @@ TEST_F(DissemCli, StatsJsonParsesAndShowsDataReceived) {
 
   const auto stats = cli.run({"--socket", sub.socket(), "stats", "--json"});
   ASSERT_EQ(stats.code, 0) << stats.err;
-  const auto json = FlatJson::parse(stats.out);
-  ASSERT_TRUE(json) << "not JSON: " << stats.out;
-  EXPECT_GE(json->at("traffic.data.received.bytes"), static_cast<double>(data.size()));
-  EXPECT_GT(json->at("traffic.data.received.datagrams"), 0.0);
-  EXPECT_GE(json->at("messages.deliveries"), 1.0);
-  EXPECT_EQ(json->at("malformed.total"), 0.0);
-  const auto pub_stats = FlatJson::parse(cli.run({"--socket", pub.socket(), "stats", "--json"}).out);
-  ASSERT_TRUE(pub_stats);
-  EXPECT_EQ(pub_stats->at("messages.published"), 1.0);
+  const Json json = parse_json(stats.out);
+  ASSERT_FALSE(json.is_discarded()) << "not JSON: " << stats.out;
+  EXPECT_GE(number_at(json, "/traffic/data/received/bytes"), static_cast<double>(data.size()));
+  EXPECT_GT(number_at(json, "/traffic/data/received/datagrams"), 0.0);
+  EXPECT_GE(number_at(json, "/messages/deliveries"), 1.0);
+  EXPECT_EQ(number_at(json, "/malformed/total"), 0.0);
+  const Json pub_stats = parse_json(cli.run({"--socket", pub.socket(), "stats", "--json"}).out);
+  ASSERT_FALSE(pub_stats.is_discarded());
+  EXPECT_EQ(number_at(pub_stats, "/messages/published"), 1.0);
 
   const auto table = cli.run({"--socket", sub.socket(), "stats"});
   EXPECT_EQ(table.code, 0) << table.err;
@@ -319,7 +258,7 @@ TEST_F(DissemCli, PeersListsTheOtherDaemon) {
   node_field += node;
   node_field += '"';
   EXPECT_NE(json.out.find(node_field), std::string::npos) << json.out;
-  EXPECT_TRUE(FlatJson::parse(json.out)) << json.out;
+  EXPECT_FALSE(parse_json(json.out).is_discarded()) << json.out;
 }
 
 TEST_F(DissemCli, MissingSocketExitsThreeNamingThePath) {

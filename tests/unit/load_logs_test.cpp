@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/json.h"
 #include "tools/load/publication_log.h"
 #include "tools/load/reception_log.h"
 #include "tools/load/stamped_payload.h"
@@ -14,8 +15,6 @@ namespace dissem::load {
 namespace {
 
 constexpr std::uint64_t kStart = 1'700'000'000'000'000ull;
-
-bool has(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
 
 std::vector<std::uint8_t> message(const Workload& w, std::uint32_t stream, std::uint32_t index) {
   const Planned m{w.streams[stream].at_s(index), stream, index, w.streams[stream].bytes};
@@ -33,10 +32,9 @@ TEST(PublicationLog, StampsWithThePlannedTimeAndCountsPerStream) {
   for (const auto& m : s) log.add(m, m.at_s + (m.stream == 1 ? 0.25 : 0.0));
   EXPECT_EQ(log.published(), 5u);
   EXPECT_EQ(log.bytes(), 700u);
-  const std::string j = log.json_members();
-  EXPECT_TRUE(has(j, R"("messages_published":5,"bytes_published":700)")) << j;
-  EXPECT_TRUE(has(j, R"("late_max_s":0.250000)")) << j;
-  EXPECT_TRUE(has(j, R"("streams":{"a":{"published":4,"bytes":400},"b":{"published":1,"bytes":300}})")) << j;
+  const Json j = log.json_members();
+  EXPECT_EQ(json_text(j), R"({"messages_published":5,"bytes_published":700,"publish_s":[0.0,0.25,0.5,1.0,1.5],)"
+                          R"("late_max_s":0.25,"streams":{"a":{"published":4,"bytes":400},"b":{"published":1,"bytes":300}}})");
 }
 
 TEST(ReceptionLog, CountsStreamsFinalUpdatesDuplicatesAndLatency) {
@@ -59,15 +57,19 @@ TEST(ReceptionLog, CountsStreamsFinalUpdatesDuplicatesAndLatency) {
   EXPECT_EQ(log.add("p1", bad, kStart, 3.4), ReceptionLog::Outcome::ContentError);
   EXPECT_EQ(log.received(), 4u);
   EXPECT_FALSE(log.complete());
-  const std::string j = log.json_members();
-  EXPECT_TRUE(has(j, R"("messages_completed":4,"bytes_completed":392,"expected":8,"content_errors":1,"duplicates":1,)")) << j;
-  EXPECT_TRUE(has(j, R"("first_rx_s":1.000000,"last_completion_s":3.300000)")) << j;
-  // pos: latencies 0.2, 0.4, 0.4 (two publishers' copies of #1, then #5).
-  EXPECT_TRUE(has(j, R"("pos":{"id":0,"expected":6,"received":3,"bytes":192,"sources":2,"final_updates_received":1,)"
-                     R"("latency_mean_s":0.333333,"latency_p50_s":0.400000,"latency_p95_s":0.400000,)"
-                     R"("latency_max_s":0.400000})")) << j;
-  EXPECT_TRUE(has(j, R"("img":{"id":1,"expected":2,"received":1,"bytes":200,"sources":1,"final_updates_received":1,)")) << j;
-  EXPECT_TRUE(has(j, R"({"publisher":"p1","stream":"pos","index":1,"bytes":64,"latency_s":0.200000,)")) << j;
+  const Json j = log.json_members();
+  EXPECT_EQ(json_text(j).rfind(R"({"messages_completed":4,"bytes_completed":392,"expected":8,"content_errors":1,)"
+                               R"("duplicates":1,"first_rx_s":1.0,"last_completion_s":3.3,"streams":{"pos":)", 0), 0u)
+      << json_text(j);
+  // pos: latencies 0.2, 0.4, 0.4 (two publishers' copies of #1, then #5), in microseconds.
+  EXPECT_EQ(json_text(j["streams"]["pos"]),
+            R"({"id":0,"expected":6,"received":3,"bytes":192,"sources":2,"final_updates_received":1,)"
+            R"("latency_mean_s":0.333333,"latency_p50_s":0.4,"latency_p95_s":0.4,"latency_max_s":0.4})");
+  EXPECT_EQ(json_text(j["streams"]["img"]).rfind(
+                R"({"id":1,"expected":2,"received":1,"bytes":200,"sources":1,"final_updates_received":1,)", 0), 0u);
+  ASSERT_EQ(j["messages"].size(), 4u);
+  EXPECT_EQ(json_text(j["messages"][0]), R"({"publisher":"p1","stream":"pos","index":1,"bytes":64,"latency_s":0.2,)"
+                                         R"("completed_unix":1700000000.7})");
 }
 
 TEST(ReceptionLog, WithoutAPlanStreamsAreNumberedAndExpectCompletes) {
@@ -76,9 +78,31 @@ TEST(ReceptionLog, WithoutAPlanStreamsAreNumberedAndExpectCompletes) {
   EXPECT_FALSE(log.plan_end_unix_us().has_value());
   EXPECT_EQ(log.add("x", make_payload(50, {1, kStart, 0}), kStart + 3000, 0.2), ReceptionLog::Outcome::Accepted);
   EXPECT_TRUE(log.complete());
-  const std::string j = log.json_members();
-  EXPECT_TRUE(has(j, R"("stream-0":{"id":0,"expected":null,"received":2,)")) << j;
-  EXPECT_TRUE(has(j, R"("latency_mean_s":0.002000)")) << j;
+  const Json j = log.json_members();
+  EXPECT_EQ(json_text(j["streams"]["stream-0"]).rfind(R"({"id":0,"expected":null,"received":2,"bytes":100,)", 0), 0u);
+  EXPECT_EQ(j["streams"]["stream-0"]["latency_mean_s"], 0.002);
+  EXPECT_EQ(j["first_rx_s"], 0.1);
+}
+
+TEST(ReceptionLog, BeforeAnyMessageFirstRxIsMinusOneAndFiguresAreNull) {
+  const Workload w = parse_workload("a count=1 bytes=100\n");
+  const Json j = ReceptionLog(w, 0).json_members();
+  EXPECT_TRUE(j["first_rx_s"].is_number_integer());
+  EXPECT_EQ(j["first_rx_s"], -1);
+  EXPECT_EQ(json_text(j["streams"]["a"]),
+            R"({"id":0,"expected":1,"received":0,"bytes":0,"sources":1,"final_updates_received":0,)"
+            R"("latency_mean_s":null,"latency_p50_s":null,"latency_p95_s":null,"latency_max_s":null})");
+}
+
+TEST(ReceptionLog, PublisherNamesAreEscapedAsJsonStrings) {
+  // Whatever text names a publisher (a quote, a backslash, control
+  // characters, UTF-8), the record reads back as that text.
+  ReceptionLog log(Workload{}, 1);
+  const std::string odd = "p\"1\\\t\x01\xe2\x82\xac";
+  EXPECT_EQ(log.add(odd, make_payload(50, {0, kStart, 0}), kStart + 1000, 0.1), ReceptionLog::Outcome::Accepted);
+  const std::string text = json_text(log.json_members());
+  EXPECT_NE(text.find(R"("publisher":"p\"1\\\t\u0001€")"), std::string::npos) << text;
+  EXPECT_EQ(Json::parse(text)["messages"][0]["publisher"], odd);
 }
 
 TEST(ReceptionLog, QuantilesUseTheNearestRank) {

@@ -9,13 +9,14 @@
 #include <string_view>
 #include <vector>
 
-#include "json_writer.h"
+#include "core/json.h"
 
 namespace dissem::baseline {
 
-// Opens the result object and writes system, role, node_id, group and port.
-void begin_result(JsonWriter& j, std::string_view system, std::string_view role, std::uint32_t node_id,
-                  std::string_view group, std::uint16_t port);
+// A result object holding system, role, node_id, group and port, for the
+// caller to add its own members to.
+Json result_head(std::string_view system, std::string_view role, std::uint32_t node_id, std::string_view group,
+                 std::uint16_t port);
 
 // A message a receiver completed.
 struct ReceivedMessage {
@@ -39,10 +40,10 @@ class ReceivedMessages {
   std::uint64_t content_errors() const { return content_errors_; }
   const std::optional<double>& last_completion_s() const { return last_completion_s_; }
 
-  // "messages": [{index, bytes, latency_s, enqueue_unix, new_s, new_unix,
-  // completed_s, completed_unix, content_ok}]; latency = completion wall
-  // time - the sender's enqueue wall time.
-  void write(JsonWriter& j) const;
+  // [{index, bytes, latency_s, enqueue_unix, new_s, new_unix, completed_s,
+  // completed_unix, content_ok}] (a result's "messages"); latency =
+  // completion wall time - the sender's enqueue wall time.
+  Json json() const;
 
  private:
   std::vector<ReceivedMessage> messages_;
@@ -64,13 +65,16 @@ struct SentMessage {
 // t0 (the time start_unix stands for), null where there is none yet.
 // `messages` holds SentMessage or types derived from it.
 template <typename Messages>
-void write_send_times(JsonWriter& j, const Messages& messages, double t0) {
-  j.key("enqueue_times").begin_array();
-  for (const SentMessage& m : messages) m.enqueue_s ? j.value(*m.enqueue_s - t0) : j.null();
-  j.end_array();
-  j.key("sent_times").begin_array();
-  for (const SentMessage& m : messages) m.sent_s ? j.value(*m.sent_s - t0) : j.null();
-  j.end_array();
+void add_send_times(Json& j, const Messages& messages, double t0) {
+  const auto since_t0 = [t0](const std::optional<double>& s) { return s ? Json(*s - t0) : Json(nullptr); };
+  Json enqueue = Json::array();
+  Json sent = Json::array();
+  for (const SentMessage& m : messages) {
+    enqueue.push_back(since_t0(m.enqueue_s));
+    sent.push_back(since_t0(m.sent_s));
+  }
+  j["enqueue_times"] = std::move(enqueue);
+  j["sent_times"] = std::move(sent);
 }
 
 }  // namespace dissem::baseline

@@ -13,7 +13,7 @@
 
 #include "message_info.h"
 #include "norm_session.h"
-#include "common/json_writer.h"
+#include "core/json.h"
 #include "common/payload.h"
 #include "common/result_members.h"
 #include "common/run_clock.h"
@@ -21,7 +21,6 @@
 
 namespace dissem::norm_baseline {
 
-using baseline::JsonWriter;
 using baseline::ReceivedMessage;
 using baseline::RunClock;
 using baseline::payload_matches;
@@ -202,28 +201,26 @@ class Receiver {
   }
 
   void print_result() {
-    JsonWriter j;
-    baseline::begin_result(j, "norm", "receiver", c_.node_id, c_.group, c_.port);
-    j.field("expect", r_.expect)
-        .field("objects_completed", completed_count())
-        .field("bytes_completed", received_.bytes())
-        .field("objects_aborted", aborted_)
-        .field("content_errors", received_.content_errors())
-        .field("duplicates", duplicates_)
-        .field("unidentified", unidentified_)
-        .field("start_unix", us_to_s(clock_.start_unix_us()))
-        .field("first_rx_s", first_rx_s_)
-        .field("last_completion_s", received_.last_completion_s());
-    j.field("timed_out", timed_out_).field("interrupted", interrupted_).field("silent", r_.silent);
-    j.field("rx_loss", r_.rx_loss_percent);
-    j.key("sender_ids").begin_array();
-    for (auto id : senders_) j.value(id);
-    j.end_array();
-    j.field("sender_grtt", sender_grtt_);
-    received_.write(j);
-    if (error_) j.field("error", *error_);
-    j.end_object();
-    std::printf("%s\n", j.str().c_str());
+    Json j = baseline::result_head("norm", "receiver", c_.node_id, c_.group, c_.port);
+    j["expect"] = r_.expect;
+    j["objects_completed"] = completed_count();
+    j["bytes_completed"] = received_.bytes();
+    j["objects_aborted"] = aborted_;
+    j["content_errors"] = received_.content_errors();
+    j["duplicates"] = duplicates_;
+    j["unidentified"] = unidentified_;
+    j["start_unix"] = us_to_s(clock_.start_unix_us());
+    j["first_rx_s"] = json_or_null(first_rx_s_);
+    j["last_completion_s"] = json_or_null(received_.last_completion_s());
+    j["timed_out"] = timed_out_;
+    j["interrupted"] = interrupted_;
+    j["silent"] = r_.silent;
+    j["rx_loss"] = r_.rx_loss_percent;
+    j["sender_ids"] = senders_;
+    j["sender_grtt"] = json_or_null(sender_grtt_);
+    j["messages"] = received_.json();
+    if (error_) j["error"] = *error_;
+    std::printf("%s\n", json_text(j).c_str());
     std::fflush(stdout);
     printed_ = true;
   }

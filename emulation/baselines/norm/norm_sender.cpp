@@ -13,7 +13,7 @@
 
 #include "message_info.h"
 #include "norm_session.h"
-#include "common/json_writer.h"
+#include "core/json.h"
 #include "common/payload.h"
 #include "common/result_members.h"
 #include "common/run_clock.h"
@@ -21,7 +21,6 @@
 
 namespace dissem::norm_baseline {
 
-using baseline::JsonWriter;
 using baseline::RunClock;
 using baseline::fill_payload;
 using baseline::us_to_s;
@@ -262,38 +261,38 @@ class Sender {
   }
 
   std::string result_json() const {
-    JsonWriter j;
-    baseline::begin_result(j, "norm", "sender", c_.node_id, c_.group, c_.port);
-    j.field("messages_planned", messages_.size())
-        .field("objects_enqueued", objects_enqueued_)
-        .field("bytes_enqueued", bytes_enqueued_)
-        .field("start_unix", us_to_s(clock_.start_unix_us()));
-    baseline::write_send_times(j, messages_, 0.0);  // seconds since start_unix
-    j.field("completed", completed_);
-    j.field("completion_basis", completion_basis_).field("completion_s", completion_s_);
-    j.field("timed_out", timed_out_).field("interrupted", interrupted_);
-    j.field("grtt", c_.grtt.value_or(0.0));
-    if (norm_) j.field("grtt_final", NormGetGrttEstimate(norm_->session()));
-    j.field("rate_bps", s_.rate_bps)
-        .field("segment", s_.segment)
-        .field("block", s_.block)
-        .field("parity", s_.parity)
-        .field("auto_parity", s_.auto_parity)
-        .field("interval", s_.interval_s)
-        .field("tx_cache", s_.tx_cache)
-        .field("buffer_space", buffer_space_)
-        .field("linger", s_.linger_s)
-        .field("ack_resets", ack_resets_)
-        .field("send_errors", send_errors_);
-    j.key("acker_status").begin_object();
+    Json j = baseline::result_head("norm", "sender", c_.node_id, c_.group, c_.port);
+    j["messages_planned"] = messages_.size();
+    j["objects_enqueued"] = objects_enqueued_;
+    j["bytes_enqueued"] = bytes_enqueued_;
+    j["start_unix"] = us_to_s(clock_.start_unix_us());
+    baseline::add_send_times(j, messages_, 0.0);  // seconds since start_unix
+    j["completed"] = completed_;
+    j["completion_basis"] = json_or_null(completion_basis_);
+    j["completion_s"] = json_or_null(completion_s_);
+    j["timed_out"] = timed_out_;
+    j["interrupted"] = interrupted_;
+    j["grtt"] = c_.grtt.value_or(0.0);
+    if (norm_) j["grtt_final"] = NormGetGrttEstimate(norm_->session());
+    j["rate_bps"] = s_.rate_bps;
+    j["segment"] = s_.segment;
+    j["block"] = s_.block;
+    j["parity"] = s_.parity;
+    j["auto_parity"] = s_.auto_parity;
+    j["interval"] = s_.interval_s;
+    j["tx_cache"] = s_.tx_cache;
+    j["buffer_space"] = buffer_space_;
+    j["linger"] = s_.linger_s;
+    j["ack_resets"] = ack_resets_;
+    j["send_errors"] = send_errors_;
+    Json ackers = Json::object();
     for (auto id : s_.ackers) {
       NormAckingStatus status = norm_ && watermark_set_ ? NormGetAckingStatus(norm_->session(), id) : NORM_ACK_PENDING;
-      j.field(std::to_string(id), acking_status_name(status));
+      ackers[std::to_string(id)] = acking_status_name(status);
     }
-    j.end_object();
-    if (error_) j.field("error", *error_);
-    j.end_object();
-    return j.str();
+    j["acker_status"] = std::move(ackers);
+    if (error_) j["error"] = *error_;
+    return json_text(j);
   }
 
   const CommonOptions& c_;

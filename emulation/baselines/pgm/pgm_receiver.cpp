@@ -13,7 +13,7 @@
 #include "apdu_header.h"
 #include "pgm_socket.h"
 #include "socket_filters.h"
-#include "common/json_writer.h"
+#include "core/json.h"
 #include "common/payload.h"
 #include "common/result_members.h"
 #include "common/run_clock.h"
@@ -22,7 +22,6 @@
 namespace dissem::pgm_baseline {
 namespace {
 
-using baseline::JsonWriter;
 using baseline::ReceivedMessage;
 using baseline::RunClock;
 using baseline::us_to_s;
@@ -187,27 +186,26 @@ class Receiver {
   }
 
   void print_result() {
-    JsonWriter j;
-    baseline::begin_result(j, "pgm", "receiver", c_.node_id, c_.group, c_.port);
-    j.field("expect", r_.expect)
-        .field("objects_completed", received_.count())
-        .field("bytes_completed", received_.bytes())
-        .field("content_errors", received_.content_errors())
-        .field("duplicates", duplicates_)
-        .field("resets", resets_)
-        .field("incomplete", broken_.size())
-        .field("unidentified", unidentified_)
-        .field("apdus_received", apdus_)
-        .field("recv_errors", recv_errors_)
-        .field("start_unix", us_to_s(clock_.start_unix_us()))
-        .field("first_rx_s", first_rx_s_)
-        .field("last_completion_s", received_.last_completion_s());
-    j.field("timed_out", timed_out_).field("interrupted", interrupted_);
-    j.field("rx_loss", r_.rx_loss_percent);
-    received_.write(j);
-    if (error_) j.field("error", *error_);
-    j.end_object();
-    std::printf("%s\n", j.str().c_str());
+    Json j = baseline::result_head("pgm", "receiver", c_.node_id, c_.group, c_.port);
+    j["expect"] = r_.expect;
+    j["objects_completed"] = received_.count();
+    j["bytes_completed"] = received_.bytes();
+    j["content_errors"] = received_.content_errors();
+    j["duplicates"] = duplicates_;
+    j["resets"] = resets_;
+    j["incomplete"] = broken_.size();
+    j["unidentified"] = unidentified_;
+    j["apdus_received"] = apdus_;
+    j["recv_errors"] = recv_errors_;
+    j["start_unix"] = us_to_s(clock_.start_unix_us());
+    j["first_rx_s"] = json_or_null(first_rx_s_);
+    j["last_completion_s"] = json_or_null(received_.last_completion_s());
+    j["timed_out"] = timed_out_;
+    j["interrupted"] = interrupted_;
+    j["rx_loss"] = r_.rx_loss_percent;
+    j["messages"] = received_.json();
+    if (error_) j["error"] = *error_;
+    std::printf("%s\n", json_text(j).c_str());
     std::fflush(stdout);
     printed_ = true;
   }

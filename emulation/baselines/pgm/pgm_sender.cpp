@@ -13,7 +13,7 @@
 #include "apdu_header.h"
 #include "pgm_socket.h"
 #include "socket_filters.h"
-#include "common/json_writer.h"
+#include "core/json.h"
 #include "common/payload.h"
 #include "common/result_members.h"
 #include "common/run_clock.h"
@@ -22,7 +22,6 @@
 namespace dissem::pgm_baseline {
 namespace {
 
-using baseline::JsonWriter;
 using baseline::RunClock;
 using baseline::us_to_s;
 
@@ -236,45 +235,41 @@ class Sender {
   }
 
   std::string result_json() const {
-    JsonWriter j;
-    baseline::begin_result(j, "pgm", "sender", c_.node_id, c_.group, c_.port);
-    j.field("messages_planned", messages_.size())
-        .field("objects_enqueued", objects_enqueued_)
-        .field("bytes_enqueued", bytes_enqueued_)
-        // The first APDU, as the receivers' delivery times count from it
-        // (before any: when the socket was ready).
-        .field("start_unix", us_to_s(first_send_s_ ? first_send_unix_us_ : clock_.start_unix_us()));
+    Json j = baseline::result_head("pgm", "sender", c_.node_id, c_.group, c_.port);
+    j["messages_planned"] = messages_.size();
+    j["objects_enqueued"] = objects_enqueued_;
+    j["bytes_enqueued"] = bytes_enqueued_;
+    // The first APDU, as the receivers' delivery times count from it
+    // (before any: when the socket was ready).
+    j["start_unix"] = us_to_s(first_send_s_ ? first_send_unix_us_ : clock_.start_unix_us());
     double t0 = first_send_s_.value_or(0.0);
-    baseline::write_send_times(j, messages_, t0);  // seconds since start_unix
-    j.field("completed", completed_);
-    j.field("completion_basis", "handed_to_pgm");  // PGM has no acknowledgements
-    completion_s_ ? j.field("completion_s", *completion_s_ - t0) : j.key("completion_s").null();
-    j.field("timed_out", timed_out_).field("interrupted", interrupted_);
-    j.field("rate_bps", s_.rate_bps)
-        .field("odata_share", s_.odata_share)
-        .field("txw_max_rte", limits_.total)
-        .field("odata_max_rte", limits_.odata)
-        .field("rdata_max_rte", limits_.rdata)
-        .field("payload", c_.payload)
-        .field("max_tpdu", max_tpdu(c_))
-        .field("txw_sqns", s_.txw_sqns)
-        .field("interval", s_.interval_s)
-        .field("start_delay", s_.start_delay_s)
-        .field("pacing", s_.pacing)
-        .field("linger", s_.linger_s)
-        .field("send_errors", send_errors_);
-    j.key("stats")
-        .begin_object()
-        .field("apdus_sent", apdus_sent_)
-        .field("rate_limited", rate_limited_)
-        .field("free_retries", free_retries_)
-        .field("would_block", would_block_)
-        .field("repairs_rate_limited", repairs_rate_limited_)
-        .field("recv_errors", recv_errors_)
-        .end_object();
-    if (error_) j.field("error", *error_);
-    j.end_object();
-    return j.str();
+    baseline::add_send_times(j, messages_, t0);  // seconds since start_unix
+    j["completed"] = completed_;
+    j["completion_basis"] = "handed_to_pgm";  // PGM has no acknowledgements
+    j["completion_s"] = completion_s_ ? Json(*completion_s_ - t0) : Json(nullptr);
+    j["timed_out"] = timed_out_;
+    j["interrupted"] = interrupted_;
+    j["rate_bps"] = s_.rate_bps;
+    j["odata_share"] = s_.odata_share;
+    j["txw_max_rte"] = limits_.total;
+    j["odata_max_rte"] = limits_.odata;
+    j["rdata_max_rte"] = limits_.rdata;
+    j["payload"] = c_.payload;
+    j["max_tpdu"] = max_tpdu(c_);
+    j["txw_sqns"] = s_.txw_sqns;
+    j["interval"] = s_.interval_s;
+    j["start_delay"] = s_.start_delay_s;
+    j["pacing"] = s_.pacing;
+    j["linger"] = s_.linger_s;
+    j["send_errors"] = send_errors_;
+    j["stats"] = {{"apdus_sent", apdus_sent_},
+                  {"rate_limited", rate_limited_},
+                  {"free_retries", free_retries_},
+                  {"would_block", would_block_},
+                  {"repairs_rate_limited", repairs_rate_limited_},
+                  {"recv_errors", recv_errors_}};
+    if (error_) j["error"] = *error_;
+    return json_text(j);
   }
 
   const CommonOptions& c_;

@@ -10,11 +10,13 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "frame_codec.h"
 #include "socket_ops.h"
 #include "common/run_clock.h"
 #include "common/stop_signal.h"
-#include "tools/load/json_text.h"
+#include "core/json.h"
 #include "tools/load/reception_log.h"
 
 namespace dissem::tcp_baseline {
@@ -110,15 +112,20 @@ class Receiver {
   }
 
   void print_result() const {
-    const std::string error = error_.empty() ? "null" : load::json_string(error_);
-    std::printf(
-        "{\"system\":\"tcp\",\"role\":\"receiver\",\"listen\":\"%s:%u\",\"peer\":%s,%s,\"bytes_read\":%llu,"
-        "\"partial_bytes\":%zu,\"timed_out\":%s,\"stopped_by\":\"%s\",\"interrupted\":%s,\"error\":%s,"
-        "\"duration_s\":%.6f}\n",
-        o_.receiver.listen.host.c_str(), o_.receiver.listen.port, load::json_string(peer_).c_str(),
-        log_.json_members().c_str(), static_cast<unsigned long long>(bytes_read_), reader_.partial_bytes(),
-        end_ == End::Complete ? "false" : "true", end_name(end_), end_ == End::Signal ? "true" : "false",
-        error.c_str(), clock_.elapsed_s());
+    Json j;
+    j["system"] = "tcp";
+    j["role"] = "receiver";
+    j["listen"] = fmt::format("{}:{}", o_.receiver.listen.host, o_.receiver.listen.port);
+    j["peer"] = peer_;
+    j.update(log_.json_members());
+    j["bytes_read"] = bytes_read_;
+    j["partial_bytes"] = reader_.partial_bytes();
+    j["timed_out"] = end_ != End::Complete;
+    j["stopped_by"] = end_name(end_);
+    j["interrupted"] = end_ == End::Signal;
+    j["error"] = error_.empty() ? Json(nullptr) : Json(error_);
+    j["duration_s"] = round_to_decimals(clock_.elapsed_s(), 6);
+    std::printf("%s\n", json_text(j).c_str());
     std::fflush(stdout);
   }
 

@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "frame_codec.h"
 #include "socket_ops.h"
 #include "common/run_clock.h"
 #include "common/stop_signal.h"
-#include "tools/load/json_text.h"
+#include "core/json.h"
 #include "tools/load/publication_log.h"
 #include "tools/load/stamped_payload.h"
 
@@ -158,18 +160,27 @@ class Sender {
 
 void Sender::print_result() const {
   const TcpFigures tcp = fd_ ? tcp_figures(fd_.get()) : TcpFigures{};
-  const std::string error = error_.empty() ? "null" : load::json_string(error_);
-  std::printf(
-      "{\"system\":\"tcp\",\"role\":\"sender\",\"connect\":\"%s:%u\",\"connect_s\":%.6f,\"start_unix\":%.6f,%s,"
-      "\"messages_planned\":%zu,\"messages_written\":%zu,\"bytes_written\":%llu,\"messages_unwritten\":%zu,"
-      "\"socket_unacked_bytes\":%llu,\"tcp_rtt_s\":%.6f,\"tcp_cwnd_segments\":%u,\"tcp_retransmits\":%u,"
-      "\"stopped_by\":\"%s\",\"timed_out\":%s,\"interrupted\":%s,\"error\":%s,\"duration_s\":%.6f}\n",
-      o_.sender.connect.host.c_str(), o_.sender.connect.port, connect_s_, us_to_s(start_unix_us_),
-      log_.json_members().c_str(), schedule_.size(), buffer_.messages_written(),
-      static_cast<unsigned long long>(buffer_.bytes_written()), buffer_.messages_pending(),
-      static_cast<unsigned long long>(tcp.unacked_bytes), tcp.rtt_us / 1e6, tcp.cwnd_segments, tcp.total_retransmits,
-      end_name(end_), end_ == End::TimeLimit ? "true" : "false", end_ == End::Signal ? "true" : "false",
-      error.c_str(), clock_.elapsed_s());
+  Json j;
+  j["system"] = "tcp";
+  j["role"] = "sender";
+  j["connect"] = fmt::format("{}:{}", o_.sender.connect.host, o_.sender.connect.port);
+  j["connect_s"] = round_to_decimals(connect_s_, 6);
+  j["start_unix"] = round_to_decimals(us_to_s(start_unix_us_), 6);
+  j.update(log_.json_members());
+  j["messages_planned"] = schedule_.size();
+  j["messages_written"] = buffer_.messages_written();
+  j["bytes_written"] = buffer_.bytes_written();
+  j["messages_unwritten"] = buffer_.messages_pending();
+  j["socket_unacked_bytes"] = tcp.unacked_bytes;
+  j["tcp_rtt_s"] = round_to_decimals(tcp.rtt_us / 1e6, 6);
+  j["tcp_cwnd_segments"] = tcp.cwnd_segments;
+  j["tcp_retransmits"] = tcp.total_retransmits;
+  j["stopped_by"] = end_name(end_);
+  j["timed_out"] = end_ == End::TimeLimit;
+  j["interrupted"] = end_ == End::Signal;
+  j["error"] = error_.empty() ? Json(nullptr) : Json(error_);
+  j["duration_s"] = round_to_decimals(clock_.elapsed_s(), 6);
+  std::printf("%s\n", json_text(j).c_str());
   std::fflush(stdout);
 }
 

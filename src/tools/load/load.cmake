@@ -7,14 +7,13 @@ add_library(dissem_load_payload STATIC ${CMAKE_CURRENT_LIST_DIR}/stamped_payload
                                        ${CMAKE_CURRENT_LIST_DIR}/message_plan.cpp
                                        ${CMAKE_CURRENT_LIST_DIR}/workload.cpp
                                        ${CMAKE_CURRENT_LIST_DIR}/publication_log.cpp
-                                       ${CMAKE_CURRENT_LIST_DIR}/reception_log.cpp
-                                       ${CMAKE_CURRENT_LIST_DIR}/json_text.cpp)
+                                       ${CMAKE_CURRENT_LIST_DIR}/reception_log.cpp)
 target_include_directories(dissem_load_payload PUBLIC ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(dissem_load_payload PUBLIC fmt::fmt)
+target_link_libraries(dissem_load_payload PUBLIC fmt::fmt nlohmann_json::nlohmann_json)
 target_compile_options(dissem_load_payload PRIVATE ${DISSEM_WARNINGS})
 
 add_executable(dissem-load ${CMAKE_CURRENT_LIST_DIR}/dissem_load_main.cpp
                            ${CMAKE_CURRENT_LIST_DIR}/load_publisher.cpp
                            ${CMAKE_CURRENT_LIST_DIR}/load_receiver.cpp)
-target_link_libraries(dissem-load PRIVATE dissem_load_payload dissem_cli_support)
+target_link_libraries(dissem-load PRIVATE dissem_load_payload dissem_cli_support nlohmann_json::nlohmann_json)
 target_compile_options(dissem-load PRIVATE ${DISSEM_WARNINGS})

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "client/client.h"
+#include "core/json.h"
 #include "tools/load/message_plan.h"
 #include "tools/load/publication_log.h"
 #include "tools/load/stamped_payload.h"
@@ -117,11 +118,18 @@ int run_publish(const PublishArgs& a) {
     }
     log.add(m, produced_s);
   }
-  const std::string offer =
-      a.offer_for_s > 0 ? fmt::format(",\"offer_for_s\":{:.3f},\"not_offered\":{}", a.offer_for_s, not_offered) : "";
-  std::printf("{\"system\":\"dissem\",\"role\":\"sender\",\"start_unix\":%.6f,\"tag_scheme\":\"%s\",%s%s,\"duration_s\":%.6f}\n",
-              static_cast<double>(start_unix) / 1e6, a.tag_scheme.c_str(), log.json_members().c_str(),
-              offer.c_str(), seconds_since(t0));
+  Json result;
+  result["system"] = "dissem";
+  result["role"] = "sender";
+  result["start_unix"] = round_to_decimals(static_cast<double>(start_unix) / 1e6, 6);
+  result["tag_scheme"] = a.tag_scheme;
+  result.update(log.json_members());
+  if (a.offer_for_s > 0) {
+    result["offer_for_s"] = round_to_decimals(a.offer_for_s, 3);
+    result["not_offered"] = not_offered;
+  }
+  result["duration_s"] = round_to_decimals(seconds_since(t0), 6);
+  std::printf("%s\n", json_text(result).c_str());
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "client/client.h"
+#include "core/json.h"
 #include "tools/dissem_commands.h"
 #include "tools/load/reception_log.h"
 #include "tools/load/workload.h"
@@ -46,13 +47,11 @@ Stop why_stop(const ReceptionLog& log, const ReceiveArgs& a, Clock::time_point d
   return Stop::Running;
 }
 
-std::string daemon_stats(client::Client& c) {
+Json daemon_stats(client::Client& c) {
   try {
-    std::string daemon = cli::stats_json(c.stats());
-    while (!daemon.empty() && daemon.back() == '\n') daemon.pop_back();
-    return daemon;
+    return cli::stats_json(c.stats());
   } catch (const std::exception&) {
-    return "null";  // the result matters more than the daemon's counters
+    return nullptr;  // the result matters more than the daemon's counters
   }
 }
 
@@ -75,11 +74,15 @@ int run_receive(const ReceiveArgs& a) {
     log.add(fmt::format("{:08x}", d->meta.id.publisher), d->payload, unix_us(),
             std::chrono::duration<double>(Clock::now() - t0).count());
   }
-  std::printf(
-      "{\"system\":\"dissem\",\"role\":\"receiver\",%s,\"timed_out\":%s,\"stopped_by\":\"%s\",\"duration_s\":%.6f,"
-      "\"daemon\":%s}\n",
-      log.json_members().c_str(), stop == Stop::Complete ? "false" : "true", stop_name(stop),
-      std::chrono::duration<double>(Clock::now() - t0).count(), daemon_stats(c).c_str());
+  Json result;
+  result["system"] = "dissem";
+  result["role"] = "receiver";
+  result.update(log.json_members());
+  result["timed_out"] = stop != Stop::Complete;
+  result["stopped_by"] = stop_name(stop);
+  result["duration_s"] = round_to_decimals(std::chrono::duration<double>(Clock::now() - t0).count(), 6);
+  result["daemon"] = daemon_stats(c);
+  std::printf("%s\n", json_text(result).c_str());
   return stop == Stop::Complete ? 0 : 4;
 }
 

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "tools/load/json_text.h"
 
 namespace dissem::load {
 
@@ -31,20 +30,18 @@ void PublicationLog::add(const Planned& message, double produced_s) {
   late_max_s_ = std::max(late_max_s_, produced_s - message.at_s);
 }
 
-std::string PublicationLog::json_members() const {
-  std::string times;
-  for (double t : times_) {
-    if (!times.empty()) times += ',';
-    times += fmt::format("{:.6f}", t);
-  }
-  std::string streams;
-  for (const auto& s : streams_) {
-    if (!streams.empty()) streams += ',';
-    streams += fmt::format(R"({}:{{"published":{},"bytes":{}}})", json_string(s.name), s.published, s.bytes);
-  }
-  return fmt::format(R"("messages_published":{},"bytes_published":{},"publish_s":[{}],"late_max_s":{:.6f},)"
-                     R"("streams":{{{}}})",
-                     times_.size(), bytes_, times, late_max_s_, streams);
+Json PublicationLog::json_members() const {
+  Json times = Json::array();
+  for (double t : times_) times.push_back(round_to_decimals(t, 6));
+  Json streams = Json::object();
+  for (const auto& s : streams_) streams[s.name] = {{"published", s.published}, {"bytes", s.bytes}};
+  Json j;
+  j["messages_published"] = times_.size();
+  j["bytes_published"] = bytes_;
+  j["publish_s"] = std::move(times);
+  j["late_max_s"] = round_to_decimals(late_max_s_, 6);
+  j["streams"] = std::move(streams);
+  return j;
 }
 
 }  // namespace dissem::load

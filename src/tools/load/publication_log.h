@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
 #include "tools/load/stamped_payload.h"
 #include "tools/load/workload.h"
 
@@ -30,10 +31,11 @@ class PublicationLog {
   std::size_t published() const { return times_.size(); }
   std::uint64_t bytes() const { return bytes_; }
 
-  // JSON object members, without braces: messages_published,
-  // bytes_published, publish_s [...], late_max_s (the most a message was
-  // handed over after its planned time), streams {name: {published, bytes}}.
-  std::string json_members() const;
+  // The JSON object members a result adds, in this order:
+  // messages_published, bytes_published, publish_s [...], late_max_s (the
+  // most a message was handed over after its planned time), streams {name:
+  // {published, bytes}}. Times in whole microseconds.
+  Json json_members() const;
 
  private:
   struct PerStream {

@@ -7,15 +7,19 @@
 
 #include <fmt/format.h>
 
-#include "tools/load/json_text.h"
 #include "tools/load/stamped_payload.h"
 
 namespace dissem::load {
 namespace {
 
-std::string number_or_null(std::optional<double> v) {
-  return v ? fmt::format("{:.6f}", *v) : std::string("null");
-}
+// Seconds to the microsecond, as the results always gave them.
+Json micros(double seconds) { return round_to_decimals(seconds, 6); }
+
+// The same, or null when there is no figure.
+Json micros_or_null(const std::optional<double>& seconds) { return seconds ? micros(*seconds) : Json(nullptr); }
+
+// A count the plan gives, or null without a plan.
+Json count_or_null(const StreamSpec* spec, std::size_t count) { return spec ? Json(count) : Json(nullptr); }
 
 }  // namespace
 
@@ -60,7 +64,7 @@ std::string ReceptionLog::stream_name(std::uint32_t stream) const {
   return stream < plan_.streams.size() ? plan_.streams[stream].name : fmt::format("stream-{}", stream);
 }
 
-std::string ReceptionLog::stream_json(std::uint32_t stream) const {
+Json ReceptionLog::stream_json(std::uint32_t stream) const {
   std::vector<double> latencies;
   std::uint64_t bytes = 0;
   std::set<std::uint32_t> finals;  // sources whose final message arrived
@@ -71,48 +75,54 @@ std::string ReceptionLog::stream_json(std::uint32_t stream) const {
     bytes += r.bytes;
     if (spec != nullptr && r.index + spec->sources >= spec->count) finals.insert(spec->source_of(r.index));
   }
+  const bool any = !latencies.empty();
   const double sum = std::accumulate(latencies.begin(), latencies.end(), 0.0);
-  const std::optional<double> mean =
-      latencies.empty() ? std::nullopt : std::optional<double>(sum / static_cast<double>(latencies.size()));
-  const std::optional<double> max =
-      latencies.empty() ? std::nullopt : std::optional<double>(*std::max_element(latencies.begin(), latencies.end()));
-  return fmt::format(
-      R"({}:{{"id":{},"expected":{},"received":{},"bytes":{},"sources":{},"final_updates_received":{},)"
-      R"("latency_mean_s":{},"latency_p50_s":{},"latency_p95_s":{},"latency_max_s":{}}})",
-      json_string(stream_name(stream)), stream, spec ? std::to_string(spec->count) : "null", latencies.size(), bytes,
-      spec ? std::to_string(spec->sources) : "null", spec ? std::to_string(finals.size()) : "null",
-      number_or_null(mean), number_or_null(quantile(latencies, 0.5)), number_or_null(quantile(latencies, 0.95)),
-      number_or_null(max));
+  Json j;
+  j["id"] = stream;
+  j["expected"] = count_or_null(spec, spec ? spec->count : 0);
+  j["received"] = latencies.size();
+  j["bytes"] = bytes;
+  j["sources"] = count_or_null(spec, spec ? spec->sources : 0);
+  j["final_updates_received"] = count_or_null(spec, finals.size());
+  j["latency_mean_s"] = any ? micros(sum / static_cast<double>(latencies.size())) : Json(nullptr);
+  j["latency_p50_s"] = micros_or_null(quantile(latencies, 0.5));
+  j["latency_p95_s"] = micros_or_null(quantile(latencies, 0.95));
+  j["latency_max_s"] = any ? micros(*std::max_element(latencies.begin(), latencies.end())) : Json(nullptr);
+  return j;
 }
 
-std::string ReceptionLog::streams_json() const {
+Json ReceptionLog::streams_json() const {
   std::set<std::uint32_t> ids;
   for (std::uint32_t s = 0; s < plan_.streams.size(); ++s) ids.insert(s);
   for (const auto& r : records_) ids.insert(r.stream);
-  std::string out = "{";
-  for (auto id : ids) {
-    if (out.size() > 1) out += ',';
-    out += stream_json(id);
-  }
-  return out + "}";
+  Json out = Json::object();
+  for (auto id : ids) out[stream_name(id)] = stream_json(id);
+  return out;
 }
 
-std::string ReceptionLog::json_members() const {
-  std::string messages;
+Json ReceptionLog::json_members() const {
+  Json messages = Json::array();
   std::uint64_t bytes = 0;
   for (const auto& r : records_) {
-    if (!messages.empty()) messages += ',';
-    messages += fmt::format(R"({{"publisher":{},"stream":{},"index":{},"bytes":{},"latency_s":{:.6f},)"
-                            R"("completed_unix":{:.6f}}})",
-                            json_string(r.publisher), json_string(stream_name(r.stream)), r.index, r.bytes, r.latency_s,
-                            r.completed_unix);
+    messages.push_back({{"publisher", r.publisher},
+                        {"stream", stream_name(r.stream)},
+                        {"index", r.index},
+                        {"bytes", r.bytes},
+                        {"latency_s", micros(r.latency_s)},
+                        {"completed_unix", micros(r.completed_unix)}});
     bytes += r.bytes;
   }
-  return fmt::format(
-      R"("messages_completed":{},"bytes_completed":{},"expected":{},"content_errors":{},"duplicates":{},)"
-      R"("first_rx_s":{},"last_completion_s":{:.6f},"streams":{},"messages":[{}])",
-      records_.size(), bytes, expected_, content_errors_, duplicates_, first_rx_s_ ? fmt::format("{:.6f}", *first_rx_s_) : "-1",
-      last_completion_s_, streams_json(), messages);
+  Json j;
+  j["messages_completed"] = records_.size();
+  j["bytes_completed"] = bytes;
+  j["expected"] = expected_;
+  j["content_errors"] = content_errors_;
+  j["duplicates"] = duplicates_;
+  j["first_rx_s"] = first_rx_s_ ? micros(*first_rx_s_) : Json(-1);
+  j["last_completion_s"] = micros(last_completion_s_);
+  j["streams"] = streams_json();
+  j["messages"] = std::move(messages);
+  return j;
 }
 
 }  // namespace dissem::load

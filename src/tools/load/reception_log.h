@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/json.h"
 #include "tools/load/workload.h"
 
 namespace dissem::load {
@@ -43,10 +44,11 @@ class ReceptionLog {
   // in the plan give the publisher's start.
   std::optional<std::uint64_t> plan_end_unix_us() const { return plan_end_unix_us_; }
 
-  // JSON object members, without braces: messages_completed,
-  // bytes_completed, expected, content_errors, duplicates, first_rx_s,
-  // last_completion_s, streams {name: figures}, messages [records].
-  std::string json_members() const;
+  // The JSON object members a result adds, in this order:
+  // messages_completed, bytes_completed, expected, content_errors,
+  // duplicates, first_rx_s (-1 before the first), last_completion_s, streams
+  // {name: figures}, messages [records]. Times in whole microseconds.
+  Json json_members() const;
 
  private:
   struct Record {
@@ -59,8 +61,8 @@ class ReceptionLog {
   };
 
   std::string stream_name(std::uint32_t stream) const;
-  std::string streams_json() const;
-  std::string stream_json(std::uint32_t stream) const;
+  Json streams_json() const;
+  Json stream_json(std::uint32_t stream) const;
 
   Workload plan_;
   std::size_t expected_ = 0;

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <random>
 
-#include "tools/load/json_text.h"
+#include "core/json.h"
 
 namespace dissem::norm_gateway {
 namespace {
@@ -181,19 +181,33 @@ void Gateway::write_status(Micros now, bool final) {
   next_status_ = now + kStatusPeriod;
   const BridgeCounters& b = policy_.counters();
   const NormCounters& n = norm_.counters();
-  const std::string text = fmt::format(
-      "{{\"name\":{},\"group\":{},\"norm_domain\":{},\"dissem_domain\":{},\"unix_s\":{:.3f},\"final\":{},"
-      "\"dissem_connected\":{},\"norm_node_id\":{},"
-      "\"norm_objects\":{},\"dissem_deliveries\":{},\"to_dissem\":{},\"to_norm\":{},\"loops_prevented\":{},"
-      "\"duplicates_suppressed\":{},\"too_large\":{},\"not_bridged\":{},\"pending\":{},"
-      "\"norm_objects_aborted\":{},\"norm_objects_unsupported\":{},\"norm_objects_sent\":{},"
-      "\"norm_objects_held\":{},\"norm_enqueue_refused\":{},\"norm_send_errors\":{},"
-      "\"dissem_reconnects\":{},\"dissem_publish_failures\":{}}}\n",
-      load::json_string(config_.name), load::json_string(config_.group), load::json_string(config_.norm_domain),
-      load::json_string(config_.dissem_domain), static_cast<double>(now) / 1e6, final, dissem_.connected(), norm_.local_node_id(),
-      b.norm_objects, b.dissem_deliveries, b.to_dissem, b.to_norm, b.loops_prevented, b.duplicates_suppressed,
-      b.too_large, b.not_bridged, policy_.pending(), n.objects_aborted, n.objects_unsupported, n.objects_sent,
-      norm_.held_objects(), n.enqueue_refused, n.send_errors, reconnects_, publish_failures_);
+  Json status;
+  status["name"] = config_.name;
+  status["group"] = config_.group;
+  status["norm_domain"] = config_.norm_domain;
+  status["dissem_domain"] = config_.dissem_domain;
+  status["unix_s"] = round_to_decimals(static_cast<double>(now) / 1e6, 3);
+  status["final"] = final;
+  status["dissem_connected"] = dissem_.connected();
+  status["norm_node_id"] = norm_.local_node_id();
+  status["norm_objects"] = b.norm_objects;
+  status["dissem_deliveries"] = b.dissem_deliveries;
+  status["to_dissem"] = b.to_dissem;
+  status["to_norm"] = b.to_norm;
+  status["loops_prevented"] = b.loops_prevented;
+  status["duplicates_suppressed"] = b.duplicates_suppressed;
+  status["too_large"] = b.too_large;
+  status["not_bridged"] = b.not_bridged;
+  status["pending"] = policy_.pending();
+  status["norm_objects_aborted"] = n.objects_aborted;
+  status["norm_objects_unsupported"] = n.objects_unsupported;
+  status["norm_objects_sent"] = n.objects_sent;
+  status["norm_objects_held"] = norm_.held_objects();
+  status["norm_enqueue_refused"] = n.enqueue_refused;
+  status["norm_send_errors"] = n.send_errors;
+  status["dissem_reconnects"] = reconnects_;
+  status["dissem_publish_failures"] = publish_failures_;
+  const std::string text = json_text(status) + "\n";
   // Written beside and renamed, so readers never see half a file.
   const std::string tmp = config_.status_file + ".tmp";
   {

@@ -1,0 +1,45 @@
+// `dissem peers --json` and `dissem stats --json` (src/tools): the figures at
+// the precision they always had, unknown ones null, counts integers.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <vector>
+
+#include "core/json.h"
+#include "tools/dissem_commands.h"
+#include "tools/dissem_peers.h"
+
+namespace dissem::cli {
+namespace {
+
+TEST(PeersJson, RoundsFiguresAndLeavesUnmeasuredLossNull) {
+  ipc::PeerInfo p;
+  p.node = 0xabcd;
+  p.last_heard_ago = 1'234'567;  // µs: 1234.567 ms, written as a whole 1235
+  p.estimated_loss = 0.123456;
+  p.srtt = 45'678;
+  p.loss_in = 0.5;
+  p.received_bytes_per_s = 1234.56;
+  p.sent_bytes_per_s = 0;
+  const Json j = peers_json({p});
+  EXPECT_EQ(json_text(j), R"({"peers":[{"node":"0000abcd","last_heard_ms_ago":1235,"loss_pct":12.35,)"
+                          R"("srtt_ms":45.678,"loss_in_pct":50.0,"loss_out_pct":null,"received_bytes_per_s":1234.6,)"
+                          R"("sent_bytes_per_s":0.0}]})");
+  EXPECT_EQ(json_text(peers_json({})), R"({"peers":[]})");
+}
+
+TEST(StatsJson, EveryCounterIsAnIntegerUnderItsSection) {
+  ipc::StatsSnapshot snap;
+  snap.engine.messages_published = 3;
+  snap.cache_bytes = 1ull << 40;
+  const Json j = stats_json(snap);
+  EXPECT_EQ(j["messages"]["published"], 3);
+  EXPECT_EQ(j["cache"]["bytes"], 1ull << 40);
+  EXPECT_EQ(j["malformed"]["total"], 0);
+  EXPECT_TRUE(j["traffic"]["data"]["sent"]["bytes"].is_number_unsigned());
+  EXPECT_EQ(json_text(j).rfind(R"({"traffic":{"data":{"sent":{"datagrams":0,"bytes":0},)", 0), 0u) << json_text(j);
+  EXPECT_EQ(j.back(), 0) << "own_datagrams_ignored comes last";
+}
+
+}  // namespace
+}  // namespace dissem::cli
