@@ -19,7 +19,7 @@
 #include "forwarder.h"
 #include "link_model.h"
 #include "namespaces.h"
-#include "reports.h"
+#include "emulator_output.h"
 #include "scheduling.h"
 
 namespace {

@@ -5,7 +5,7 @@
 # Connecting, progress lines and the stats/peers reports, shared with dissem-load.
 add_library(dissem_cli_support STATIC ${CMAKE_CURRENT_LIST_DIR}/dissem_common.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_progress.cpp
-                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_report.cpp
+                                      ${CMAKE_CURRENT_LIST_DIR}/dissem_stats.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_peers.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/dissem_peers_watch.cpp
                                       ${CMAKE_CURRENT_LIST_DIR}/top_view.cpp)

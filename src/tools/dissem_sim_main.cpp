@@ -24,7 +24,7 @@
 
 #include "sim/experiments.h"
 #include "sim/paper_scenarios.h"
-#include "sim/report.h"
+#include "sim/result_format.h"
 #include "sim/run_meter.h"
 #include "sim/scenario_file.h"
 #include "sim/scenario_runner.h"

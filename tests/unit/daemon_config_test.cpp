@@ -276,8 +276,8 @@ TEST_F(ConfigFiles, PrintedConfigRoundTrips) {
 // The sample file documents every key with its default value (the two
 // environment-dependent paths are commented out).
 TEST(ExampleFile, ListsEveryKeyAndConfiguresTheDefaults) {
-  // __FILE__ is absolute in the CMake build: tests/unit/ -> docs/.
-  const auto path = fs::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "dissemd.example.toml";
+  // The source tree as CMake knows it (__FILE__ may be relative under a compiler cache).
+  const auto path = fs::path(DISSEM_SOURCE_DIR) / "docs" / "dissemd.example.toml";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

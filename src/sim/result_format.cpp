@@ -1,4 +1,4 @@
-#include "sim/report.h"
+#include "sim/result_format.h"
 
 #include <fmt/format.h>
 

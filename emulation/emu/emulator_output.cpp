@@ -1,4 +1,4 @@
-#include "reports.h"
+#include "emulator_output.h"
 
 #include <cerrno>
 #include <cstdio>

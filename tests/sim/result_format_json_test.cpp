@@ -1,11 +1,11 @@
-// dissem-sim --json (sim/report.h): the members in their documented order,
+// dissem-sim --json (sim/result_format.h): the members in their documented order,
 // counts as integers, figures to six significant digits, names escaped.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "core/json.h"
-#include "sim/report.h"
+#include "sim/result_format.h"
 
 namespace dissem::sim {
 namespace {

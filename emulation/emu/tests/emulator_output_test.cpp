@@ -1,5 +1,5 @@
 // The ready line is the contract with the runner: its exact shape is pinned here.
-#include "reports.h"
+#include "emulator_output.h"
 
 #include <gtest/gtest.h>
 
