@@ -21,10 +21,10 @@ ControllerSet make_controllers(const ControllerSettings& s) {
         FloodingParams{s.forwarding_probability, s.forwarding_hop_limit, s.forwarding_delay_max});
   } else if (s.forwarding == "subscription-aware") {
     set.forwarding = std::make_unique<SubscriptionAwareForwarding>(
-        SubscriptionAwareParams{s.forwarding_hop_limit, s.forwarding_delay_max});
+        InterestForwardingParams{s.forwarding_hop_limit, s.forwarding_delay_max});
   } else if (s.forwarding == "subscriber-tree") {
     set.forwarding = std::make_unique<SubscriberTreeForwarding>(
-        SubscriberTreeParams{s.forwarding_hop_limit, s.forwarding_delay_max});
+        InterestForwardingParams{s.forwarding_hop_limit, s.forwarding_delay_max});
   } else if (s.forwarding == "plugin") {
     set.forwarding = std::make_unique<PluginForwarding>(plugin);
   } else {

@@ -36,13 +36,9 @@
 
 #include "controllers/forwarding/forwarded_memory.h"
 #include "controllers/forwarding/forwarding_controller.h"
+#include "controllers/forwarding/interest_params.h"
 
 namespace dissem::controllers {
-
-struct SubscriberTreeParams {
-  std::uint32_t hop_limit = 8;
-  Micros delay_max = 0;  // 0: four packet times
-};
 
 class SubscriberTreeForwarding final : public ForwardingController {
  public:
@@ -51,7 +47,7 @@ class SubscriberTreeForwarding final : public ForwardingController {
   // repairs and requesting what it misses of it).
   static constexpr std::uint32_t kTreeMemory = 16;
 
-  explicit SubscriberTreeForwarding(SubscriberTreeParams params) : params_(params) {}
+  explicit SubscriberTreeForwarding(InterestForwardingParams params) : params_(params) {}
   std::string_view name() const override { return "subscriber-tree"; }
   ForwardDecision on_new_fragment(const ReceivedFragment& fragment, const NodeView& node, Micros now,
                                   Random& rng) override;
@@ -62,7 +58,7 @@ class SubscriberTreeForwarding final : public ForwardingController {
  private:
   bool on_tree(const std::string& group) const { return tree_.contains(group); }
 
-  SubscriberTreeParams params_;
+  InterestForwardingParams params_;
   ForwardedMemory decided_;
   // Groups this node relayed first-pass data of, with the copies not naming
   // us it still tolerates before it leaves the group's tree.

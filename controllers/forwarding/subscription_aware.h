@@ -17,17 +17,13 @@
 
 #include "controllers/forwarding/forwarded_memory.h"
 #include "controllers/forwarding/forwarding_controller.h"
+#include "controllers/forwarding/interest_params.h"
 
 namespace dissem::controllers {
 
-struct SubscriptionAwareParams {
-  std::uint32_t hop_limit = 8;
-  Micros delay_max = 0;  // 0: four packet times
-};
-
 class SubscriptionAwareForwarding final : public ForwardingController {
  public:
-  explicit SubscriptionAwareForwarding(SubscriptionAwareParams params) : params_(params) {}
+  explicit SubscriptionAwareForwarding(InterestForwardingParams params) : params_(params) {}
   std::string_view name() const override { return "subscription-aware"; }
   ForwardDecision on_new_fragment(const ReceivedFragment& fragment, const NodeView& node, Micros now,
                                   Random& rng) override;
@@ -35,7 +31,7 @@ class SubscriptionAwareForwarding final : public ForwardingController {
   std::uint32_t interest_radius() const override { return params_.hop_limit; }
 
  private:
-  SubscriptionAwareParams params_;
+  InterestForwardingParams params_;
   ForwardedMemory decided_;
   std::set<std::string> on_path_;  // groups this node has rebroadcast first-pass data of
 };

@@ -42,7 +42,7 @@ class Sinkhole final : public controllers::ForwardingController {
   bool names_relays() const override { return true; }
 
  private:
-  controllers::SubscriberTreeForwarding inner_{controllers::SubscriberTreeParams{}};
+  controllers::SubscriberTreeForwarding inner_{controllers::InterestForwardingParams{}};
 };
 
 struct Outcome {
@@ -64,7 +64,7 @@ Outcome run(bool sinkhole, double reliability) {
       sim.node(i).set_forwarding_controller(std::make_unique<Sinkhole>());
     else
       sim.node(i).set_forwarding_controller(
-          std::make_unique<controllers::SubscriberTreeForwarding>(controllers::SubscriberTreeParams{}));
+          std::make_unique<controllers::SubscriberTreeForwarding>(controllers::InterestForwardingParams{}));
   }
   sim.set_all_links(LinkParams{0, 0, 0, false});  // only the edges drawn above
   const LinkParams link{reliability, 2 * kMillis, 0, true};
