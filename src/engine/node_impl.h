@@ -8,7 +8,8 @@
 //   node_bundling.cpp     frames bundled into one datagram            (bundling)
 //   node_requests.cpp     request rounds: MFRs (mfr_builder.h) and their gate
 //   node_request_budget.cpp  what a requester's serving budget covers
-//   node_serving.cpp      answering requests after their random delay; forwarding release
+//   node_serving.cpp      answering requests after their random delay
+//   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
 //   node_beacon.cpp       building and pacing beacons                 (beacons)
 //   node_coding.cpp       coded symbols: receiving, decoding, generating (coder_cache)
 //   node_windows.cpp      window coding across a stream's small messages
@@ -156,6 +157,10 @@ class NodeImpl {
   void on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now);
   // A fragment this node may not hold yet (received, or recovered by
   // decoding): tracked, cached, offered to the forwarding controller.
+  // node_forwarding.cpp: the forwarding controller's verdict on a fragment
+  // held for the first time; a rebroadcast waits in queues.forwards.
+  void offer_to_forwarding(const MessageMeta& meta, std::uint32_t offset, std::uint32_t length, bool subscribed,
+                           const ArrivedFrom& from, Micros now);
   FragmentOutcome accept_fragment(const MessageMeta& meta, std::uint32_t offset, std::span<const std::uint8_t> payload,
                                   bool subscribed, const ArrivedFrom& from, Micros now);
 
@@ -317,7 +322,7 @@ class NodeImpl {
   std::pair<std::size_t, std::size_t> send_beacon(Micros now);
   // node.cpp
   void housekeeping(Micros now);
-  // node_serving.cpp
+  // node_forwarding.cpp: rebroadcasts whose delay is over join the repair queue.
   void release_due_forwards(Micros now);
   // Our own first pass has yet to send (all of) `block` of `id`.
   bool first_pass_pending(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const;

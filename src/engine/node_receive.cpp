@@ -237,15 +237,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
   store->put_fragment(meta, offset, payload, now);
   if (outcome == FragmentOutcome::New || outcome == FragmentOutcome::Completed) note_expiry(meta);
 
-  const auto decision = forwarding->on_new_fragment(
-      controllers::ReceivedFragment{meta, offset, length, from.hops, subscribed, from.transmitter, from.repair}, view,
-      now, rng);
-  if (decision.forward) {
-    queues.forwards.emplace(now + std::max<Micros>(decision.delay, 0),
-                            QueuedFragment{FragmentKey{meta.id, offset}, from.hops + 1, FragmentOrigin::Forward, now,
-                                           length, !decision.yield_to_copies});
-    ++stats.forwards_queued;
-  }
+  offer_to_forwarding(meta, offset, length, subscribed, from, now);
 
   if (outcome == FragmentOutcome::Completed) {
     if (!verify_message(meta.id)) {

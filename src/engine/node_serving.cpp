@@ -154,14 +154,4 @@ void NodeImpl::serve_due_requests(Micros now) {
   }
 }
 
-void NodeImpl::release_due_forwards(Micros now) {
-  while (!queues.forwards.empty() && queues.forwards.begin()->first <= now) {
-    QueuedFragment f = queues.forwards.begin()->second;
-    queues.forwards.erase(queues.forwards.begin());
-    if (queues.repair_keys.contains(f.key) || queues.repairs.size() >= config.max_queued_datagrams) continue;
-    queues.repair_keys.insert(f.key);
-    queues.repairs.push(priority_of(f.key.message), f);
-  }
-}
-
 }  // namespace dissem::engine
