@@ -117,7 +117,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   // Spread first beacons so nodes started together do not collide.
   beacons.next = now + rng.uniform_int(0, config.beacon_interval / 4);
   next_housekeeping = now + kHousekeepingInterval;
-  next_request_round = now;
+  rounds.next = now;
   pushes.tokens_at = now;
 }
 
@@ -265,9 +265,9 @@ void NodeImpl::on_timer(Micros now) {
     release_pushes(now);
     if (pushes.summary_due && now >= *pushes.summary_due) send_summary(now);
   }
-  if (now >= next_request_round) {
+  if (now >= rounds.next) {
     run_request_round(now);
-    next_request_round = std::max(now + timing.request_round, request_spacing_until);
+    rounds.next = std::max(now + timing.request_round, rounds.spacing_until);
   }
   if (now >= beacons.next) beacon_due(now);
   expire_due(now);
@@ -283,7 +283,7 @@ void NodeImpl::on_timer(Micros now) {
 Micros NodeImpl::next_deadline() const {
   Micros t = std::min(beacons.next, next_housekeeping);
   if (!expiries.empty()) t = std::min(t, static_cast<Micros>(expiries.begin()->first) * kMillis);
-  if (tracker.incomplete_count() > 0) t = std::min(t, next_request_round);
+  if (tracker.incomplete_count() > 0) t = std::min(t, rounds.next);
   if (auto due = server.next_due()) t = std::min(t, *due);
   if (auto due = next_window_due()) t = std::min(t, *due);
   if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);

@@ -6,7 +6,7 @@
 //   node_receive*.cpp     opening, decoding and handling received datagrams
 //   node_send.cpp         the per-datagram choice among the send queues (queues)
 //   node_bundling.cpp     frames bundled into one datagram            (bundling)
-//   node_requests.cpp     request rounds: MFRs (mfr_builder.h) and their gate
+//   node_requests.cpp     request rounds: MFRs (mfr_builder.h) and their gate (rounds)
 //   node_request_budget.cpp  what a requester's serving budget covers
 //   node_serving.cpp      answering requests after their random delay
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
@@ -59,6 +59,7 @@
 #include "engine/reception_meter.h"
 #include "engine/redundancy_planner.h"
 #include "engine/replication_pushes.h"
+#include "engine/request_round_clock.h"
 #include "engine/request_server.h"
 #include "engine/security_state.h"
 #include "engine/send_queues.h"
@@ -306,8 +307,7 @@ class NodeImpl {
   // moment (stale entries, of messages already gone, are skipped).
   std::set<std::pair<std::uint64_t, MessageId>> expiries;
   Micros last_alarm = 0;            // last integrity event raised to applications
-  Micros next_request_round = 0;
-  Micros request_spacing_until = 0;  // the last MFR's share of the control budget (link_timers.h)
+  RequestRoundClock rounds;
   Micros next_housekeeping = 0;
   BeaconSchedule beacons;
 

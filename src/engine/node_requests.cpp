@@ -59,7 +59,7 @@ void NodeImpl::run_request_round(Micros now) {
   auto bytes = wire::encode(round->request);
   // Requests keep to their half of the control share: on a slow link the
   // next round waits until this one's bytes fit it.
-  request_spacing_until = now + control_spacing(config, bytes.size());
+  rounds.spacing_until = now + control_spacing(config, bytes.size());
   enqueue_control(std::move(bytes), TrafficKind::Request);
 }
 
