@@ -82,35 +82,21 @@ void follow_overheard_request(NodeImpl& n, const wire::MissingFragmentRequest& r
   }
 }
 
-void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t size, Micros now) {
-  n.stats.received[static_cast<std::size_t>(TrafficKind::Request)].add(size);
-  if (r.requester() == n.config.node_id) {
-    ++n.stats.own_datagrams_ignored;
-    return;
-  }
-  if (!n.sealed_by(r.requester())) return;
-  ++n.stats.mfrs_received;
-  // A requester is a neighbour, but not an established one (peers.h) until
-  // its beacons are heard: invented requester ids set no timers or budgets,
-  // raise no events, and do not make the members hold back or fetch.
-  n.peers.heard(r.requester(), now);
-  if (n.peers.established(r.requester())) follow_overheard_request(n, r, now);
+// A whole message or byte ranges of it that a request asks of this node.
+struct Answer {
+  MessageId id;
+  bool whole;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+};
 
-  if (!n.config.serve_requests) return;
-  if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
-  n.budget_request(r, now);
-  for (const auto& w : r.wants())
-    for (const auto& need : w.windows()) n.on_window_request(StreamId{w.group(), w.publisher()}, need, now);
-  struct Answer {
-    MessageId id;
-    bool whole;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
-  };
+// What `r` asks of this node by message (block requests are handed to
+// on_block_request), and the air time the answers compete for: one fragment
+// per message, this request's and those already pending here (a large
+// message is deduplicated fragment by fragment as it drains, by the NTM).
+std::vector<Answer> plain_answers(NodeImpl& n, const wire::MissingFragmentRequest& r, std::uint64_t& air_bytes,
+                                  Micros now) {
   std::vector<Answer> answers;
-  // The air time the answers compete for: one fragment per message, this
-  // request's and those already pending here (a large message is
-  // deduplicated fragment by fragment as it drains, by the NTM).
-  std::uint64_t air_bytes = static_cast<std::uint64_t>(n.server.pending()) * n.config.payload_size;
+  air_bytes = static_cast<std::uint64_t>(n.server.pending()) * n.config.payload_size;
   for (const auto& w : r.wants()) {
     for (const auto& m : w.messages()) {
       const MessageId id{w.group(), w.publisher(), m.seq()};
@@ -132,6 +118,13 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
       answers.push_back(std::move(a));
     }
   }
+  return answers;
+}
+
+// Each answer is due after its rank's turn (responder_rank.h), or after a
+// uniform random delay without ranked answers.
+void schedule_answers(NodeImpl& n, NodeId requester, const std::vector<Answer>& answers, std::uint64_t air_bytes,
+                      Micros now) {
   if (!n.timing.ranked_answers) {
     for (const auto& a : answers)
       n.server.on_request(a.id, a.whole, a.ranges, now, now + n.rng.uniform_int(0, n.timing.serve_delay_max));
@@ -142,9 +135,33 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
   const Micros turn = static_cast<Micros>(static_cast<double>(air_bytes) * n.timing.air_us_per_byte) +
                       2 * n.timing.packet_time + n.timing.rtt / 2;
   for (const auto& a : answers) {
-    const auto rank = static_cast<Micros>(responder_rank(a.id, n.config.node_id, r.requester(), n.peers.all()));
+    const auto rank = static_cast<Micros>(responder_rank(a.id, n.config.node_id, requester, n.peers.all()));
     n.server.on_request(a.id, a.whole, a.ranges, now, now + rank * turn + n.rng.uniform_int(0, turn / 2));
   }
+}
+
+void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t size, Micros now) {
+  n.stats.received[static_cast<std::size_t>(TrafficKind::Request)].add(size);
+  if (r.requester() == n.config.node_id) {
+    ++n.stats.own_datagrams_ignored;
+    return;
+  }
+  if (!n.sealed_by(r.requester())) return;
+  ++n.stats.mfrs_received;
+  // A requester is a neighbour, but not an established one (peers.h) until
+  // its beacons are heard: invented requester ids set no timers or budgets,
+  // raise no events, and do not make the members hold back or fetch.
+  n.peers.heard(r.requester(), now);
+  if (n.peers.established(r.requester())) follow_overheard_request(n, r, now);
+
+  if (!n.config.serve_requests) return;
+  if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
+  n.budget_request(r, now);
+  for (const auto& w : r.wants())
+    for (const auto& need : w.windows()) n.on_window_request(StreamId{w.group(), w.publisher()}, need, now);
+  std::uint64_t air_bytes = 0;
+  const auto answers = plain_answers(n, r, air_bytes, now);
+  schedule_answers(n, r.requester(), answers, air_bytes, now);
 }
 
 void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {
