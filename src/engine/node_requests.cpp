@@ -78,35 +78,63 @@ bool NodeImpl::window_member(const MessageId& id, const MessageState& st) const 
   return !st.complete && !st.meta && coded_streams.small(stream) && !coded_streams.excluded(stream, id.seq);
 }
 
+namespace {
+
+// A lost small message, with whether it may be asked for now: its backoff
+// is over, and it has waited as kRequestWindows says.
+struct LostSmall {
+  std::uint64_t seq;
+  MessageState* state;
+  bool due;
+};
+
+// Lost small messages per stream, ascending (the tracker's order).
+std::map<StreamId, std::vector<LostSmall>> lost_small(NodeImpl& n, Micros now) {
+  std::map<StreamId, std::vector<LostSmall>> lost;
+  n.tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
+    if (!n.wants_group(id.group) || !n.window_member(id, st)) return;
+    const StreamState* s = n.tracker.stream(stream_of(id));
+    const std::uint64_t wait = kRequestWindows * n.config.window_messages;
+    const bool passed = s != nullptr && s->newest >= id.seq + wait;
+    Micros quiet = n.timing.tail_timeout;
+    if (const auto interval = n.reception.message_interval(id.publisher))
+      quiet = std::max(quiet, std::min<Micros>(static_cast<Micros>(wait) * *interval, kWindowWaitMax));
+    const bool due = st.request.next_eligible <= now && (passed || now - st.first_seen >= quiet);
+    lost[stream_of(id)].push_back(LostSmall{id.seq, &st, due});
+  });
+  return lost;
+}
+
+// The window request for `stream` from `first` over the messages `unknown`
+// there, of which the stream's equations determine `rank`.
+wire::PublisherWants window_want(const StreamId& stream, std::uint64_t first, const std::set<std::uint64_t>& unknown,
+                                 std::size_t rank) {
+  wire::PublisherWants w;
+  w.set_group(stream.group);
+  w.set_publisher(stream.publisher);
+  auto* need = w.add_windows();
+  need->set_first_seq(first);
+  need->set_count(static_cast<std::uint32_t>(*unknown.rbegin() - first + 1));
+  need->set_deficit(static_cast<std::uint32_t>(unknown.size() - rank));
+  std::string held((need->count() + 7) / 8, '\0');
+  for (std::uint32_t i = 0; i < need->count(); ++i)
+    if (!unknown.contains(first + i)) held[i / 8] = static_cast<char>(held[i / 8] | (1 << (i % 8)));
+  need->set_held(std::move(held));
+  return w;
+}
+
+}  // namespace
+
 std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_bytes, Micros now) {
   std::vector<wire::PublisherWants> out;
   if (!window_coding()) return out;
-  // Lost small messages per stream, ascending (the tracker's order), with
-  // whether each may be asked for now: its backoff is over, and it has
-  // waited as kRequestWindows says.
-  struct Lost {
-    std::uint64_t seq;
-    MessageState* state;
-    bool due;
-  };
-  std::map<StreamId, std::vector<Lost>> lost;
-  tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
-    if (!wants_group(id.group) || !window_member(id, st)) return;
-    const StreamState* s = tracker.stream(stream_of(id));
-    const std::uint64_t wait = kRequestWindows * config.window_messages;
-    const bool passed = s != nullptr && s->newest >= id.seq + wait;
-    Micros quiet = timing.tail_timeout;
-    if (const auto interval = reception.message_interval(id.publisher))
-      quiet = std::max(quiet, std::min<Micros>(static_cast<Micros>(wait) * *interval, kWindowWaitMax));
-    const bool due = st.request.next_eligible <= now && (passed || now - st.first_seen >= quiet);
-    lost[stream_of(id)].push_back(Lost{id.seq, &st, due});
-  });
+  auto lost = lost_small(*this, now);
   wire::FrameBudget budget(max_bytes);
   for (auto& [stream, members] : lost) {
     // The span starts at the oldest member due and covers every lost
     // message within 64 of it, due or not, and every message the stream's
     // window equations still involve there: the deficit counts them all.
-    const auto start = std::find_if(members.begin(), members.end(), [](const Lost& l) { return l.due; });
+    const auto start = std::find_if(members.begin(), members.end(), [](const LostSmall& l) { return l.due; });
     if (start == members.end() || !rng.chance(config.request_probability)) continue;
     const std::uint64_t first = start->seq;
     const std::uint64_t limit = first + wire::kMaxWindowMessages - 1;
@@ -119,20 +147,10 @@ std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_byte
       rank = decoder->rank_within(first, *unknown.rbegin());
     }
     if (rank >= unknown.size()) continue;  // determined: solved as soon as its sources are in
-    wire::PublisherWants w;
-    w.set_group(stream.group);
-    w.set_publisher(stream.publisher);
-    auto* need = w.add_windows();
-    need->set_first_seq(first);
-    need->set_count(static_cast<std::uint32_t>(*unknown.rbegin() - first + 1));
-    need->set_deficit(static_cast<std::uint32_t>(unknown.size() - rank));
-    std::string held((need->count() + 7) / 8, '\0');
-    for (std::uint32_t i = 0; i < need->count(); ++i)
-      if (!unknown.contains(first + i)) held[i / 8] = static_cast<char>(held[i / 8] | (1 << (i % 8)));
-    need->set_held(std::move(held));
+    auto w = window_want(stream, first, unknown, rank);
     if (!budget.take(wire::mfr_window_entry_size(w, config.payload_size))) break;
     // Every member of the span waits for the answers, as a listed item does.
-    const auto drain = static_cast<Micros>(static_cast<double>(need->deficit()) * config.payload_size *
+    const auto drain = static_cast<Micros>(static_cast<double>(w.windows(0).deficit()) * config.payload_size *
                                            timing.drain_us_per_byte);
     for (auto it = start; it != members.end() && it->seq <= limit; ++it) {
       RequestState& r = it->state->request;
