@@ -107,6 +107,50 @@ std::optional<std::vector<std::uint8_t>> NodeImpl::proactive_window_symbol(const
   return encode_window_symbol(stream_of(last), last.seq - span + 1, static_cast<std::uint32_t>(span), false, now);
 }
 
+namespace {
+
+// The messages a window symbol combines: all of them, those held here, and
+// how many are not.
+struct WindowMembers {
+  std::vector<std::uint64_t> seqs;
+  std::vector<std::uint64_t> held;
+  std::size_t unknown = 0;
+};
+
+// nullopt, counted, when the symbol contradicts what is known here of a
+// message it names.
+std::optional<WindowMembers> window_members(NodeImpl& n, const wire::WindowSymbol& w, const StreamId& stream,
+                                            Micros now) {
+  WindowMembers m;
+  for (std::uint32_t i = 0; i < w.count(); ++i) {
+    const std::uint64_t seq = w.first_seq() + i;
+    if (bit_set(w.excluded(), i)) {
+      // The publisher's first pass leaves out only what does not take part
+      // (a server leaves out what it does not hold, too).
+      if (!w.repair() && w.hops() == 0) n.coded_streams.note_excluded(stream, seq);
+      continue;
+    }
+    m.seqs.push_back(seq);
+    const MessageId id{stream.group, stream.publisher, seq};
+    if (n.image_of(id, now) != nullptr) {
+      m.held.push_back(seq);
+      continue;
+    }
+    const MessageState* st = n.tracker.find(id);
+    // A message known here not to be small cannot be in the combination:
+    // the symbol contradicts what its publisher sent (buggy or hostile).
+    if (st != nullptr && st->meta && !window_eligible(*st->meta, n.config.payload_size) &&
+        st->meta->total_length > w.payload().size()) {
+      ++n.stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];
+      return std::nullopt;
+    }
+    ++m.unknown;
+  }
+  return m;
+}
+
+}  // namespace
+
 void NodeImpl::on_window_symbol(const wire::WindowSymbol& w, std::size_t size, Micros now) {
   stats.received[static_cast<std::size_t>(kind_of(w))].add(size);
   ++stats.coded_received;
@@ -123,33 +167,9 @@ void NodeImpl::on_window_symbol(const wire::WindowSymbol& w, std::size_t size, M
   learn_stream(stream, last, 0, true, now);
   coded_streams.note_small(stream, true);
 
-  std::vector<std::uint64_t> seqs;
-  std::vector<std::uint64_t> held;
-  std::size_t unknown = 0;
-  for (std::uint32_t i = 0; i < w.count(); ++i) {
-    const std::uint64_t seq = w.first_seq() + i;
-    if (bit_set(w.excluded(), i)) {
-      // The publisher's first pass leaves out only what does not take part
-      // (a server leaves out what it does not hold, too).
-      if (!w.repair() && w.hops() == 0) coded_streams.note_excluded(stream, seq);
-      continue;
-    }
-    seqs.push_back(seq);
-    const MessageId id{stream.group, stream.publisher, seq};
-    if (image_of(id, now) != nullptr) {
-      held.push_back(seq);
-      continue;
-    }
-    const MessageState* st = tracker.find(id);
-    // A message known here not to be small cannot be in the combination:
-    // the symbol contradicts what its publisher sent (buggy or hostile).
-    if (st != nullptr && st->meta && !window_eligible(*st->meta, config.payload_size) &&
-        st->meta->total_length > w.payload().size()) {
-      ++stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];
-      return;
-    }
-    ++unknown;
-  }
+  const auto members = window_members(*this, w, stream, now);
+  if (!members) return;
+  const auto& [seqs, held, unknown] = *members;
   if (unknown == 0) {
     ++stats.coded_redundant;
     return;
