@@ -98,6 +98,12 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
     ++stats.malformed[static_cast<std::size_t>(DecodeError::BadLength)];  // contradicts the layout known
     return;
   }
+  decode_symbol(c, meta, layout, subscribed, now);
+}
+
+// A symbol of a block not held whole here: into the block's decoder.
+void NodeImpl::decode_symbol(const wire::CodedSymbol& c, const MessageMeta& meta, const coding::BlockLayout& layout,
+                             bool subscribed, Micros now) {
   coded.note_block_heard(meta.id, c.block());
   if (holds_block(meta.id, layout, c.block())) {
     ++stats.coded_redundant;

@@ -333,6 +333,8 @@ class NodeImpl {
   const std::vector<std::vector<std::uint8_t>>* block_sources(const MessageId& id, const coding::BlockLayout& layout,
                                                               std::uint32_t block);
   void finish_block(const MessageMeta& meta, std::uint32_t block, bool subscribed, Micros now);
+  void decode_symbol(const wire::CodedSymbol& c, const MessageMeta& meta, const coding::BlockLayout& layout,
+                     bool subscribed, Micros now);
   // node_windows.cpp: solves what the stream's window equations determine.
   void solve_window(const StreamId& stream, Micros now);
  public:
