@@ -42,7 +42,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Sequ
 from . import framing
 from . import ipc_pb2 as pb
 from . import protocol
-from .errors import DaemonConnectionError, ErrorCode, ProtocolError, RequestError, SubscriptionClosed
+from .errors import DaemonConnectionError, ProtocolError, RequestError, SubscriptionClosed
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 from .values import Delivery, Event, LinkEvent, LinkThresholds, MessageId, MessageList, Peer, Stats
 
@@ -342,18 +342,11 @@ class Client:
         """Durable subscriptions (subscribe(name=...)): `message` was handled;
         a resumed subscription never delivers it again. Durable in the
         daemon's cache when this returns."""
-        mid = message.id if isinstance(message, Delivery) else message
-        await self._call(protocol.acknowledge(subscription, mid))
+        await self._call(protocol.acknowledge(subscription, message))
 
     async def delete_subscription(self, name: str) -> bool:
         """Ends a durable subscription for good; False if there was none."""
-        try:
-            await self._call(protocol.delete_subscription(name))
-            return True
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return False
-            raise
+        return await self._call(protocol.delete_subscription(name))
 
     async def request_history(self, group: str, count: int) -> None:
         await self._call(protocol.request_history(group, count))
@@ -361,13 +354,7 @@ class Client:
     async def get(self, group: str, publisher: int, seq: int) -> Optional[Delivery]:
         """A message held whole in the daemon's cache (subscription 0), or None
         if it is not held whole there."""
-        try:
-            found: Delivery = await self._call(protocol.get(group, publisher, seq))
-            return found
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return None
-            raise
+        return await self._call(protocol.get(group, publisher, seq))
 
     async def list(
         self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000,

@@ -315,18 +315,11 @@ class Client:
         """Durable subscriptions (subscribe(name=...)): `message` was handled;
         a resumed subscription never delivers it again. Durable in the
         daemon's cache when this returns."""
-        mid = message.id if isinstance(message, Delivery) else message
-        self._call(protocol.acknowledge(subscription, mid))
+        self._call(protocol.acknowledge(subscription, message))
 
     def delete_subscription(self, name: str) -> bool:
         """Ends a durable subscription for good; False if there was none."""
-        try:
-            self._call(protocol.delete_subscription(name))
-            return True
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return False
-            raise
+        return self._call(protocol.delete_subscription(name))
 
     def request_history(self, group: str, count: int) -> None:
         """Fetches up to `count` messages before the oldest held, per known publisher."""
@@ -335,12 +328,7 @@ class Client:
     def get(self, group: str, publisher: int, seq: int) -> Optional[Delivery]:
         """A message held whole in the daemon's cache (subscription 0), or None
         if it is not held whole there."""
-        try:
-            return self._call(protocol.get(group, publisher, seq))
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return None
-            raise
+        return self._call(protocol.get(group, publisher, seq))
 
     def list(
         self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000,

@@ -260,6 +260,9 @@ class Call(Generic[T]):
     orphan:  for a request whose caller stopped waiting (asyncio
              cancellation) and whose answer came anyway: what to undo in the
              Inbox, and a request to send so the daemon undoes it too.
+    rejected: for a request whose REJECTED refusal is an answer (nothing by
+             that name, nothing held): the value it stands for, instead of
+             raising RequestError.
     """
 
     message: pb.ClientMessage
@@ -267,6 +270,7 @@ class Call(Generic[T]):
     read: Callable[[pb.Response], T]
     effect: Optional[Callable[[Inbox, T], None]] = None
     orphan: Optional[Callable[[Inbox, T], Optional["Call[None]"]]] = None
+    rejected: Optional[Callable[[], T]] = None
 
     @property
     def kind(self) -> str:
@@ -286,10 +290,14 @@ class Call(Generic[T]):
 
     def result(self, response: pb.Response) -> T:
         """The answer's value. Raises RequestError if the daemon refused the
-        request, ProtocolError if it answered with something else."""
+        request (unless `rejected` answers a REJECTED refusal), ProtocolError
+        if it answered with something else."""
         got = response.WhichOneof("result")
         if got == "error":
-            raise RequestError(ErrorCode.from_wire(response.error.code), response.error.message)
+            code = ErrorCode.from_wire(response.error.code)
+            if code == ErrorCode.REJECTED and self.rejected is not None:
+                return self.rejected()
+            raise RequestError(code, response.error.message)
         if got != self.expect:
             raise ProtocolError(f"dissemd answered {self.kind} with {got or 'an empty response'}")
         return self.read(response)
@@ -421,7 +429,9 @@ def unsubscribe(subscription: int) -> Call[None]:
     return Call(m, "ok", _read_ok, effect=lambda inbox, _: inbox.close(subscription))
 
 
-def acknowledge(subscription: int, message: MessageId) -> Call[None]:
+def acknowledge(subscription: int, message: Union[MessageId, Delivery]) -> Call[None]:
+    if isinstance(message, Delivery):
+        message = message.id
     m = pb.ClientMessage()
     a = m.acknowledge
     a.subscription_id = subscription
@@ -431,10 +441,11 @@ def acknowledge(subscription: int, message: MessageId) -> Call[None]:
     return Call(m, "ok", _read_ok)
 
 
-def delete_subscription(name: str) -> Call[None]:
+def delete_subscription(name: str) -> Call[bool]:
+    """True once deleted; False if there was none by that name."""
     m = pb.ClientMessage()
     m.delete_subscription.name = name
-    return Call(m, "ok", _read_ok)
+    return Call(m, "ok", lambda r: True, rejected=lambda: False)
 
 
 def request_history(group: str, count: int) -> Call[None]:
@@ -444,12 +455,13 @@ def request_history(group: str, count: int) -> Call[None]:
     return Call(m, "ok", _read_ok)
 
 
-def get(group: str, publisher: int, seq: int) -> Call[Delivery]:
+def get(group: str, publisher: int, seq: int) -> Call[Optional[Delivery]]:
+    """The message; None if the daemon's cache does not hold it whole."""
     m = pb.ClientMessage()
     m.get.group = group
     m.get.publisher = publisher
     m.get.seq = seq
-    return Call(m, "message", lambda r: delivery_from_proto(r.message))
+    return Call(m, "message", lambda r: delivery_from_proto(r.message), rejected=lambda: None)
 
 
 def _cached_from_proto(c: pb.CachedMessage) -> CachedMessage:
