@@ -429,10 +429,8 @@ class Client:
             raise SubscriptionClosed(subscription)
 
     async def _next_delivery(self, subscription: Optional[int], timeout: Optional[float]) -> Optional[Delivery]:
-        if subscription is None:
-            return await self._take(self._inbox.pop_delivery, lambda: False, timeout)
-        sub = subscription
-        return await self._take(lambda: self._inbox.pop_delivery(sub), lambda: self._inbox.ended(sub), timeout)
+        take, ended = self._inbox.deliveries_of(subscription)
+        return await self._take(take, ended, timeout)
 
     async def next_delivery(
         self, timeout: Optional[float] = None, *, subscription: Optional[int] = None

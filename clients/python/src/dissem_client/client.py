@@ -409,10 +409,8 @@ class Client:
 
     def _next_delivery(self, subscription: Optional[int], timeout: Optional[float]) -> Optional[Delivery]:
         """next_delivery(); None also once `subscription` has ended."""
-        if subscription is None:
-            return self._take(self._inbox.pop_delivery, lambda: False, timeout)
-        sub = subscription
-        return self._take(lambda: self._inbox.pop_delivery(sub), lambda: self._inbox.ended(sub), timeout)
+        take, ended = self._inbox.deliveries_of(subscription)
+        return self._take(take, ended, timeout)
 
     def next_event(self, timeout: Optional[float] = None) -> Optional[Event]:
         """The oldest pushed event; as next_delivery()."""

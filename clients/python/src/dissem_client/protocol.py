@@ -201,6 +201,17 @@ class Inbox:
         self._queued_deliveries -= 1
         return delivery
 
+    def deliveries_of(
+        self, subscription: Optional[int]
+    ) -> Tuple[Callable[[], Optional[Delivery]], Callable[[], bool]]:
+        """How a client waits for deliveries of `subscription` (None: of
+        any): what takes the oldest one, and what tells that none can come
+        any more (never, for any subscription)."""
+        if subscription is None:
+            return self.pop_delivery, lambda: False
+        sub = subscription
+        return lambda: self.pop_delivery(sub), lambda: self.ended(sub)
+
     def pop_event(self) -> Optional[Event]:
         return self._events.popleft() if self._events else None
 
