@@ -42,7 +42,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Sequ
 from . import framing
 from . import ipc_pb2 as pb
 from . import protocol
-from .errors import DaemonConnectionError, ProtocolError, RequestError, SubscriptionClosed
+from .errors import DaemonConnectionError, ProtocolError, RequestError
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 from .values import Delivery, Event, LinkEvent, LinkThresholds, MessageId, MessageList, Peer, Stats
 
@@ -130,7 +130,7 @@ class _Pending:
         self.timer = timer
 
 
-class Client:
+class Client(protocol.InboxClient):
     """A connection to one dissemd, made by :func:`connect`."""
 
     def __init__(self, socket_path: str, *, request_timeout: float = DEFAULT_REQUEST_TIMEOUT) -> None:
@@ -422,12 +422,6 @@ class Client:
                 return None
             await self._changed(deadline)
 
-    def _check_subscription(self, subscription: int) -> None:
-        if self._inbox.ended(subscription):
-            if not self.connected:  # it ended with the connection
-                raise DaemonConnectionError(self._path, self._closed_reason)
-            raise SubscriptionClosed(subscription)
-
     async def _next_delivery(self, subscription: Optional[int], timeout: Optional[float]) -> Optional[Delivery]:
         take, ended = self._inbox.deliveries_of(subscription)
         return await self._take(take, ended, timeout)
@@ -480,19 +474,6 @@ class Client:
         """``async for e in c.events()``: pushed events as they arrive; ends
         when `timeout` seconds pass without one (None: never)."""
         return _Iterator(lambda: self.next_event(timeout))
-
-    @property
-    def pending_deliveries(self) -> int:
-        """Deliveries received and queued, not yet handed out."""
-        return self._inbox.pending_deliveries()
-
-    @property
-    def pending_events(self) -> int:
-        return self._inbox.pending_events()
-
-    @property
-    def pending_link_events(self) -> int:
-        return self._inbox.pending_link_events()
 
     @property
     def pending_requests(self) -> int:

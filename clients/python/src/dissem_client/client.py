@@ -99,7 +99,7 @@ def _deadline(timeout: Optional[float]) -> Optional[float]:
     return None if timeout is None else time.monotonic() + max(0.0, timeout)
 
 
-class Client:
+class Client(protocol.InboxClient):
     """A connection to one dissemd. Connects at once if `socket_path` is given."""
 
     def __init__(
@@ -389,12 +389,6 @@ class Client:
             if got is _Read.TIMED_OUT or (deadline is not None and time.monotonic() >= deadline):
                 return take()
 
-    def _check_subscription(self, subscription: int) -> None:
-        if self._inbox.ended(subscription):
-            if self._sock is None:  # it ended with the connection
-                raise DaemonConnectionError(self._path, self._closed_reason)
-            raise SubscriptionClosed(subscription)
-
     def next_delivery(self, timeout: Optional[float] = None, *, subscription: Optional[int] = None) -> Optional[Delivery]:
         """The oldest pushed delivery (of `subscription` if given, else of
         any), waiting up to `timeout` seconds for one (None waits without
@@ -459,16 +453,3 @@ class Client:
             if e is None:
                 return
             yield e
-
-    @property
-    def pending_deliveries(self) -> int:
-        """Deliveries received and queued, not yet handed out."""
-        return self._inbox.pending_deliveries()
-
-    @property
-    def pending_events(self) -> int:
-        return self._inbox.pending_events()
-
-    @property
-    def pending_link_events(self) -> int:
-        return self._inbox.pending_link_events()

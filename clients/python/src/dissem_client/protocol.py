@@ -23,6 +23,7 @@ deliveries per subscription, in arrival order, and events.
 
 from __future__ import annotations
 
+import abc
 import collections
 import dataclasses
 import itertools
@@ -33,7 +34,7 @@ from google.protobuf.message import DecodeError
 
 from . import framing
 from . import ipc_pb2 as pb
-from .errors import ErrorCode, ProtocolError, RequestError
+from .errors import DaemonConnectionError, ErrorCode, ProtocolError, RequestError, SubscriptionClosed
 from .links import link_event_from_proto, peer_from_proto, thresholds_to_proto
 from .values import (
     CachedMessage,
@@ -229,6 +230,41 @@ class Inbox:
 
     def pending_link_events(self) -> int:
         return len(self._link_events)
+
+
+class InboxClient(abc.ABC):
+    """What both clients hand out of their Inbox alike: the counts of what
+    is queued, and whether a subscription can still be read from."""
+
+    _inbox: Inbox
+    _closed_reason: str  # why the connection is gone ("" while it is not)
+
+    @property
+    @abc.abstractmethod
+    def connected(self) -> bool: ...
+
+    @property
+    @abc.abstractmethod
+    def socket_path(self) -> Optional[str]: ...
+
+    def _check_subscription(self, subscription: int) -> None:
+        if self._inbox.ended(subscription):
+            if not self.connected:  # it ended with the connection
+                raise DaemonConnectionError(self.socket_path, self._closed_reason)
+            raise SubscriptionClosed(subscription)
+
+    @property
+    def pending_deliveries(self) -> int:
+        """Deliveries received and queued, not yet handed out."""
+        return self._inbox.pending_deliveries()
+
+    @property
+    def pending_events(self) -> int:
+        return self._inbox.pending_events()
+
+    @property
+    def pending_link_events(self) -> int:
+        return self._inbox.pending_link_events()
 
 
 def decode(body: bytes) -> Union[pb.Response, Delivery, Event, LinkEvent, None]:
