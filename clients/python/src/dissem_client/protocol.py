@@ -49,6 +49,7 @@ from .values import (
     Stats,
     TrafficByKind,
     TrafficCounter,
+    known_kind,
 )
 
 DEFAULT_REQUEST_TIMEOUT = 60.0  # seconds; publishing a large message takes a while to make durable
@@ -108,10 +109,9 @@ def delivery_from_proto(m: pb.Delivery) -> Delivery:
 
 
 def event_from_proto(m: pb.Event) -> Optional[Event]:
-    try:
-        kind = EventKind(m.kind)
-    except ValueError:
-        return None  # a kind newer than this library (or unspecified): nothing to hand out
+    kind = known_kind(EventKind, m.kind)
+    if kind is None:
+        return None
     return Event(kind=kind, peer=m.peer, group=m.group, publisher=m.publisher, seq=m.seq)
 
 
