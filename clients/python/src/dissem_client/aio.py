@@ -339,9 +339,7 @@ class Client(protocol.InboxClient):
         await self._call(protocol.unsubscribe(subscription))
 
     async def acknowledge(self, subscription: int, message: Union[MessageId, Delivery]) -> None:
-        """Durable subscriptions (subscribe(name=...)): `message` was handled;
-        a resumed subscription never delivers it again. Durable in the
-        daemon's cache when this returns."""
+        """As dissem_client.Client.acknowledge(): durable once this returns."""
         await self._call(protocol.acknowledge(subscription, message))
 
     async def delete_subscription(self, name: str) -> bool:
@@ -352,19 +350,14 @@ class Client(protocol.InboxClient):
         await self._call(protocol.request_history(group, count))
 
     async def get(self, group: str, publisher: int, seq: int) -> Optional[Delivery]:
-        """A message held whole in the daemon's cache (subscription 0), or None
-        if it is not held whole there."""
+        """As dissem_client.Client.get(): None if not held whole."""
         return await self._call(protocol.get(group, publisher, seq))
 
     async def list(
         self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000,
         incomplete_only: bool = False,
     ) -> MessageList:
-        """The cached messages of `group` ("" = every group; whole or
-        partial, or with `incomplete_only` only those still being received),
-        ascending by group, publisher and sequence number, optionally one
-        publisher's and a range of sequence numbers (inclusive; 0 =
-        unbounded), at most `limit`."""
+        """As dissem_client.Client.list()."""
         return await self._call(protocol.list_messages(group, publisher, from_seq, to_seq, limit, incomplete_only))
 
     async def stats(self) -> Stats:
