@@ -42,7 +42,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, List, Optional, Sequ
 from . import framing
 from . import ipc_pb2 as pb
 from . import protocol
-from .errors import DaemonConnectionError, ErrorCode, ProtocolError, RequestError, SubscriptionClosed
+from .errors import DaemonConnectionError, ProtocolError, RequestError
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 from .values import Delivery, Event, LinkEvent, LinkThresholds, MessageId, MessageList, Peer, Stats
 
@@ -130,7 +130,7 @@ class _Pending:
         self.timer = timer
 
 
-class Client:
+class Client(protocol.InboxClient):
     """A connection to one dissemd, made by :func:`connect`."""
 
     def __init__(self, socket_path: str, *, request_timeout: float = DEFAULT_REQUEST_TIMEOUT) -> None:
@@ -339,45 +339,25 @@ class Client:
         await self._call(protocol.unsubscribe(subscription))
 
     async def acknowledge(self, subscription: int, message: Union[MessageId, Delivery]) -> None:
-        """Durable subscriptions (subscribe(name=...)): `message` was handled;
-        a resumed subscription never delivers it again. Durable in the
-        daemon's cache when this returns."""
-        mid = message.id if isinstance(message, Delivery) else message
-        await self._call(protocol.acknowledge(subscription, mid))
+        """As dissem_client.Client.acknowledge(): durable once this returns."""
+        await self._call(protocol.acknowledge(subscription, message))
 
     async def delete_subscription(self, name: str) -> bool:
         """Ends a durable subscription for good; False if there was none."""
-        try:
-            await self._call(protocol.delete_subscription(name))
-            return True
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return False
-            raise
+        return await self._call(protocol.delete_subscription(name))
 
     async def request_history(self, group: str, count: int) -> None:
         await self._call(protocol.request_history(group, count))
 
     async def get(self, group: str, publisher: int, seq: int) -> Optional[Delivery]:
-        """A message held whole in the daemon's cache (subscription 0), or None
-        if it is not held whole there."""
-        try:
-            found: Delivery = await self._call(protocol.get(group, publisher, seq))
-            return found
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return None
-            raise
+        """As dissem_client.Client.get(): None if not held whole."""
+        return await self._call(protocol.get(group, publisher, seq))
 
     async def list(
         self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000,
         incomplete_only: bool = False,
     ) -> MessageList:
-        """The cached messages of `group` ("" = every group; whole or
-        partial, or with `incomplete_only` only those still being received),
-        ascending by group, publisher and sequence number, optionally one
-        publisher's and a range of sequence numbers (inclusive; 0 =
-        unbounded), at most `limit`."""
+        """As dissem_client.Client.list()."""
         return await self._call(protocol.list_messages(group, publisher, from_seq, to_seq, limit, incomplete_only))
 
     async def stats(self) -> Stats:
@@ -435,17 +415,9 @@ class Client:
                 return None
             await self._changed(deadline)
 
-    def _check_subscription(self, subscription: int) -> None:
-        if self._inbox.ended(subscription):
-            if not self.connected:  # it ended with the connection
-                raise DaemonConnectionError(self._path, self._closed_reason)
-            raise SubscriptionClosed(subscription)
-
     async def _next_delivery(self, subscription: Optional[int], timeout: Optional[float]) -> Optional[Delivery]:
-        if subscription is None:
-            return await self._take(self._inbox.pop_delivery, lambda: False, timeout)
-        sub = subscription
-        return await self._take(lambda: self._inbox.pop_delivery(sub), lambda: self._inbox.ended(sub), timeout)
+        take, ended = self._inbox.deliveries_of(subscription)
+        return await self._take(take, ended, timeout)
 
     async def next_delivery(
         self, timeout: Optional[float] = None, *, subscription: Optional[int] = None
@@ -495,19 +467,6 @@ class Client:
         """``async for e in c.events()``: pushed events as they arrive; ends
         when `timeout` seconds pass without one (None: never)."""
         return _Iterator(lambda: self.next_event(timeout))
-
-    @property
-    def pending_deliveries(self) -> int:
-        """Deliveries received and queued, not yet handed out."""
-        return self._inbox.pending_deliveries()
-
-    @property
-    def pending_events(self) -> int:
-        return self._inbox.pending_events()
-
-    @property
-    def pending_link_events(self) -> int:
-        return self._inbox.pending_link_events()
 
     @property
     def pending_requests(self) -> int:

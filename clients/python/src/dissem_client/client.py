@@ -99,7 +99,7 @@ def _deadline(timeout: Optional[float]) -> Optional[float]:
     return None if timeout is None else time.monotonic() + max(0.0, timeout)
 
 
-class Client:
+class Client(protocol.InboxClient):
     """A connection to one dissemd. Connects at once if `socket_path` is given."""
 
     def __init__(
@@ -315,18 +315,11 @@ class Client:
         """Durable subscriptions (subscribe(name=...)): `message` was handled;
         a resumed subscription never delivers it again. Durable in the
         daemon's cache when this returns."""
-        mid = message.id if isinstance(message, Delivery) else message
-        self._call(protocol.acknowledge(subscription, mid))
+        self._call(protocol.acknowledge(subscription, message))
 
     def delete_subscription(self, name: str) -> bool:
         """Ends a durable subscription for good; False if there was none."""
-        try:
-            self._call(protocol.delete_subscription(name))
-            return True
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return False
-            raise
+        return self._call(protocol.delete_subscription(name))
 
     def request_history(self, group: str, count: int) -> None:
         """Fetches up to `count` messages before the oldest held, per known publisher."""
@@ -335,12 +328,7 @@ class Client:
     def get(self, group: str, publisher: int, seq: int) -> Optional[Delivery]:
         """A message held whole in the daemon's cache (subscription 0), or None
         if it is not held whole there."""
-        try:
-            return self._call(protocol.get(group, publisher, seq))
-        except RequestError as e:
-            if e.code == ErrorCode.REJECTED:
-                return None
-            raise
+        return self._call(protocol.get(group, publisher, seq))
 
     def list(
         self, group: str, publisher: int = 0, from_seq: int = 0, to_seq: int = 0, limit: int = 1000,
@@ -401,12 +389,6 @@ class Client:
             if got is _Read.TIMED_OUT or (deadline is not None and time.monotonic() >= deadline):
                 return take()
 
-    def _check_subscription(self, subscription: int) -> None:
-        if self._inbox.ended(subscription):
-            if self._sock is None:  # it ended with the connection
-                raise DaemonConnectionError(self._path, self._closed_reason)
-            raise SubscriptionClosed(subscription)
-
     def next_delivery(self, timeout: Optional[float] = None, *, subscription: Optional[int] = None) -> Optional[Delivery]:
         """The oldest pushed delivery (of `subscription` if given, else of
         any), waiting up to `timeout` seconds for one (None waits without
@@ -421,10 +403,8 @@ class Client:
 
     def _next_delivery(self, subscription: Optional[int], timeout: Optional[float]) -> Optional[Delivery]:
         """next_delivery(); None also once `subscription` has ended."""
-        if subscription is None:
-            return self._take(self._inbox.pop_delivery, lambda: False, timeout)
-        sub = subscription
-        return self._take(lambda: self._inbox.pop_delivery(sub), lambda: self._inbox.ended(sub), timeout)
+        take, ended = self._inbox.deliveries_of(subscription)
+        return self._take(take, ended, timeout)
 
     def next_event(self, timeout: Optional[float] = None) -> Optional[Event]:
         """The oldest pushed event; as next_delivery()."""
@@ -473,16 +453,3 @@ class Client:
             if e is None:
                 return
             yield e
-
-    @property
-    def pending_deliveries(self) -> int:
-        """Deliveries received and queued, not yet handed out."""
-        return self._inbox.pending_deliveries()
-
-    @property
-    def pending_events(self) -> int:
-        return self._inbox.pending_events()
-
-    @property
-    def pending_link_events(self) -> int:
-        return self._inbox.pending_link_events()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ipc_pb2 as pb
-from .values import LinkEvent, LinkEventKind, LinkThresholds, Peer
+from .values import LinkEvent, LinkEventKind, LinkThresholds, Peer, known_kind
 
 
 def peer_from_proto(m: pb.Peer) -> Peer:
@@ -23,10 +23,9 @@ def peer_from_proto(m: pb.Peer) -> Peer:
 
 
 def link_event_from_proto(m: pb.LinkEvent) -> Optional[LinkEvent]:
-    try:
-        kind = LinkEventKind(m.kind)
-    except ValueError:
-        return None  # a kind newer than this library (or unspecified)
+    kind = known_kind(LinkEventKind, m.kind)
+    if kind is None:
+        return None
     return LinkEvent(kind=kind, peer=peer_from_proto(m.peer))
 
 

@@ -23,6 +23,7 @@ deliveries per subscription, in arrival order, and events.
 
 from __future__ import annotations
 
+import abc
 import collections
 import dataclasses
 import itertools
@@ -33,7 +34,7 @@ from google.protobuf.message import DecodeError
 
 from . import framing
 from . import ipc_pb2 as pb
-from .errors import ErrorCode, ProtocolError, RequestError
+from .errors import DaemonConnectionError, ErrorCode, ProtocolError, RequestError, SubscriptionClosed
 from .links import link_event_from_proto, peer_from_proto, thresholds_to_proto
 from .values import (
     CachedMessage,
@@ -48,6 +49,7 @@ from .values import (
     Stats,
     TrafficByKind,
     TrafficCounter,
+    known_kind,
 )
 
 DEFAULT_REQUEST_TIMEOUT = 60.0  # seconds; publishing a large message takes a while to make durable
@@ -107,10 +109,9 @@ def delivery_from_proto(m: pb.Delivery) -> Delivery:
 
 
 def event_from_proto(m: pb.Event) -> Optional[Event]:
-    try:
-        kind = EventKind(m.kind)
-    except ValueError:
-        return None  # a kind newer than this library (or unspecified): nothing to hand out
+    kind = known_kind(EventKind, m.kind)
+    if kind is None:
+        return None
     return Event(kind=kind, peer=m.peer, group=m.group, publisher=m.publisher, seq=m.seq)
 
 
@@ -201,6 +202,17 @@ class Inbox:
         self._queued_deliveries -= 1
         return delivery
 
+    def deliveries_of(
+        self, subscription: Optional[int]
+    ) -> Tuple[Callable[[], Optional[Delivery]], Callable[[], bool]]:
+        """How a client waits for deliveries of `subscription` (None: of
+        any): what takes the oldest one, and what tells that none can come
+        any more (never, for any subscription)."""
+        if subscription is None:
+            return self.pop_delivery, lambda: False
+        sub = subscription
+        return lambda: self.pop_delivery(sub), lambda: self.ended(sub)
+
     def pop_event(self) -> Optional[Event]:
         return self._events.popleft() if self._events else None
 
@@ -218,6 +230,41 @@ class Inbox:
 
     def pending_link_events(self) -> int:
         return len(self._link_events)
+
+
+class InboxClient(abc.ABC):
+    """What both clients hand out of their Inbox alike: the counts of what
+    is queued, and whether a subscription can still be read from."""
+
+    _inbox: Inbox
+    _closed_reason: str  # why the connection is gone ("" while it is not)
+
+    @property
+    @abc.abstractmethod
+    def connected(self) -> bool: ...
+
+    @property
+    @abc.abstractmethod
+    def socket_path(self) -> Optional[str]: ...
+
+    def _check_subscription(self, subscription: int) -> None:
+        if self._inbox.ended(subscription):
+            if not self.connected:  # it ended with the connection
+                raise DaemonConnectionError(self.socket_path, self._closed_reason)
+            raise SubscriptionClosed(subscription)
+
+    @property
+    def pending_deliveries(self) -> int:
+        """Deliveries received and queued, not yet handed out."""
+        return self._inbox.pending_deliveries()
+
+    @property
+    def pending_events(self) -> int:
+        return self._inbox.pending_events()
+
+    @property
+    def pending_link_events(self) -> int:
+        return self._inbox.pending_link_events()
 
 
 def decode(body: bytes) -> Union[pb.Response, Delivery, Event, LinkEvent, None]:
@@ -260,6 +307,9 @@ class Call(Generic[T]):
     orphan:  for a request whose caller stopped waiting (asyncio
              cancellation) and whose answer came anyway: what to undo in the
              Inbox, and a request to send so the daemon undoes it too.
+    rejected: for a request whose REJECTED refusal is an answer (nothing by
+             that name, nothing held): the value it stands for, instead of
+             raising RequestError.
     """
 
     message: pb.ClientMessage
@@ -267,6 +317,7 @@ class Call(Generic[T]):
     read: Callable[[pb.Response], T]
     effect: Optional[Callable[[Inbox, T], None]] = None
     orphan: Optional[Callable[[Inbox, T], Optional["Call[None]"]]] = None
+    rejected: Optional[Callable[[], T]] = None
 
     @property
     def kind(self) -> str:
@@ -286,10 +337,14 @@ class Call(Generic[T]):
 
     def result(self, response: pb.Response) -> T:
         """The answer's value. Raises RequestError if the daemon refused the
-        request, ProtocolError if it answered with something else."""
+        request (unless `rejected` answers a REJECTED refusal), ProtocolError
+        if it answered with something else."""
         got = response.WhichOneof("result")
         if got == "error":
-            raise RequestError(ErrorCode.from_wire(response.error.code), response.error.message)
+            code = ErrorCode.from_wire(response.error.code)
+            if code == ErrorCode.REJECTED and self.rejected is not None:
+                return self.rejected()
+            raise RequestError(code, response.error.message)
         if got != self.expect:
             raise ProtocolError(f"dissemd answered {self.kind} with {got or 'an empty response'}")
         return self.read(response)
@@ -421,7 +476,9 @@ def unsubscribe(subscription: int) -> Call[None]:
     return Call(m, "ok", _read_ok, effect=lambda inbox, _: inbox.close(subscription))
 
 
-def acknowledge(subscription: int, message: MessageId) -> Call[None]:
+def acknowledge(subscription: int, message: Union[MessageId, Delivery]) -> Call[None]:
+    if isinstance(message, Delivery):
+        message = message.id
     m = pb.ClientMessage()
     a = m.acknowledge
     a.subscription_id = subscription
@@ -431,10 +488,11 @@ def acknowledge(subscription: int, message: MessageId) -> Call[None]:
     return Call(m, "ok", _read_ok)
 
 
-def delete_subscription(name: str) -> Call[None]:
+def delete_subscription(name: str) -> Call[bool]:
+    """True once deleted; False if there was none by that name."""
     m = pb.ClientMessage()
     m.delete_subscription.name = name
-    return Call(m, "ok", _read_ok)
+    return Call(m, "ok", lambda r: True, rejected=lambda: False)
 
 
 def request_history(group: str, count: int) -> Call[None]:
@@ -444,12 +502,13 @@ def request_history(group: str, count: int) -> Call[None]:
     return Call(m, "ok", _read_ok)
 
 
-def get(group: str, publisher: int, seq: int) -> Call[Delivery]:
+def get(group: str, publisher: int, seq: int) -> Call[Optional[Delivery]]:
+    """The message; None if the daemon's cache does not hold it whole."""
     m = pb.ClientMessage()
     m.get.group = group
     m.get.publisher = publisher
     m.get.seq = seq
-    return Call(m, "message", lambda r: delivery_from_proto(r.message))
+    return Call(m, "message", lambda r: delivery_from_proto(r.message), rejected=lambda: None)
 
 
 def _cached_from_proto(c: pb.CachedMessage) -> CachedMessage:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, Type, TypeVar
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,6 +61,18 @@ class Delivery:
     @property
     def id(self) -> MessageId:
         return MessageId(self.group, self.publisher, self.seq)
+
+
+K = TypeVar("K", bound=enum.IntEnum)
+
+
+def known_kind(kind: Type[K], value: int) -> Optional[K]:
+    """The wire's `value` as a `kind` (EventKind, LinkEventKind); None for a
+    kind newer than this library, or unspecified: nothing to hand out."""
+    try:
+        return kind(value)
+    except ValueError:
+        return None
 
 
 class EventKind(enum.IntEnum):
