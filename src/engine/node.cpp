@@ -1,4 +1,5 @@
-// Construction and restart, API calls, timers and deadlines of the node.
+// Construction and restart, timers and deadlines, housekeeping of the node (the
+// public calls are handed here by node_api.cpp).
 #include <algorithm>
 #include <charconv>
 #include <limits>
@@ -340,85 +341,5 @@ void NodeImpl::enforce_quota(Micros now) {
 }
 
 // --- Node: the public face ---------------------------------------------------------
-
-Node::Node(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now)
-    : impl_(std::make_unique<NodeImpl>(config, std::move(store), now)) {}
-Node::~Node() = default;
-
-void Node::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
-  impl_->on_datagram(bytes, now);
-  impl_->enforce_quota(now);
-}
-void Node::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
-  impl_->on_datagrams(batch, now);
-  impl_->enforce_quota(now);
-}
-void Node::on_timer(Micros now) { impl_->on_timer(now); }
-MessageId Node::publish(const PublishRequest& request, Micros now) {
-  const MessageId id = impl_->publish(request, now);
-  impl_->enforce_quota(now);
-  return id;
-}
-MessageId Node::cancel(const CancelRequest& request, Micros now) { return impl_->cancel(request, now); }
-SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {
-  return impl_->subscribe(group, options, now);
-}
-void Node::unsubscribe(SubscriptionId id, Micros) { impl_->unsubscribe(id); }
-void Node::acknowledge(SubscriptionId id, const MessageId& message, Micros) { impl_->acknowledge(id, message); }
-bool Node::delete_subscription(const std::string& name, Micros) { return impl_->delete_subscription(name); }
-void Node::request_history(const std::string& group, std::uint32_t count, Micros now) {
-  impl_->request_history(group, count, now);
-}
-std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) { return impl_->poll_datagram(now); }
-std::optional<Delivery> Node::get(const MessageId& id, Micros now) { return impl_->get(id, now); }
-std::vector<CachedMessage> Node::list(const ListRequest& request) { return impl_->list(request); }
-
-std::optional<Delivery> Node::poll_delivery() {
-  if (impl_->deliveries.empty()) return std::nullopt;
-  Delivery d = std::move(impl_->deliveries.front());
-  impl_->deliveries.pop_front();
-  return d;
-}
-
-std::optional<Event> Node::poll_event() {
-  if (impl_->events.empty()) return std::nullopt;
-  Event e = std::move(impl_->events.front());
-  impl_->events.pop_front();
-  return e;
-}
-
-Micros Node::next_deadline() const { return impl_->next_deadline(); }
-const Stats& Node::stats() const { return impl_->stats; }
-NodeId Node::id() const { return impl_->config.node_id; }
-const EngineConfig& Node::config() const { return impl_->config; }
-cache::Store& Node::store() { return *impl_->store; }
-
-std::size_t Node::incomplete_wanted() const {
-  std::size_t n = 0;
-  impl_->tracker.for_each_incomplete([&](const MessageId& id, const MessageState&) {
-    if (impl_->subscriptions.reliable(id.group)) ++n;
-  });
-  return n;
-}
-
-std::vector<Node::PeerSummary> Node::peers() const {
-  std::vector<PeerSummary> out;
-  for (const auto& [id, p] : impl_->peers.all()) out.push_back(PeerSummary{id, p.last_heard, p.srtt, p.estimated_loss()});
-  return out;
-}
-
-std::vector<LinkSample> Node::links(Micros now) const {
-  return impl_->links.samples(impl_->peers, impl_->reception, now);
-}
-
-void Node::set_forwarding_controller(std::unique_ptr<controllers::ForwardingController> c) {
-  impl_->forwarding = std::move(c);
-}
-void Node::set_replication_controller(std::unique_ptr<controllers::ReplicationController> c) {
-  impl_->replication = std::move(c);
-}
-void Node::set_deletion_controller(std::unique_ptr<controllers::DeletionController> c) {
-  impl_->deletion = std::move(c);
-}
 
 }  // namespace dissem::engine

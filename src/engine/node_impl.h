@@ -1,6 +1,7 @@
 // Private state of engine::Node. Each part keeps its own state in a member
 // named for it (beacons, queues, pushes, security, ...; their types live in
 // headers of their own); the logic lives in node_*.cpp files split by job:
+//   node_api.cpp          engine::Node: each public call handed here
 //   node.cpp              construction, restart, timers, deadlines, housekeeping
 //   node_publish.cpp      publishing and cancelling; flow control   (own)
 //   node_receive*.cpp     opening, decoding and handling received datagrams
@@ -43,6 +44,7 @@
 #include "engine/relay_watch.h"
 #include "engine/coded_messages.h"
 #include "engine/coded_streams.h"
+#include "engine/controller_view.h"
 #include "engine/interests.h"
 #include "engine/leveled_queue.h"
 #include "engine/link_quality.h"
@@ -92,22 +94,6 @@ struct ArrivedFrom {
 
 // The block traffic memory's key for a stream's window symbols (seq 0 names no message).
 MessageId window_key(const StreamId& stream);
-
-class NodeImpl;
-
-// The engine's side of controllers::NodeView.
-class ControllerView final : public controllers::NodeView {
- public:
-  explicit ControllerView(const NodeImpl& node) : node_(node) {}
-  NodeId self() const override;
-  Micros packet_time() const override;
-  Micros serve_delay_max() const override;
-  bool subscribed(const std::string& group) const override;
-  std::span<const controllers::PeerInterest> interest(const std::string& group) const override;
-
- private:
-  const NodeImpl& node_;
-};
 
 class NodeImpl {
  public:
