@@ -1,12 +1,12 @@
 // The command line of a program whose sender and receiver take the same
 // common options (dissem-norm, dissem-pgm): `PROGRAM sender|receiver
 // [common options] [the role's options]`. Each subcommand parses the common
-// options into its own copy; the one of the role chosen is kept.
+// options into its own copy; the one of the role chosen is kept. The sender
+// takes --messages (common/message_spec.h), which its check reads.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
-#include <functional>
 #include <string>
 
 #include "command_line.h"
@@ -17,6 +17,7 @@ template <typename Options>
 class RoleCommandLine {
  public:
   using Common = decltype(Options::common);
+  using Sender = decltype(Options::sender);
 
   // Sets up both subcommands with the common options; the caller adds each
   // role's own options to sender() and receiver(), bound to options().
@@ -34,13 +35,21 @@ class RoleCommandLine {
   CLI::App& receiver() { return *receiver_; }
   Options& options() { return options_; }
 
-  // Parses argv, keeps the role and its common options, then runs `validate`
-  // (throwing UsageError) on the options; see parse_command_line.
-  CommandLine<Options> parse(int argc, const char* const* argv, const std::function<void(Options&)>& validate) {
+  // Adds the sender's --messages, kept as text for the sender's check.
+  void add_messages_option() {
+    sender_->add_option("--messages", messages_, "COUNTxBYTES (e.g. 1x819200) or a comma list of sizes")->required();
+  }
+
+  // Parses argv and keeps the role and its common options; then checks
+  // (throwing UsageError) the common options and, for a sender, its own
+  // with the --messages text. See parse_command_line.
+  CommandLine<Options> parse(int argc, const char* const* argv, void (*check_common)(const Common&),
+                             void (*check_sender)(const Common&, Sender&, const std::string& messages)) {
     return parse_command_line<Options>(app_, argc, argv, program_, [&] {
       options_.role = sender_->parsed() ? Role::Sender : Role::Receiver;
       options_.common = options_.role == Role::Sender ? sender_common_ : receiver_common_;
-      validate(options_);
+      check_common(options_.common);
+      if (options_.role == Role::Sender) check_sender(options_.common, options_.sender, messages_);
       return options_;
     });
   }
@@ -51,6 +60,7 @@ class RoleCommandLine {
   CLI::App* sender_ = nullptr;
   CLI::App* receiver_ = nullptr;
   Options options_;
+  std::string messages_;
   Common sender_common_;
   Common receiver_common_;
 };

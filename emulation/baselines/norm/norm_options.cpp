@@ -1,14 +1,13 @@
 #include "norm_options.h"
 
 #include <CLI/CLI.hpp>
-#include <arpa/inet.h>
-#include <net/if.h>
 
 #include <algorithm>
 #include <iostream>
 #include <set>
 #include <stdexcept>
 
+#include "common/group_options.h"
 #include "common/message_spec.h"
 #include "common/role_command_line.h"
 
@@ -28,25 +27,18 @@ void add_common(CLI::App& cmd, CommonOptions& c) {
       ->check(CLI::Range(1u, kNodeIdMax));
   cmd.add_option("--group", c.group, "multicast group or broadcast address")->capture_default_str();
   cmd.add_option("--port", c.port, "session UDP port")->capture_default_str()->check(CLI::Range(1, 65535));
-  cmd.add_option("--interface", c.interface, "multicast interface (needed in a namespace without a default route)");
+  baseline::add_interface_option(cmd, c.interface);
   cmd.add_option("--ttl", c.ttl, "multicast TTL (default: NORM's)")->check(CLI::Range(0, 255));
   cmd.add_flag("--loopback", c.loopback,
                "several processes on one host: multicast loopback and a shared (reused) receive port");
   cmd.add_option("--grtt", c.grtt, "initial GRTT estimate in seconds; NORM's repair timers scale with it")
       ->check(CLI::Range(1e-6, 10.0));
-  cmd.add_option("--time-limit", c.time_limit_s, "hard bound in seconds; exit 1 with a partial result")
-      ->capture_default_str()
-      ->check(CLI::Range(1e-3, 86400.0));
+  baseline::add_time_limit_option(cmd, c.time_limit_s);
 }
 
 void validate_common(const CommonOptions& c) {
-  in_addr addr{};
-  if (inet_pton(AF_INET, c.group.c_str(), &addr) != 1) {
-    throw UsageError("--group: '" + c.group + "' is not an IPv4 address");
-  }
-  if (!c.interface.empty() && if_nametoindex(c.interface.c_str()) == 0) {
-    throw UsageError("--interface: no network interface named '" + c.interface + "'");
-  }
+  baseline::check_ipv4_group(c.group);
+  baseline::check_interface(c.interface);
 }
 
 void validate_sender(const CommonOptions& c, SenderOptions& s, const std::string& messages) {
@@ -69,15 +61,9 @@ void validate_sender(const CommonOptions& c, SenderOptions& s, const std::string
   if (s.tx_cache > kTxCacheMax) throw UsageError("--tx-cache: at most " + std::to_string(kTxCacheMax));
 }
 
-}  // namespace
+using NormCommandLine = baseline::RoleCommandLine<Options>;
 
-CommandLine parse_command_line(int argc, const char* const* argv) {
-  baseline::RoleCommandLine<Options> cli(
-      "dissem-norm: NRL NORM baseline sender/receiver; prints one JSON result as the last stdout line", "dissem-norm",
-      "enqueue messages as NORM_OBJECT_DATA and wait for completion", "receive objects until --expect are complete",
-      add_common);
-  std::string messages;
-
+void add_sender_options(NormCommandLine& cli) {
   CLI::App* sender = &cli.sender();
   auto& s = cli.options().sender;
   sender->add_option("--rate", s.rate_bps, "NormSetTxRate in bit/s (UDP payload only)")
@@ -91,7 +77,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   sender->add_option("--auto-parity", s.auto_parity, "proactive parity segments per block (0: reactive only)")
       ->capture_default_str()
       ->check(CLI::Range(0, 254));
-  sender->add_option("--messages", messages, "COUNTxBYTES (e.g. 1x819200) or a comma list of sizes")->required();
+  cli.add_messages_option();
   sender->add_option("--interval", s.interval_s, "seconds between enqueues")->capture_default_str()->check(CLI::Range(0.0, 86400.0));
   sender->add_option("--ackers", s.ackers, "node ids that must positively acknowledge (comma list)")
       ->delimiter(',')
@@ -104,7 +90,9 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   sender->add_option("--ack-retries", s.ack_retries, "watermark re-polls after an acknowledgement failure")
       ->capture_default_str()
       ->check(CLI::Range(0, 1000));
+}
 
+void add_receiver_options(NormCommandLine& cli) {
   CLI::App* receiver = &cli.receiver();
   auto& r = cli.options().receiver;
   receiver->add_option("--expect", r.expect, "objects to receive")->required()->check(CLI::Range(1u, 1000000u));
@@ -124,11 +112,18 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                        "write every object that is not dissem-norm's (another NORM application's, a "
                        "gateway's) to DIR/<n>.data and its info to DIR/<n>.info")
       ->type_name("DIR");
+}
 
-  return cli.parse(argc, argv, [&](Options& o) {
-    validate_common(o.common);
-    if (o.role == Role::Sender) validate_sender(o.common, o.sender, messages);
-  });
+}  // namespace
+
+CommandLine parse_command_line(int argc, const char* const* argv) {
+  NormCommandLine cli(
+      "dissem-norm: NRL NORM baseline sender/receiver; prints one JSON result as the last stdout line", "dissem-norm",
+      "enqueue messages as NORM_OBJECT_DATA and wait for completion", "receive objects until --expect are complete",
+      add_common);
+  add_sender_options(cli);
+  add_receiver_options(cli);
+  return cli.parse(argc, argv, validate_common, validate_sender);
 }
 
 }  // namespace dissem::norm_baseline

@@ -15,20 +15,18 @@
 #include "norm_session.h"
 #include "core/json.h"
 #include "common/payload.h"
+#include "common/receiver_run.h"
 #include "common/result_members.h"
 #include "common/run_clock.h"
-#include "common/stop_signal.h"
 
 namespace dissem::norm_baseline {
 
 using baseline::ReceivedMessage;
 using baseline::RunClock;
 using baseline::payload_matches;
-using baseline::us_to_s;
 
 namespace {
 
-constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
 // NORM's default limit on pending objects per sender; raised when more are expected.
 constexpr std::uint32_t kDefaultRxCache = 256;
 constexpr std::uint32_t kMaxRxCache = 32767;
@@ -40,18 +38,16 @@ struct Received {
 
 class Receiver {
  public:
-  explicit Receiver(const Options& o) : c_(o.common), r_(o.receiver) {}
+  explicit Receiver(const Options& o)
+      : c_(o.common), r_(o.receiver), run_("dissem-norm receiver", "objects", c_.time_limit_s, r_.expect, r_.linger_s) {}
 
   int run() {
-    try {
+    run_.guard<NormError>([this] {
       norm_.emplace(c_);
       start();
       loop();
-    } catch (const NormError& e) {
-      error_ = e.what();
-      std::fprintf(stderr, "dissem-norm receiver: %s\n", e.what());
-    }
-    if (!printed_) print_result();
+    });
+    run_.finish([this] { return result(); });
     if (norm_) NormStopReceiver(norm_->session());
     norm_.reset();
     return complete() ? 0 : 1;
@@ -70,50 +66,31 @@ class Receiver {
     }
     norm_->start("NormStartReceiver",
                  [this](NormSessionHandle handle) { return NormStartReceiver(handle, r_.rx_buffer); });
-    // Results count from the moment NORM listens; the time limit still
-    // counts from process start.
-    deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
-    clock_ = RunClock();
+    // Results count from the moment NORM listens.
+    run_.start_results_clock();
   }
 
   void loop() {
-    double linger_until = 0;
     while (true) {
-      double now = clock_.elapsed_s();
-      if (dissem::baseline::stop_requested()) {
-        interrupted_ = !printed_;
-        return;
-      }
-      if (printed_ && now >= linger_until) return;
-      if (now >= deadline_s_) {
-        if (!printed_) {
-          timed_out_ = true;
-          std::fprintf(stderr, "dissem-norm receiver: time limit %.3f s reached with %zu of %u objects\n",
-                       c_.time_limit_s, completed_count(), r_.expect);
-        }
-        return;
-      }
-      double wake = printed_ ? std::min(linger_until, deadline_s_) : deadline_s_;
+      double now = run_.elapsed_s();
+      std::optional<double> wake = run_.begin_turn(now, completed_count());
+      if (!wake) return;
       NormEvent event;
-      if (norm_->next_event(std::clamp(wake - now, 0.0, kMaxWaitS), event)) handle(event);
-      if (!printed_ && complete()) {
-        // Print now, so a harness reading stdout need not wait for the linger.
-        print_result();
-        linger_until = clock_.elapsed_s() + r_.linger_s;
-      }
+      if (norm_->next_event(std::clamp(*wake - now, 0.0, baseline::kMaxWaitS), event)) handle(event);
+      run_.end_turn(completed_count(), [this] { return result(); });
     }
   }
 
   std::size_t completed_count() const { return received_.count() + unidentified_; }
-  bool complete() const { return completed_count() >= r_.expect; }
+  bool complete() const { return run_.complete(completed_count()); }
 
   Received& track(NormObjectHandle object) {
     auto [it, inserted] = pending_.try_emplace(object);
     if (inserted) {
       ReceivedMessage& m = it->second.message;
-      m.new_s = clock_.elapsed_s();
+      m.new_s = run_.elapsed_s();
       m.new_unix_us = RunClock::now_unix_us();
-      if (!first_rx_s_) first_rx_s_ = m.new_s;
+      run_.note_rx(m.new_s);
     }
     return it->second;
   }
@@ -176,7 +153,7 @@ class Receiver {
     Received rx = track(event.object);
     pending_.erase(event.object);
     ReceivedMessage& m = rx.message;
-    m.completed_s = clock_.elapsed_s();
+    m.completed_s = run_.elapsed_s();
     m.completed_unix_us = RunClock::now_unix_us();
     if (!rx.info) rx.info = read_info(event.object);
     if (event.sender != NORM_NODE_INVALID) sender_grtt_ = NormNodeGetGrtt(event.sender);
@@ -200,7 +177,7 @@ class Receiver {
     received_.add(m);
   }
 
-  void print_result() {
+  Json result() const {
     Json j = baseline::result_head("norm", "receiver", c_.node_id, c_.group, c_.port);
     j["expect"] = r_.expect;
     j["objects_completed"] = completed_count();
@@ -209,26 +186,18 @@ class Receiver {
     j["content_errors"] = received_.content_errors();
     j["duplicates"] = duplicates_;
     j["unidentified"] = unidentified_;
-    j["start_unix"] = us_to_s(clock_.start_unix_us());
-    j["first_rx_s"] = json_or_null(first_rx_s_);
-    j["last_completion_s"] = json_or_null(received_.last_completion_s());
-    j["timed_out"] = timed_out_;
-    j["interrupted"] = interrupted_;
+    run_.add_timing_members(j, received_.last_completion_s());
     j["silent"] = r_.silent;
     j["rx_loss"] = r_.rx_loss_percent;
     j["sender_ids"] = senders_;
     j["sender_grtt"] = json_or_null(sender_grtt_);
     j["messages"] = received_.json();
-    if (error_) j["error"] = *error_;
-    std::printf("%s\n", json_text(j).c_str());
-    std::fflush(stdout);
-    printed_ = true;
+    return j;
   }
 
   const CommonOptions& c_;
   const ReceiverOptions& r_;
-  RunClock clock_;
-  double deadline_s_ = 0;  // time limit on clock_
+  baseline::ReceiverRun run_;
   std::optional<NormRuntime> norm_;
   std::unordered_map<NormObjectHandle, Received> pending_;  // between NEW and COMPLETED/ABORTED
   baseline::ReceivedMessages received_;
@@ -237,12 +206,7 @@ class Receiver {
   std::uint64_t unidentified_ = 0;
   std::uint64_t duplicates_ = 0;
   std::uint64_t aborted_ = 0;
-  std::optional<double> first_rx_s_;
   std::optional<double> sender_grtt_;
-  bool timed_out_ = false;
-  bool interrupted_ = false;
-  bool printed_ = false;
-  std::optional<std::string> error_;
 };
 
 }  // namespace

@@ -16,8 +16,8 @@
 #include "core/json.h"
 #include "common/payload.h"
 #include "common/result_members.h"
+#include "common/role_run.h"
 #include "common/run_clock.h"
-#include "common/stop_signal.h"
 
 namespace dissem::norm_baseline {
 
@@ -27,8 +27,6 @@ using baseline::us_to_s;
 
 namespace {
 
-// Longest single wait, so that signals and deadlines are noticed promptly.
-constexpr double kMaxWaitS = 0.1;
 // How soon to retry an enqueue NORM refused, in case no vacancy event comes.
 constexpr double kEnqueueRetryS = 0.01;
 
@@ -64,20 +62,17 @@ std::uint32_t sender_buffer_space(const SenderOptions& s) {
 
 class Sender {
  public:
-  explicit Sender(const Options& o) : c_(o.common), s_(o.sender) {
+  explicit Sender(const Options& o) : c_(o.common), s_(o.sender), run_("dissem-norm sender", c_.time_limit_s) {
     for (auto size : s_.message_sizes) messages_.push_back(Message{{size, {}, 0, {}}, nullptr, NORM_OBJECT_INVALID});
     total_bytes_ = std::accumulate(s_.message_sizes.begin(), s_.message_sizes.end(), std::uint64_t{0});
   }
 
   int run() {
-    try {
+    run_.guard<NormError>([this] {
       norm_.emplace(c_);
       start();
       loop();
-    } catch (const NormError& e) {
-      error_ = e.what();
-      std::fprintf(stderr, "dissem-norm sender: %s\n", e.what());
-    }
+    });
     std::string result = result_json();
     if (norm_) NormStopSender(norm_->session());
     norm_.reset();  // before messages_ go: NORM may still point into them
@@ -102,10 +97,8 @@ class Sender {
     for (auto id : s_.ackers) {
       if (!NormAddAckingNode(session, id)) throw NormError(fmt::format("NormAddAckingNode({}) failed", id));
     }
-    // Results count from the moment NORM can send; the time limit still
-    // counts from process start.
-    deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
-    clock_ = RunClock();
+    // Results count from the moment NORM can send.
+    run_.start_results_clock();
   }
 
   void loop() {
@@ -113,20 +106,11 @@ class Sender {
     bool blocked = false;
     double retry_at = 0;
     while (true) {
-      double now = clock_.elapsed_s();
-      if (dissem::baseline::stop_requested()) {
-        interrupted_ = true;
-        return;
-      }
+      double now = run_.elapsed_s();
+      if (run_.stop_signalled(true)) return;
       if (ack_failed_) return;
       if (completed_ && now >= linger_until_) return;
-      if (now >= deadline_s_) {
-        if (!completed_) {  // a linger cut short is no failure
-          timed_out_ = true;
-          std::fprintf(stderr, "dissem-norm sender: time limit %.3f s reached\n", c_.time_limit_s);
-        }
-        return;
-      }
+      if (run_.out_of_time(now, completed_)) return;  // a linger cut short is no failure
       if (blocked && now >= retry_at) blocked = false;
       while (next < messages_.size() && !blocked && now >= due_s(next)) {
         if (!enqueue(next)) {
@@ -138,11 +122,11 @@ class Sender {
       }
       if (next == messages_.size() && !s_.ackers.empty() && !watermark_set_) set_watermark();
 
-      double wake = deadline_s_;
+      double wake = run_.deadline_s();
       if (next < messages_.size()) wake = std::min(wake, blocked ? retry_at : due_s(next));
       if (completed_) wake = std::min(wake, linger_until_);
       NormEvent event;
-      if (norm_->next_event(std::clamp(wake - now, 0.0, kMaxWaitS), event)) {
+      if (norm_->next_event(std::clamp(wake - now, 0.0, baseline::kMaxWaitS), event)) {
         if (handle(event)) blocked = false;
       }
     }
@@ -164,7 +148,7 @@ class Sender {
     // Index + 1, so that no message is represented by a null pointer.
     NormObjectSetUserData(handle, reinterpret_cast<const void*>(static_cast<std::uintptr_t>(index + 1)));
     m.handle = handle;
-    m.enqueue_s = clock_.elapsed_s();
+    m.enqueue_s = run_.elapsed_s();
     m.enqueue_unix_us = info.enqueue_unix_us;
     ++objects_enqueued_;
     bytes_enqueued_ += m.size;
@@ -195,7 +179,7 @@ class Sender {
         return true;
       case NORM_TX_OBJECT_SENT:
         if (auto i = message_of(event.object)) {
-          if (!messages_[*i].sent_s) messages_[*i].sent_s = clock_.elapsed_s();
+          if (!messages_[*i].sent_s) messages_[*i].sent_s = run_.elapsed_s();
         }
         break;
       case NORM_TX_OBJECT_PURGED:
@@ -255,7 +239,7 @@ class Sender {
   void complete(const char* basis) {
     completed_ = true;
     completion_basis_ = basis;
-    completion_s_ = clock_.elapsed_s();
+    completion_s_ = run_.elapsed_s();
     linger_until_ = *completion_s_ + s_.linger_s;
     std::fprintf(stderr, "dissem-norm sender: completed (%s) at %.3f s\n", basis, *completion_s_);
   }
@@ -265,13 +249,12 @@ class Sender {
     j["messages_planned"] = messages_.size();
     j["objects_enqueued"] = objects_enqueued_;
     j["bytes_enqueued"] = bytes_enqueued_;
-    j["start_unix"] = us_to_s(clock_.start_unix_us());
+    j["start_unix"] = us_to_s(run_.clock().start_unix_us());
     baseline::add_send_times(j, messages_, 0.0);  // seconds since start_unix
     j["completed"] = completed_;
     j["completion_basis"] = json_or_null(completion_basis_);
     j["completion_s"] = json_or_null(completion_s_);
-    j["timed_out"] = timed_out_;
-    j["interrupted"] = interrupted_;
+    run_.add_end_members(j);
     j["grtt"] = c_.grtt.value_or(0.0);
     if (norm_) j["grtt_final"] = NormGetGrttEstimate(norm_->session());
     j["rate_bps"] = s_.rate_bps;
@@ -291,14 +274,13 @@ class Sender {
       ackers[std::to_string(id)] = acking_status_name(status);
     }
     j["acker_status"] = std::move(ackers);
-    if (error_) j["error"] = *error_;
+    run_.add_error(j);
     return json_text(j);
   }
 
   const CommonOptions& c_;
   const SenderOptions& s_;
-  RunClock clock_;
-  double deadline_s_ = 0;  // time limit on clock_
+  baseline::RoleRun run_;
   std::vector<Message> messages_;    // declared before norm_, so destroyed after it
   std::optional<NormRuntime> norm_;
   std::uint64_t total_bytes_ = 0;
@@ -308,14 +290,11 @@ class Sender {
   bool watermark_set_ = false;
   bool completed_ = false;
   bool ack_failed_ = false;
-  bool timed_out_ = false;
-  bool interrupted_ = false;
   int ack_resets_ = 0;
   std::uint64_t send_errors_ = 0;
   std::optional<std::string> completion_basis_;
   std::optional<double> completion_s_;
   double linger_until_ = 0;
-  std::optional<std::string> error_;
 };
 
 }  // namespace

@@ -2,8 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <arpa/inet.h>
-#include <net/if.h>
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <climits>
@@ -11,6 +10,7 @@
 #include <stdexcept>
 
 #include "apdu_header.h"
+#include "common/group_options.h"
 #include "common/message_spec.h"
 #include "common/role_command_line.h"
 
@@ -32,28 +32,20 @@ void add_common(CLI::App& cmd, CommonOptions& c) {
   cmd.add_option("--port", c.port, "UDP encapsulation port (data, SPMs and NAKs alike)")
       ->capture_default_str()
       ->check(CLI::Range(1, 65535));
-  cmd.add_option("--interface", c.interface, "multicast interface (needed in a namespace without a default route)");
+  baseline::add_interface_option(cmd, c.interface);
   cmd.add_option("--ttl", c.ttl, "multicast hops (PGM_MULTICAST_HOPS)")->capture_default_str()->check(CLI::Range(1, 255));
   cmd.add_flag("--loopback", c.loopback, "several processes on one host: multicast loopback (PGM_MULTICAST_LOOP)");
   cmd.add_option("--payload", c.payload, "bytes per APDU, our 24-byte header included; one APDU per packet")
       ->capture_default_str()
       ->check(CLI::Range(64, 9000));
-  cmd.add_option("--time-limit", c.time_limit_s, "hard bound in seconds; exit 1 with a partial result")
-      ->capture_default_str()
-      ->check(CLI::Range(1e-3, 86400.0));
+  baseline::add_time_limit_option(cmd, c.time_limit_s);
 }
 
 void validate_common(const CommonOptions& c) {
-  in_addr addr{};
-  if (inet_pton(AF_INET, c.group.c_str(), &addr) != 1) {
-    throw UsageError("--group: '" + c.group + "' is not an IPv4 address");
-  }
-  if (!IN_MULTICAST(ntohl(addr.s_addr))) {
+  if (!IN_MULTICAST(baseline::check_ipv4_group(c.group))) {
     throw UsageError("--group: '" + c.group + "' is not a multicast address (224.0.0.0/4)");
   }
-  if (!c.interface.empty() && (c.interface.find(';') != std::string::npos || if_nametoindex(c.interface.c_str()) == 0)) {
-    throw UsageError("--interface: no network interface named '" + c.interface + "'");
-  }
+  baseline::check_interface(c.interface, ";");  // ';' separates the parts of PGM's network string
 }
 
 void validate_sender(const CommonOptions& c, SenderOptions& s, const std::string& messages) {
@@ -74,24 +66,9 @@ void validate_sender(const CommonOptions& c, SenderOptions& s, const std::string
   }
 }
 
-}  // namespace
+using PgmCommandLine = baseline::RoleCommandLine<Options>;
 
-RateLimits rate_limits(const CommonOptions& c, const SenderOptions& s) {
-  double ip = s.rate_bps / 8.0 * max_tpdu(c) / (max_tpdu(c) - kIpUdpHeaders);
-  RateLimits r;
-  r.total = std::lround(ip);
-  r.odata = std::lround(ip * s.odata_share);
-  r.rdata = std::lround(ip * (1.0 - s.odata_share));
-  return r;
-}
-
-CommandLine parse_command_line(int argc, const char* const* argv) {
-  baseline::RoleCommandLine<Options> cli(
-      "dissem-pgm: OpenPGM baseline sender/receiver; prints one JSON result as the last stdout line", "dissem-pgm",
-      "send messages as 1400-byte APDUs, then keep serving repairs", "receive messages until --expect are complete",
-      add_common);
-  std::string messages;
-
+void add_sender_options(PgmCommandLine& cli) {
   CLI::App* sender = &cli.sender();
   auto& s = cli.options().sender;
   sender->add_option("--rate", s.rate_bps, "total rate limit in bit/s of UDP payload (link capacity)")
@@ -100,7 +77,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   sender->add_option("--odata-share", s.odata_share, "share of --rate for original data; the rest for repairs")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 0.99));
-  sender->add_option("--messages", messages, "COUNTxBYTES (e.g. 1x819200) or a comma list of sizes")->required();
+  cli.add_messages_option();
   sender->add_option("--interval", s.interval_s, "seconds between the starts of messages")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
@@ -119,7 +96,9 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ->check(CLI::Range(10, 600000));
   sender->add_flag("!--no-pacing", s.pacing,
                    "leave original data to PGM's token buckets alone (which allow a one-second burst below 11.6 Mbit/s)");
+}
 
+void add_receiver_options(PgmCommandLine& cli) {
   CLI::App* receiver = &cli.receiver();
   auto& r = cli.options().receiver;
   receiver->add_option("--expect", r.expect, "messages to receive")->required()->check(CLI::Range(1u, 1000000u));
@@ -155,11 +134,27 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                        "sees them: exercises NAK repairs where no link emulation is available")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 100.0));
+}
 
-  return cli.parse(argc, argv, [&](Options& o) {
-    validate_common(o.common);
-    if (o.role == Role::Sender) validate_sender(o.common, o.sender, messages);
-  });
+}  // namespace
+
+RateLimits rate_limits(const CommonOptions& c, const SenderOptions& s) {
+  double ip = s.rate_bps / 8.0 * max_tpdu(c) / (max_tpdu(c) - kIpUdpHeaders);
+  RateLimits r;
+  r.total = std::lround(ip);
+  r.odata = std::lround(ip * s.odata_share);
+  r.rdata = std::lround(ip * (1.0 - s.odata_share));
+  return r;
+}
+
+CommandLine parse_command_line(int argc, const char* const* argv) {
+  PgmCommandLine cli(
+      "dissem-pgm: OpenPGM baseline sender/receiver; prints one JSON result as the last stdout line", "dissem-pgm",
+      "send messages as 1400-byte APDUs, then keep serving repairs", "receive messages until --expect are complete",
+      add_common);
+  add_sender_options(cli);
+  add_receiver_options(cli);
+  return cli.parse(argc, argv, validate_common, validate_sender);
 }
 
 }  // namespace dissem::pgm_baseline

@@ -15,18 +15,16 @@
 #include "socket_filters.h"
 #include "core/json.h"
 #include "common/payload.h"
+#include "common/receiver_run.h"
 #include "common/result_members.h"
 #include "common/run_clock.h"
-#include "common/stop_signal.h"
 
 namespace dissem::pgm_baseline {
 namespace {
 
 using baseline::ReceivedMessage;
 using baseline::RunClock;
-using baseline::us_to_s;
 
-constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
 // Room for any APDU (PGM reassembles fragmented ones); ours are --payload bytes.
 constexpr std::size_t kReceiveBuffer = 65536;
 
@@ -38,22 +36,21 @@ struct Received {
 
 class Receiver {
  public:
-  explicit Receiver(const Options& o) : c_(o.common), r_(o.receiver), buffer_(kReceiveBuffer) {}
+  explicit Receiver(const Options& o)
+      : c_(o.common),
+        r_(o.receiver),
+        run_("dissem-pgm receiver", "messages", c_.time_limit_s, r_.expect, r_.linger_s),
+        buffer_(kReceiveBuffer) {}
 
   int run() {
-    try {
+    run_.guard<PgmError>([this] {
       socket_.emplace(c_, "receiver", [this](PgmSocket& s) { configure(s); });
       if (r_.rx_loss_percent > 0) attach_rx_loss_filter(socket_->recv_fd(), r_.rx_loss_percent);
-      // Results count from the moment PGM listens; the time limit still
-      // counts from process start.
-      deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
-      clock_ = RunClock();
+      // Results count from the moment PGM listens.
+      run_.start_results_clock();
       loop();
-    } catch (const PgmError& e) {
-      error_ = e.what();
-      std::fprintf(stderr, "dissem-pgm receiver: %s\n", e.what());
-    }
-    if (!printed_) print_result();
+    });
+    run_.finish([this] { return result(); });
     socket_.reset();
     return complete() ? 0 : 1;
   }
@@ -75,23 +72,11 @@ class Receiver {
   }
 
   void loop() {
-    double linger_until = 0;
     while (true) {
-      double now = clock_.elapsed_s();
-      if (dissem::baseline::stop_requested()) {
-        interrupted_ = !printed_;
-        return;
-      }
-      if (printed_ && now >= linger_until) return;
-      if (now >= deadline_s_) {
-        if (!printed_) {
-          timed_out_ = true;
-          std::fprintf(stderr, "dissem-pgm receiver: time limit %.3f s reached with %zu of %u messages\n",
-                       c_.time_limit_s, received_.count(), r_.expect);
-        }
-        return;
-      }
-      double wake = std::min({deadline_s_, now + kMaxWaitS, printed_ ? linger_until : deadline_s_});
+      double now = run_.elapsed_s();
+      std::optional<double> next = run_.begin_turn(now, received_.count());
+      if (!next) return;
+      double wake = *next;
       std::size_t bytes = 0;
       pgm_error_t* error = nullptr;
       int status = pgm_recv(socket_->get(), buffer_.data(), buffer_.size(), 0, &bytes, &error);
@@ -123,20 +108,16 @@ class Receiver {
           socket_->wait(std::min(wake - now, 0.01), false);  // do not spin on a persistent error
           break;
       }
-      if (!printed_ && complete()) {
-        // Print now, so a harness reading stdout need not wait for the linger.
-        print_result();
-        linger_until = clock_.elapsed_s() + r_.linger_s;
-      }
+      run_.end_turn(received_.count(), [this] { return result(); });
     }
   }
 
-  bool complete() const { return received_.count() >= r_.expect; }
+  bool complete() const { return run_.complete(received_.count()); }
 
   void on_apdu(std::size_t bytes) {
     ++apdus_;
-    double now = clock_.elapsed_s();
-    if (!first_rx_s_) first_rx_s_ = now;
+    double now = run_.elapsed_s();
+    run_.note_rx(now);
     std::optional<ApduHeader> header = decode_apdu_header(buffer_.data(), bytes);
     std::size_t data = bytes - std::min(bytes, kApduHeaderBytes);
     if (!header || header->message_bytes == 0 || std::uint64_t{header->offset} + data > header->message_bytes) {
@@ -178,14 +159,14 @@ class Receiver {
     }
     rx.next_offset += static_cast<std::uint32_t>(data);
     if (rx.next_offset < rx.first.message_bytes) return;
-    m.completed_s = clock_.elapsed_s();
+    m.completed_s = run_.elapsed_s();
     m.completed_unix_us = RunClock::now_unix_us();
     received_.add(m);
     done_.insert(header->index);
     pending_.erase(it);
   }
 
-  void print_result() {
+  Json result() const {
     Json j = baseline::result_head("pgm", "receiver", c_.node_id, c_.group, c_.port);
     j["expect"] = r_.expect;
     j["objects_completed"] = received_.count();
@@ -197,23 +178,15 @@ class Receiver {
     j["unidentified"] = unidentified_;
     j["apdus_received"] = apdus_;
     j["recv_errors"] = recv_errors_;
-    j["start_unix"] = us_to_s(clock_.start_unix_us());
-    j["first_rx_s"] = json_or_null(first_rx_s_);
-    j["last_completion_s"] = json_or_null(received_.last_completion_s());
-    j["timed_out"] = timed_out_;
-    j["interrupted"] = interrupted_;
+    run_.add_timing_members(j, received_.last_completion_s());
     j["rx_loss"] = r_.rx_loss_percent;
     j["messages"] = received_.json();
-    if (error_) j["error"] = *error_;
-    std::printf("%s\n", json_text(j).c_str());
-    std::fflush(stdout);
-    printed_ = true;
+    return j;
   }
 
   const CommonOptions& c_;
   const ReceiverOptions& r_;
-  RunClock clock_;
-  double deadline_s_ = 0;  // time limit on clock_
+  baseline::ReceiverRun run_;
   std::vector<char> buffer_;
   std::optional<PgmSocket> socket_;
   std::map<std::uint32_t, Received> pending_;  // by message index, until complete
@@ -225,11 +198,6 @@ class Receiver {
   std::uint64_t duplicates_ = 0;
   std::uint64_t resets_ = 0;
   std::uint64_t recv_errors_ = 0;
-  std::optional<double> first_rx_s_;
-  bool timed_out_ = false;
-  bool interrupted_ = false;
-  bool printed_ = false;
-  std::optional<std::string> error_;
 };
 
 }  // namespace

@@ -16,17 +16,16 @@
 #include "core/json.h"
 #include "common/payload.h"
 #include "common/result_members.h"
+#include "common/role_run.h"
 #include "common/run_clock.h"
-#include "common/stop_signal.h"
 
 namespace dissem::pgm_baseline {
 namespace {
 
 using baseline::RunClock;
+using baseline::kMaxWaitS;
 using baseline::us_to_s;
 
-// Longest single wait, so that signals and deadlines are noticed promptly.
-constexpr double kMaxWaitS = 0.1;
 // APDUs handed to PGM in a row before its receive side (NAKs, timers,
 // repairs) is served again.
 constexpr int kSendBurst = 16;
@@ -41,28 +40,24 @@ using Message = baseline::SentMessage;
 
 class Sender {
  public:
-  explicit Sender(const Options& o) : c_(o.common), s_(o.sender), limits_(rate_limits(o.common, o.sender)) {
+  explicit Sender(const Options& o)
+      : c_(o.common), s_(o.sender), limits_(rate_limits(o.common, o.sender)), run_("dissem-pgm sender", c_.time_limit_s) {
     for (auto size : s_.message_sizes) messages_.push_back(Message{size, {}, 0, {}});
     apdu_.resize(c_.payload);
   }
 
   int run() {
-    try {
+    run_.guard<PgmError>([this] {
       socket_.emplace(c_, "sender", [this](PgmSocket& s) { configure(s); });
       if (c_.loopback) steer_unicast_to_first_socket(socket_->recv_fd());
-      // Results count from the moment PGM can send; the time limit still
-      // counts from process start.
-      deadline_s_ = c_.time_limit_s - clock_.elapsed_s();
-      clock_ = RunClock();
+      // Results count from the moment PGM can send.
+      run_.start_results_clock();
       std::fprintf(stderr,
                    "dissem-pgm sender: max_tpdu %d, rate limits (IP bytes/s) total %ld, odata %ld, rdata %ld, "
                    "txw_sqns %u\n",
                    max_tpdu(c_), limits_.total, limits_.odata, limits_.rdata, s_.txw_sqns);
       loop();
-    } catch (const PgmError& e) {
-      error_ = e.what();
-      std::fprintf(stderr, "dissem-pgm sender: %s\n", e.what());
-    }
+    });
     std::printf("%s\n", result_json().c_str());
     std::fflush(stdout);
     socket_.reset();
@@ -88,20 +83,12 @@ class Sender {
 
   void loop() {
     while (true) {
-      double now = clock_.elapsed_s();
-      if (dissem::baseline::stop_requested()) {
-        interrupted_ = true;
-        return;
-      }
+      double now = run_.elapsed_s();
+      if (run_.stop_signalled(true)) return;
       if (completed_ && now >= linger_until_) return;
-      if (now >= deadline_s_) {
-        if (!completed_) {  // a linger cut short is no failure
-          timed_out_ = true;
-          std::fprintf(stderr, "dissem-pgm sender: time limit %.3f s reached\n", c_.time_limit_s);
-        }
-        return;
-      }
-      double wake = std::min({deadline_s_, now + kMaxWaitS, completed_ ? linger_until_ : deadline_s_});
+      if (run_.out_of_time(now, completed_)) return;  // a linger cut short is no failure
+      double deadline = run_.deadline_s();
+      double wake = std::min({deadline, now + kMaxWaitS, completed_ ? linger_until_ : deadline});
       repairs_blocked_ = false;
       wake = std::min(wake, serve());
       bool want_write = false;
@@ -109,7 +96,7 @@ class Sender {
         double ready = send_some(want_write);
         wake = std::min(wake, ready);
       }
-      now = clock_.elapsed_s();
+      now = run_.elapsed_s();
       if (wake > now) socket_->wait(wake - now, want_write, repairs_blocked_);
     }
   }
@@ -122,7 +109,7 @@ class Sender {
       std::size_t bytes = 0;
       pgm_error_t* error = nullptr;
       int status = pgm_recv(socket_->get(), buffer, sizeof buffer, 0, &bytes, &error);
-      double now = clock_.elapsed_s();
+      double now = run_.elapsed_s();
       switch (status) {
         case PGM_IO_STATUS_NORMAL:
           continue;  // a send-only socket delivers no data; nothing to do
@@ -151,7 +138,7 @@ class Sender {
   // when the next one may go (or a far time when waiting for the socket).
   double send_some(bool& want_write) {
     for (int sent = 0; sent < kSendBurst && !completed_; ++sent) {
-      double now = clock_.elapsed_s();
+      double now = run_.elapsed_s();
       double due = std::max(hold_until_s_, due_s(current_));
       if (now < due) return due;
       if (!apdu_ready_) build_apdu(now);
@@ -159,7 +146,7 @@ class Sender {
       int status = pgm_send(socket_->get(), apdu_.data(), apdu_length_, &written);
       switch (status) {
         case PGM_IO_STATUS_NORMAL:
-          on_sent(clock_.elapsed_s());
+          on_sent(run_.elapsed_s());
           break;
         case PGM_IO_STATUS_RATE_LIMITED:
           // PGM already holds the packet in its window; the next pgm_send
@@ -177,7 +164,7 @@ class Sender {
           throw PgmError(fmt::format("pgm_send failed (status {})", status));
       }
     }
-    return clock_.elapsed_s();
+    return run_.elapsed_s();
   }
 
   double due_s(std::size_t index) const { return s_.start_delay_s + static_cast<double>(index) * s_.interval_s; }
@@ -241,14 +228,13 @@ class Sender {
     j["bytes_enqueued"] = bytes_enqueued_;
     // The first APDU, as the receivers' delivery times count from it
     // (before any: when the socket was ready).
-    j["start_unix"] = us_to_s(first_send_s_ ? first_send_unix_us_ : clock_.start_unix_us());
+    j["start_unix"] = us_to_s(first_send_s_ ? first_send_unix_us_ : run_.clock().start_unix_us());
     double t0 = first_send_s_.value_or(0.0);
     baseline::add_send_times(j, messages_, t0);  // seconds since start_unix
     j["completed"] = completed_;
     j["completion_basis"] = "handed_to_pgm";  // PGM has no acknowledgements
     j["completion_s"] = completion_s_ ? Json(*completion_s_ - t0) : Json(nullptr);
-    j["timed_out"] = timed_out_;
-    j["interrupted"] = interrupted_;
+    run_.add_end_members(j);
     j["rate_bps"] = s_.rate_bps;
     j["odata_share"] = s_.odata_share;
     j["txw_max_rte"] = limits_.total;
@@ -268,15 +254,14 @@ class Sender {
                   {"would_block", would_block_},
                   {"repairs_rate_limited", repairs_rate_limited_},
                   {"recv_errors", recv_errors_}};
-    if (error_) j["error"] = *error_;
+    run_.add_error(j);
     return json_text(j);
   }
 
   const CommonOptions& c_;
   const SenderOptions& s_;
   const RateLimits limits_;
-  RunClock clock_;
-  double deadline_s_ = 0;  // time limit on clock_
+  baseline::RoleRun run_;
   std::vector<Message> messages_;
   std::optional<PgmSocket> socket_;
   // The APDU being handed to PGM: message current_, bytes from offset_.
@@ -287,7 +272,7 @@ class Sender {
   bool repairs_blocked_ = false;  // PGM holds repairs back for its rate limit
   std::size_t current_ = 0;
   std::uint32_t offset_ = 0;
-  std::optional<double> first_send_s_;  // on clock_
+  std::optional<double> first_send_s_;  // on run_.clock()
   std::int64_t first_send_unix_us_ = 0;
   double pace_s_ = 0;
   double hold_until_s_ = 0;
@@ -301,11 +286,8 @@ class Sender {
   std::uint64_t recv_errors_ = 0;
   std::uint64_t send_errors_ = 0;
   bool completed_ = false;
-  bool timed_out_ = false;
-  bool interrupted_ = false;
   std::optional<double> completion_s_;
   double linger_until_ = 0;
-  std::optional<std::string> error_;
 };
 
 }  // namespace
