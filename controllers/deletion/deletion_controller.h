@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cache/store.h"
+#include "core/message_record.h"
 #include "core/types.h"
 
 namespace dissem::controllers {
@@ -16,7 +16,7 @@ class DeletionController {
  public:
   virtual ~DeletionController() = default;
   virtual std::string_view name() const = 0;
-  virtual std::vector<MessageId> select_victims(const std::vector<cache::MessageRecord>& messages,
+  virtual std::vector<MessageId> select_victims(const std::vector<MessageRecord>& messages,
                                                 std::uint64_t total_bytes, std::uint64_t quota_bytes,
                                                 Micros now) = 0;
 };
@@ -34,7 +34,7 @@ class ExpiryPriorityEviction final : public DeletionController {
   std::string_view name() const override {
     return recency_ == Recency::LeastRecentlyUsed ? "expiry-priority-lru" : "expiry-priority-oldest";
   }
-  std::vector<MessageId> select_victims(const std::vector<cache::MessageRecord>& messages,
+  std::vector<MessageId> select_victims(const std::vector<MessageRecord>& messages,
                                         std::uint64_t total_bytes, std::uint64_t quota_bytes,
                                         Micros now) override;
 

@@ -131,7 +131,7 @@ PluginDeletion::PluginDeletion(std::shared_ptr<PluginInstance> plugin) : plugin_
                       ": deletion.name is \"plugin\" but it has no select_victims()");
 }
 
-std::vector<MessageId> PluginDeletion::select_victims(const std::vector<cache::MessageRecord>& messages,
+std::vector<MessageId> PluginDeletion::select_victims(const std::vector<MessageRecord>& messages,
                                                       std::uint64_t total_bytes, std::uint64_t quota_bytes,
                                                       Micros now) {
   std::vector<dissem_cached_message> c(messages.size());

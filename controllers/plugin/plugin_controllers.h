@@ -49,7 +49,7 @@ class PluginDeletion final : public DeletionController {
   // Throws PluginError if the plugin has no select_victims().
   explicit PluginDeletion(std::shared_ptr<PluginInstance> plugin);
   std::string_view name() const override { return "plugin"; }
-  std::vector<MessageId> select_victims(const std::vector<cache::MessageRecord>& messages,
+  std::vector<MessageId> select_victims(const std::vector<MessageRecord>& messages,
                                         std::uint64_t total_bytes, std::uint64_t quota_bytes,
                                         Micros now) override;
 

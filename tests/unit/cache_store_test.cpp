@@ -20,7 +20,7 @@ using dissem::MessageId;
 using dissem::MessageMeta;
 using dissem::Micros;
 using dissem::cache::Fragment;
-using dissem::cache::MessageRecord;
+using dissem::MessageRecord;
 using dissem::cache::Store;
 using dissem::cache::StoreError;
 using dissem::cache::StoreOptions;

@@ -51,7 +51,7 @@ TEST(ControllerPlugin, TheExampleEvictsExpiredThenOthersLowPriorityLargestFirst)
   auto plugin = std::make_shared<PluginInstance>(PluginLibrary::open(DISSEM_EXAMPLE_PLUGIN), "");
   PluginDeletion d(plugin);
   const Micros now = Micros{2000} * kSeconds;
-  std::vector<cache::MessageRecord> cache(4);
+  std::vector<MessageRecord> cache(4);
   for (std::size_t i = 0; i < cache.size(); ++i) cache[i].meta.id = MessageId{"g", 1, i + 1};
   cache[0].stored_bytes = 100;
   cache[0].meta.expiry_ms = 1'000'000;  // expired

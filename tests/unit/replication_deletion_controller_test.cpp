@@ -94,9 +94,9 @@ TEST(AntiEntropy, PushesNoMoreThanTheByteBudgetPerSummary) {
   EXPECT_DOUBLE_EQ(ae.budget_fraction(), 0.25);
 }
 
-cache::MessageRecord record(std::uint64_t seq, std::uint32_t priority, Micros first_seen, Micros last_used,
+MessageRecord record(std::uint64_t seq, std::uint32_t priority, Micros first_seen, Micros last_used,
                             std::uint64_t expiry_ms = 0) {
-  cache::MessageRecord r;
+  MessageRecord r;
   r.meta.id = MessageId{"g", 1, seq};
   r.meta.priority = priority;
   r.meta.expiry_ms = expiry_ms;
@@ -109,7 +109,7 @@ cache::MessageRecord record(std::uint64_t seq, std::uint32_t priority, Micros fi
 
 TEST(ExpiryPriorityEviction, ExpiredFirstThenLowestPriorityThenLeastRecentlyUsed) {
   const Micros now = Micros{2000} * kSeconds;
-  const std::vector<cache::MessageRecord> cache = {
+  const std::vector<MessageRecord> cache = {
       record(1, 0, 10, 500),          // old but used lately
       record(2, 0, 20, 20),           // never used since it came
       record(3, 1, 5, 5),             // higher priority
