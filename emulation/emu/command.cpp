@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
@@ -42,21 +43,11 @@ class Pipe {
   int fds_[2] = {-1, -1};
 };
 
-}  // namespace
+using Deadline = std::chrono::steady_clock::time_point;
 
-std::string describe_command(const std::vector<std::string>& argv) {
-  std::string out;
-  for (const auto& a : argv) {
-    if (!out.empty()) out.push_back(' ');
-    out.append(a);
-  }
-  return out;
-}
-
-CommandResult run_command(const std::vector<std::string>& argv, std::string_view input, int timeout_ms) {
-  Pipe to_child;
-  Pipe from_child;
-
+// Starts argv with its stdin on `to_child` and its stdout and stderr on
+// `from_child`, default signal handling and an empty signal mask.
+pid_t spawn_child(const std::vector<std::string>& argv, Pipe& to_child, Pipe& from_child) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, to_child.read_end(), STDIN_FILENO);
@@ -84,22 +75,15 @@ CommandResult run_command(const std::vector<std::string>& argv, std::string_view
   posix_spawnattr_destroy(&attr);
   if (spawn_error != 0)
     throw std::runtime_error(fmt::format("cannot run {}: {}", argv[0], std::strerror(spawn_error)));
+  return pid;
+}
 
-  to_child.close_read();
-  from_child.close_write();
-  // Non-blocking stdin: a child that stops reading cannot stall us.
-  ::fcntl(to_child.write_end(), F_SETFL, O_NONBLOCK);
-  if (input.empty()) to_child.close_write();
-
-  CommandResult result;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  bool timed_out = false;
+// Writes `input` to the child and appends what it says to `output` until it
+// closes its output. False if the deadline passed first.
+bool exchange(Pipe& to_child, Pipe& from_child, std::string_view input, Deadline deadline, std::string& output) {
   while (from_child.read_end() >= 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
+    if (left.count() <= 0) return false;
     pollfd fds[2] = {{from_child.read_end(), POLLIN, 0}, {to_child.write_end(), POLLOUT, 0}};
     const nfds_t count = to_child.write_end() >= 0 ? 2 : 1;
     if (::poll(fds, count, static_cast<int>(left.count())) < 0 && errno != EINTR) break;
@@ -112,12 +96,16 @@ CommandResult run_command(const std::vector<std::string>& argv, std::string_view
     if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
       char buffer[4096];
       const ssize_t n = ::read(from_child.read_end(), buffer, sizeof buffer);
-      if (n > 0) result.output.append(buffer, static_cast<std::size_t>(n));
+      if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
       if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) from_child.close_read();
     }
   }
-  // A child that closed its output may still run: wait for it within the
-  // same deadline, then kill it.
+  return true;
+}
+
+// The child's wait status, or nullopt once it was killed: a child that
+// closed its output may still run, so it gets until the same deadline.
+std::optional<int> reap(pid_t pid, bool timed_out, Deadline deadline) {
   int status = 0;
   while (!timed_out) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
@@ -125,13 +113,41 @@ CommandResult run_command(const std::vector<std::string>& argv, std::string_view
     if (std::chrono::steady_clock::now() >= deadline) timed_out = true;
     else ::usleep(1000);
   }
-  if (timed_out) {
-    ::kill(pid, SIGKILL);
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  if (!timed_out) return status;
+  ::kill(pid, SIGKILL);
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  result.exit_code = !timed_out && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (timed_out) result.output.append(fmt::format("\n(killed after {} ms)", timeout_ms));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string describe_command(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out.push_back(' ');
+    out.append(a);
+  }
+  return out;
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, std::string_view input, int timeout_ms) {
+  Pipe to_child;
+  Pipe from_child;
+  const pid_t pid = spawn_child(argv, to_child, from_child);
+
+  to_child.close_read();
+  from_child.close_write();
+  // Non-blocking stdin: a child that stops reading cannot stall us.
+  ::fcntl(to_child.write_end(), F_SETFL, O_NONBLOCK);
+  if (input.empty()) to_child.close_write();
+
+  CommandResult result;
+  const Deadline deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  const bool answered = exchange(to_child, from_child, input, deadline, result.output);
+  const std::optional<int> status = reap(pid, !answered, deadline);
+  result.exit_code = status && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+  if (!status) result.output.append(fmt::format("\n(killed after {} ms)", timeout_ms));
   return result;
 }
 

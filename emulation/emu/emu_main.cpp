@@ -60,24 +60,29 @@ std::string signal_name(int signal) {
   }
 }
 
-int run_emulation(const EmuOptions& options) {
-  // Everything that can be checked without touching the host is checked first.
+// The EEL file's events (none without --eel), or nullopt after its error
+// line (exit 2).
+std::optional<EelScenario> load_scenario(const EmuOptions& options) {
   EelScenario scenario;
-  if (options.eel_path) {
-    try {
-      scenario = load_eel_file(*options.eel_path, options.nodes);
-    } catch (const EelError& e) {
-      std::fprintf(stderr, "dissem-emu: %s\n", e.what());
-      return 2;
-    }
-    if (!scenario.ignored.empty()) {
-      std::string list;
-      for (const auto& [type, count] : scenario.ignored)
-        list.append(list.empty() ? "" : ", ").append(fmt::format("{} {}", count, type));
-      std::fprintf(stderr, "dissem-emu: ignoring EEL events other than commeffect: %s\n", list.c_str());
-    }
+  if (!options.eel_path) return scenario;
+  try {
+    scenario = load_eel_file(*options.eel_path, options.nodes);
+  } catch (const EelError& e) {
+    std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+    return std::nullopt;
   }
-  LinkModel model(options.model_config(), AddressPlan(options.prefix, options.nodes));
+  if (!scenario.ignored.empty()) {
+    std::string list;
+    for (const auto& [type, count] : scenario.ignored)
+      list.append(list.empty() ? "" : ", ").append(fmt::format("{} {}", count, type));
+    std::fprintf(stderr, "dissem-emu: ignoring EEL events other than commeffect: %s\n", list.c_str());
+  }
+  return scenario;
+}
+
+// Sets the events at time 0 (or before) and schedules the others; returns
+// how many were set.
+std::size_t apply_scenario(LinkModel& model, const EelScenario& scenario) {
   std::size_t at_start = 0;
   for (const auto& e : scenario.events) {
     if (e.at <= 0) {
@@ -87,56 +92,80 @@ int run_emulation(const EmuOptions& options) {
       model.schedule_effects(e.at, e.sender, e.receiver, e.effects);
     }
   }
+  return at_start;
+}
 
-  int status = 0;
+// Forwards frames until a termination signal or --duration, and fills in
+// run.ran and run.stopped_by. False after reporting a failure.
+bool forward_frames(const EmuOptions& options, LinkModel& model, EmulatedNetwork& network, TimeNs origin,
+                    RunSummary& run) {
+  Forwarder forwarder(model, network, origin);
+  std::optional<TimeNs> stop_at;
+  if (options.duration_s) stop_at = static_cast<TimeNs>(*options.duration_s * static_cast<double>(kNsPerSecond));
+  try {
+    const Forwarder::Outcome outcome = forwarder.run(stop_at);
+    run.ran = outcome.ran;
+    run.stopped_by = outcome.signal ? signal_name(outcome.signal) : "duration";
+    return true;
+  } catch (const std::exception& e) {
+    // Still write what was counted and tear down, then report the failure.
+    std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+    run.ran = monotonic_now() - origin;
+    run.stopped_by = "error";
+    return false;
+  }
+}
+
+// Writes the pcap records and the stats file and removes the network, each
+// whatever became of the others. False if any of it failed (reported).
+bool finish_run(const EmuOptions& options, const LinkModel& model, EmulatedNetwork& network, const RunSummary& run) {
+  bool ok = true;
+  if (!network.flush_pcaps()) {
+    std::fprintf(stderr, "dissem-emu: some pcap records could not be written\n");
+    ok = false;
+  }
+  if (options.stats_json) {
+    try {
+      write_file_atomically(*options.stats_json, stats_json(options, model, run));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "dissem-emu: %s\n", e.what());
+      ok = false;
+    }
+  }
+  for (const auto& ns : network.teardown()) {
+    std::fprintf(stderr, "dissem-emu: could not remove namespace %s\n", ns.c_str());
+    ok = false;
+  }
+  return ok;
+}
+
+int run_emulation(const EmuOptions& options) {
+  // Everything that can be checked without touching the host is checked first.
+  const std::optional<EelScenario> scenario = load_scenario(options);
+  if (!scenario) return 2;
+  LinkModel model(options.model_config(), AddressPlan(options.prefix, options.nodes));
+  RunSummary run;
+  run.eel_events = scenario->events.size();
+  run.eel_events_at_start = apply_scenario(model, *scenario);
+  run.ignored_eel_events = scenario->ignored;
+
   EmulatedNetwork network({options.prefix, options.nodes, options.subnet, options.pcap_dir});
 
   // After the namespaces and TAPs exist (their set-up runs helper commands),
   // before the first frame: only the forwarding loop runs real-time.
   std::string scheduling_warning;
-  const std::string scheduling = apply_scheduling(options.rt_priority, scheduling_warning);
+  run.scheduling = apply_scheduling(options.rt_priority, scheduling_warning);
   if (!scheduling_warning.empty()) std::fprintf(stderr, "dissem-emu: warning: %s\n", scheduling_warning.c_str());
 
   const TimeNs origin = monotonic_now();
   // Time 0 of the run (the EEL's clock) as Unix time, the clock of the pcap stamps.
-  const TimeNs origin_unix = origin + realtime_now() - monotonic_now();
+  run.origin_unix = origin + realtime_now() - monotonic_now();
   std::printf("%s\n", ready_line(options, network.nodes()).c_str());
   std::fflush(stdout);
 
-  Forwarder forwarder(model, network, origin);
-  std::optional<TimeNs> stop_at;
-  if (options.duration_s) stop_at = static_cast<TimeNs>(*options.duration_s * static_cast<double>(kNsPerSecond));
-  Forwarder::Outcome outcome;
-  std::string stopped_by;
-  try {
-    outcome = forwarder.run(stop_at);
-    stopped_by = outcome.signal ? signal_name(outcome.signal) : "duration";
-  } catch (const std::exception& e) {
-    // Still write what was counted and tear down, then report the failure.
-    std::fprintf(stderr, "dissem-emu: %s\n", e.what());
-    status = 1;
-    outcome.ran = monotonic_now() - origin;
-    stopped_by = "error";
-  }
-
-  if (!network.flush_pcaps()) {
-    std::fprintf(stderr, "dissem-emu: some pcap records could not be written\n");
-    status = 1;
-  }
-  if (options.stats_json) {
-    RunSummary run{outcome.ran, origin_unix, stopped_by, scenario.events.size(), at_start, scenario.ignored, scheduling};
-    try {
-      write_file_atomically(*options.stats_json, stats_json(options, model, run));
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "dissem-emu: %s\n", e.what());
-      status = 1;
-    }
-  }
-  for (const auto& ns : network.teardown()) {
-    std::fprintf(stderr, "dissem-emu: could not remove namespace %s\n", ns.c_str());
-    status = 1;
-  }
-  return status;
+  const bool forwarded = forward_frames(options, model, network, origin, run);
+  const bool finished = finish_run(options, model, network, run);
+  return forwarded && finished ? 0 : 1;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,15 +23,8 @@ struct DirectFlag {
   std::optional<std::string> value;
 };
 
-}  // namespace
-
-DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnvironment& env) {
-  CLI::App app{"dissemd: peer-to-peer reliable dissemination over local broadcast/multicast UDP", "dissemd"};
-  app.footer(
-      "Precedence, later winning: defaults, --config, each --set in order, then the direct flags.\n"
-      "Keys: node.*, net.*, cache.*, ipc.*, log.*, security.*, engine.*, controllers.*\n"
-      "(see docs/dissemd.example.toml; --print-config lists them all).");
-
+// What the command line gave, before any of it is applied.
+struct CommandLine {
   std::string config_file;
   std::vector<std::string> assignments;
   std::vector<std::string> interfaces;
@@ -42,16 +36,60 @@ DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnv
       {"--node-id", "node.node_id", "ID", "node id, 0 = generate and keep (node.node_id)", {}},
       {"--log-level", "log.level", "LEVEL", "error, warn, info or debug (log.level)", {}},
   };
+};
 
-  app.add_option("--config", config_file, "TOML configuration file")->type_name("FILE");
-  app.add_option("--set", assignments, "section.key=value, e.g. engine.payload_size=1200 (repeatable)")
+void add_options(CLI::App& app, CommandLine& line) {
+  app.footer(
+      "Precedence, later winning: defaults, --config, each --set in order, then the direct flags.\n"
+      "Keys: node.*, net.*, cache.*, ipc.*, log.*, security.*, engine.*, controllers.*\n"
+      "(see docs/dissemd.example.toml; --print-config lists them all).");
+  app.add_option("--config", line.config_file, "TOML configuration file")->type_name("FILE");
+  app.add_option("--set", line.assignments, "section.key=value, e.g. engine.payload_size=1200 (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  app.add_option("--interface", interfaces, "network interface; repeat for several (net.interfaces)")
+  app.add_option("--interface", line.interfaces, "network interface; repeat for several (net.interfaces)")
       ->type_name("NAME")
       ->allow_extra_args(false);
-  for (auto& d : direct) app.add_option(d.flag, d.value, d.help)->type_name(d.metavar);
-  app.add_flag("--print-config", print_config, "print the effective configuration as TOML and exit");
+  for (auto& d : line.direct) app.add_option(d.flag, d.value, d.help)->type_name(d.metavar);
+  app.add_flag("--print-config", line.print_config, "print the effective configuration as TOML and exit");
+}
+
+// net.interfaces' text form: the names joined with commas.
+std::string join_interfaces(const std::vector<std::string>& interfaces) {
+  std::string joined;
+  for (const auto& i : interfaces) {
+    // The key's text form is comma-separated; a comma here would split a name.
+    if (i.find(',') != std::string::npos) throw ConfigError("net.interfaces: '" + i + "' contains a comma");
+    joined += (joined.empty() ? "" : ",") + i;
+  }
+  return joined;
+}
+
+// The defaults, then the file, the --set assignments and the direct flags,
+// in that order.
+DaemonConfig build_config(const CommandLine& line, const RuntimeEnvironment& env) {
+  DaemonConfig config = default_config(env);
+  if (!line.config_file.empty()) apply_toml_file(config, line.config_file);
+  for (const auto& a : line.assignments) apply_assignment(config, a);
+  if (!line.interfaces.empty()) set_value(config, "net.interfaces", join_interfaces(line.interfaces));
+  for (const auto& d : line.direct)
+    if (d.value) set_value(config, d.key, *d.value);
+  // What one key cannot tell alone (a decision point set to "plugin" needs
+  // plugin.path); the plugin itself is loaded, and checked, at start-up.
+  try {
+    controllers::check_settings(config.engine.controllers);
+  } catch (const controllers::SettingsError& e) {
+    throw ConfigError(std::string("controllers.") + e.what());
+  }
+  return config;
+}
+
+}  // namespace
+
+DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnvironment& env) {
+  CLI::App app{"dissemd: peer-to-peer reliable dissemination over local broadcast/multicast UDP", "dissemd"};
+  CommandLine line;
+  add_options(app, line);
 
   DaemonArgs out;
   out.help = app.help();
@@ -68,30 +106,8 @@ DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnv
     throw ConfigError(std::string(e.what()) + " (see --help)");
   }
 
-  DaemonConfig config = default_config(env);
-  if (!config_file.empty()) apply_toml_file(config, config_file);
-  for (const auto& a : assignments) apply_assignment(config, a);
-  if (!interfaces.empty()) {
-    std::string joined;
-    for (const auto& i : interfaces) {
-      // The key's text form is comma-separated; a comma here would split a name.
-      if (i.find(',') != std::string::npos) throw ConfigError("net.interfaces: '" + i + "' contains a comma");
-      joined += (joined.empty() ? "" : ",") + i;
-    }
-    set_value(config, "net.interfaces", joined);
-  }
-  for (const auto& d : direct)
-    if (d.value) set_value(config, d.key, *d.value);
-  // What one key cannot tell alone (a decision point set to "plugin" needs
-  // plugin.path); the plugin itself is loaded, and checked, at start-up.
-  try {
-    controllers::check_settings(config.engine.controllers);
-  } catch (const controllers::SettingsError& e) {
-    throw ConfigError(std::string("controllers.") + e.what());
-  }
-
-  out.config = std::move(config);
-  out.action = print_config ? StartAction::PrintConfig : StartAction::Run;
+  out.config = build_config(line, env);
+  out.action = line.print_config ? StartAction::PrintConfig : StartAction::Run;
   return out;
 }
 

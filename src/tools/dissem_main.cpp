@@ -53,16 +53,15 @@ constexpr const char* kFooter =
     "Exit codes: 0 ok, 1 dissemd refused the request, 2 bad usage, 3 cannot connect to dissemd,\n"
     "4 subscribe timed out before --count messages, 5 an output file could not be written.";
 
-}  // namespace
+// --- publish and cancel ---------------------------------------------------------------
 
-int main(int argc, char** argv) {
-  CLI::App app{"dissem: publish, subscribe and inspect through the local dissemd"};
-  app.footer(kFooter);
-  app.require_subcommand(1);
-  std::string socket = dissem::ipc::default_socket_path();
-  app.add_option("--socket", socket, "dissemd's IPC socket")->envname("DISSEM_SOCKET")->capture_default_str();
+struct PublishCommand {
+  PublishOptions options;
+  std::uint32_t expiry_s = 0;  // --expiry-s, turned into options.lifetime_ms
+};
 
-  PublishOptions pub;
+CLI::App* add_publish_command(CLI::App& app, PublishCommand& c) {
+  auto& pub = c.options;
   CLI::App* publish = app.add_subcommand("publish", "publish a file (or stdin) as one message; prints its id");
   publish->add_option("group", pub.group, "group to publish to")->required();
   publish->add_option("file", pub.file, "file to send, or - for stdin")->capture_default_str();
@@ -71,12 +70,11 @@ int main(int argc, char** argv) {
                       "the share engine.priority_floor keeps for lower levels that wait; equal levels go in "
                       "publication order")
       ->capture_default_str();
-  std::uint32_t expiry_s = 0;
   auto* lifetime = publish->add_option("--lifetime-ms", pub.lifetime_ms,
                                        "expire this many milliseconds after publication (0: never); an expired "
                                        "message is never sent, repaired or delivered, and every cache drops it")
                        ->capture_default_str();
-  publish->add_option("--expiry-s", expiry_s, "the same in whole seconds")->excludes(lifetime);
+  publish->add_option("--expiry-s", c.expiry_s, "the same in whole seconds")->excludes(lifetime);
   publish->add_flag("--replace", pub.replace,
                     "supersede this node's older messages of the group with the same --tag: they leave the send "
                     "queue and every cache, and no subscriber gets them after this one");
@@ -84,15 +82,34 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   publish->add_option("--tag", pub.tag, "tag carried with the message (what --replace and cancel --tag match)");
   publish->add_flag("--progress", pub.progress, "show a progress line on stderr (default: only on a terminal)");
+  return publish;
+}
 
-  CancelOptions can;
+void run_publish_command(const std::string& socket, PublishCommand c) {
+  if (c.expiry_s > 0) {
+    if (c.expiry_s > 4'000'000) throw Failure(kExitUsage, "--expiry-s is too far in the future (at most 4000000)");
+    c.options.lifetime_ms = c.expiry_s * 1000;
+  }
+  run_publish(socket, c.options);
+}
+
+CLI::App* add_cancel_command(CLI::App& app, CancelOptions& can) {
   CLI::App* cancel = app.add_subcommand(
       "cancel", "cancel this node's messages of a group (by number, by tag, or both); prints the cancel message's id");
   cancel->add_option("group", can.group, "group of the messages")->required();
   cancel->add_option("--seq", can.seqs, "a message number to cancel (repeatable)");
   cancel->add_option("--tag", can.tag, "cancel every older message with this tag");
+  return cancel;
+}
 
-  SubscribeOptions sub;
+void run_cancel_command(const std::string& socket, const CancelOptions& can) {
+  if (can.seqs.empty() && can.tag.empty()) throw Failure(kExitUsage, "cancel needs --seq or --tag");
+  run_cancel(socket, can);
+}
+
+// --- subscribe and unsubscribe --------------------------------------------------------
+
+CLI::App* add_subscribe_command(CLI::App& app, SubscribeOptions& sub) {
   CLI::App* subscribe = app.add_subcommand("subscribe", "print deliveries of a group, or write them to files");
   subscribe->add_option("group", sub.group, "group to subscribe to")->required();
   subscribe->add_flag("--unreliable", sub.unreliable, "do not request missing fragments");
@@ -114,103 +131,93 @@ int main(int argc, char** argv) {
       ->excludes(out_dir);
   subscribe->add_flag("--progress", sub.progress, "show a progress line on stderr (default: only on a terminal)");
   subscribe->add_flag("-q,--quiet", sub.quiet, "no per-delivery lines on stderr");
+  return subscribe;
+}
 
-  std::string unsubscribe_name;
+CLI::App* add_unsubscribe_command(CLI::App& app, std::string& name) {
   CLI::App* unsubscribe = app.add_subcommand("unsubscribe", "end a durable subscription (subscribe --name) for good");
-  unsubscribe->add_option("name", unsubscribe_name, "the subscription's name")->required();
+  unsubscribe->add_option("name", name, "the subscription's name")->required();
+  return unsubscribe;
+}
 
-  GetOptions get_options;
+// --- get and list: the cache ----------------------------------------------------------
+
+CLI::App* add_get_command(CLI::App& app, GetOptions& o) {
   CLI::App* get = app.add_subcommand("get", "write one message held whole in dissemd's cache to stdout (or a file)");
-  get->add_option("group", get_options.group, "group of the message")->required();
-  get->add_option("publisher", get_options.publisher, "publisher's node id (hexadecimal, as `list` shows it)")
+  get->add_option("group", o.group, "group of the message")->required();
+  get->add_option("publisher", o.publisher, "publisher's node id (hexadecimal, as `list` shows it)")
       ->required()
       ->transform(hex_node_id);
-  get->add_option("seq", get_options.seq, "sequence number")->required();
-  get->add_option("-o,--output", get_options.out_file, "write to FILE instead of stdout");
+  get->add_option("seq", o.seq, "sequence number")->required();
+  get->add_option("-o,--output", o.out_file, "write to FILE instead of stdout");
+  return get;
+}
 
-  ListOptions list_options;
+CLI::App* add_list_command(CLI::App& app, ListOptions& o) {
   CLI::App* list = app.add_subcommand("list", "the messages of a group held in dissemd's cache");
-  list->add_option("group", list_options.group, "group to list")->required();
-  list->add_option("--publisher", list_options.publisher, "only this publisher (hexadecimal node id)")
-      ->transform(hex_node_id);
-  list->add_option("--from", list_options.from_seq, "first sequence number (inclusive)");
-  list->add_option("--to", list_options.to_seq, "last sequence number (inclusive)");
-  list->add_option("--limit", list_options.limit, "at most this many")->check(CLI::Range(1, 1'000'000))
-      ->capture_default_str();
-  list->add_flag("--json", list_options.json, "machine-readable output");
+  list->add_option("group", o.group, "group to list")->required();
+  list->add_option("--publisher", o.publisher, "only this publisher (hexadecimal node id)")->transform(hex_node_id);
+  list->add_option("--from", o.from_seq, "first sequence number (inclusive)");
+  list->add_option("--to", o.to_seq, "last sequence number (inclusive)");
+  list->add_option("--limit", o.limit, "at most this many")->check(CLI::Range(1, 1'000'000))->capture_default_str();
+  list->add_flag("--json", o.json, "machine-readable output");
+  return list;
+}
 
-  bool stats_json = false;
+// --- stats, peers and top: the daemon's state -----------------------------------------
+
+CLI::App* add_stats_command(CLI::App& app, bool& json) {
   CLI::App* stats = app.add_subcommand("stats", "traffic, MFR, repair, cache and delivery counters");
-  stats->add_flag("--json", stats_json, "machine-readable output");
+  stats->add_flag("--json", json, "machine-readable output");
+  return stats;
+}
 
-  PeersOptions peers_options;
+CLI::App* add_peers_command(CLI::App& app, PeersOptions& o) {
   CLI::App* peers = app.add_subcommand(
       "peers", "nodes heard recently and their links: last heard, loss each way, round-trip time, rates");
-  auto* peers_json = peers->add_flag("--json", peers_options.json, "machine-readable output");
-  peers->add_flag("--watch", peers_options.watch,
+  auto* peers_json = peers->add_flag("--json", o.json, "machine-readable output");
+  peers->add_flag("--watch", o.watch,
                   "a live table, redrawn every --interval-s, with link events as they come, until Ctrl-C")
       ->excludes(peers_json);
-  peers->add_option("--interval-s", peers_options.interval_s, "--watch: seconds between redraws")
+  peers->add_option("--interval-s", o.interval_s, "--watch: seconds between redraws")
       ->check(CLI::Range(0.1, 60.0))
       ->capture_default_str();
-  peers->add_option("--duration-s", peers_options.duration_s, "--watch: stop after this many seconds (0: never)")
+  peers->add_option("--duration-s", o.duration_s, "--watch: stop after this many seconds (0: never)")
       ->check(CLI::Range(0.0, 31'536'000.0))
       ->capture_default_str();
-  peers->add_option("--loss-threshold", peers_options.loss_threshold,
+  peers->add_option("--loss-threshold", o.loss_threshold,
                     "--watch: link event when a peer's loss (the worse direction) rises above this fraction "
                     "(default: dissemd's engine.link_loss_threshold)")
       ->check(CLI::Range(0.0, 1.0));
-  peers->add_option("--loss-hysteresis", peers_options.loss_hysteresis,
+  peers->add_option("--loss-hysteresis", o.loss_hysteresis,
                     "--watch: ... and again once it falls under the threshold less this")
       ->check(CLI::Range(0.0, 1.0));
-  peers->add_option("--rate-threshold", peers_options.rate_threshold,
+  peers->add_option("--rate-threshold", o.rate_threshold,
                     "--watch: link event when the bytes/s received from a peer rise above this (0: none)")
       ->check(CLI::Range(0.0, 1e12));
-  peers->add_option("--rate-hysteresis", peers_options.rate_hysteresis,
+  peers->add_option("--rate-hysteresis", o.rate_hysteresis,
                     "--watch: ... and again once they fall under the threshold less this fraction of it")
       ->check(CLI::Range(0.0, 0.95));
+  return peers;
+}
 
-  TopOptions top_options;
+CLI::App* add_top_command(CLI::App& app, TopOptions& o) {
   CLI::App* top = app.add_subcommand(
       "top", "a live view, redrawn in place: traffic by kind, requests and repairs, cache, peers and their links, "
              "messages being received; q or Ctrl-C quits");
-  top->add_option("--interval-s", top_options.interval_s, "seconds between redraws")
+  top->add_option("--interval-s", o.interval_s, "seconds between redraws")
       ->check(CLI::Range(0.1, 60.0))
       ->capture_default_str();
+  return top;
+}
 
-  KeygenOptions keygen_options;
-  CLI::App* keygen = add_keygen_command(app, keygen_options);
+// --- failures -------------------------------------------------------------------------
 
+// The exit code for the exception being handled, after its line on stderr.
+// Called only from a catch block.
+int report_failure(const std::string& socket) {
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // --help and friends exit 0 through app.exit; every other parse error is
-    // bad usage, whatever CLI11's own code for it.
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
-
-  try {
-    if (*publish) {
-      if (expiry_s > 0) {
-        if (expiry_s > 4'000'000) throw Failure(kExitUsage, "--expiry-s is too far in the future (at most 4000000)");
-        pub.lifetime_ms = expiry_s * 1000;
-      }
-      run_publish(socket, pub);
-    }
-    if (*cancel) {
-      if (can.seqs.empty() && can.tag.empty()) throw Failure(kExitUsage, "cancel needs --seq or --tag");
-      run_cancel(socket, can);
-    }
-    if (*subscribe) run_subscribe(socket, sub);
-    if (*get) run_get(socket, get_options);
-    if (*unsubscribe) run_unsubscribe(socket, unsubscribe_name);
-    if (*list) run_list(socket, list_options);
-    if (*stats) run_stats(socket, stats_json);
-    if (*peers) run_peers(socket, peers_options);
-    if (*top) run_top(socket, top_options);
-    if (*keygen) run_keygen(*keygen, keygen_options);
-    return kExitOk;
+    throw;
   } catch (const Failure& e) {
     error_line(e.what());
     return e.code();
@@ -231,5 +238,61 @@ int main(int argc, char** argv) {
     // Anything else failed on this side (memory, the filesystem), not in dissemd.
     error_line(e.what());
     return kExitLocalIo;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dissem: publish, subscribe and inspect through the local dissemd"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  std::string socket = dissem::ipc::default_socket_path();
+  app.add_option("--socket", socket, "dissemd's IPC socket")->envname("DISSEM_SOCKET")->capture_default_str();
+
+  PublishCommand publish_command;
+  CLI::App* publish = add_publish_command(app, publish_command);
+  CancelOptions cancel_options;
+  CLI::App* cancel = add_cancel_command(app, cancel_options);
+  SubscribeOptions subscribe_options;
+  CLI::App* subscribe = add_subscribe_command(app, subscribe_options);
+  std::string unsubscribe_name;
+  CLI::App* unsubscribe = add_unsubscribe_command(app, unsubscribe_name);
+  GetOptions get_options;
+  CLI::App* get = add_get_command(app, get_options);
+  ListOptions list_options;
+  CLI::App* list = add_list_command(app, list_options);
+  bool stats_json = false;
+  CLI::App* stats = add_stats_command(app, stats_json);
+  PeersOptions peers_options;
+  CLI::App* peers = add_peers_command(app, peers_options);
+  TopOptions top_options;
+  CLI::App* top = add_top_command(app, top_options);
+  KeygenOptions keygen_options;
+  CLI::App* keygen = add_keygen_command(app, keygen_options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and friends exit 0 through app.exit; every other parse error is
+    // bad usage, whatever CLI11's own code for it.
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    if (*publish) run_publish_command(socket, publish_command);
+    if (*cancel) run_cancel_command(socket, cancel_options);
+    if (*subscribe) run_subscribe(socket, subscribe_options);
+    if (*get) run_get(socket, get_options);
+    if (*unsubscribe) run_unsubscribe(socket, unsubscribe_name);
+    if (*list) run_list(socket, list_options);
+    if (*stats) run_stats(socket, stats_json);
+    if (*peers) run_peers(socket, peers_options);
+    if (*top) run_top(socket, top_options);
+    if (*keygen) run_keygen(*keygen, keygen_options);
+    return kExitOk;
+  } catch (const std::exception&) {
+    return report_failure(socket);
   }
 }
