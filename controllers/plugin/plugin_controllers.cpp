@@ -117,8 +117,11 @@ SummaryResponse PluginReplication::on_summary(const PeerSummary& s, const std::v
   const dissem_node_info info = node_info(node);
   dissem_summary_reply reply{};
   std::vector<std::size_t> picked(held.size());
+  // Never a null array, even with nothing held: a plugin may hand it to
+  // qsort() or memcpy(), which must not see null even for zero elements.
+  std::size_t no_pushes = 0;
   const std::size_t n = plugin_->table().on_summary(plugin_->get(), &summary, c.data(), c.size(), &info, now,
-                                                    rng.next(), &reply, picked.data());
+                                                    rng.next(), &reply, picked.empty() ? &no_pushes : picked.data());
   SummaryResponse r;
   if (reply.reply != 0) r.reply_delay = sane_delay(reply.delay_us, kMaxSummaryDelay);
   for (const std::size_t k : valid_indices(picked, n)) r.pushes.push_back(held[k].id);
@@ -150,8 +153,9 @@ std::vector<MessageId> PluginDeletion::select_victims(const std::vector<MessageR
     c[i].own = m.own ? 1 : 0;
   }
   std::vector<std::size_t> picked(messages.size());
+  std::size_t no_victims = 0;  // never a null array (see on_summary)
   const std::size_t n = plugin_->table().select_victims(plugin_->get(), c.data(), c.size(), total_bytes, quota_bytes,
-                                                        now, picked.data());
+                                                        now, picked.empty() ? &no_victims : picked.data());
   std::vector<bool> chosen(messages.size(), false);
   std::vector<MessageId> victims;
   for (const std::size_t k : valid_indices(picked, n)) {

@@ -177,7 +177,7 @@ static size_t relay_on_summary(void* instance, const dissem_peer_summary* summar
     if (held[i].priority >= r->min_priority && peer_holds(summary, &held[i]) == 0) pushes[n++] = i;
   /* The engine calls from one thread at a time (see the header). */
   push_base = held;
-  qsort(pushes, n, sizeof *pushes, push_order);
+  if (n > 1) qsort(pushes, n, sizeof *pushes, push_order);
   return n;
 }
 
