@@ -32,7 +32,7 @@ const auto kWanted = [](const std::string&) { return true; };
 
 }  // namespace
 
-TEST(RequestScheduler, ListsInteriorGapsButNotAFreshTail) {
+TEST(MfrBuilder, ListsInteriorGapsButNotAFreshTail) {
   MessageTracker t(1000);
   t.on_fragment(meta(1), 0, 1400, 0);
   t.on_fragment(meta(1), 2800, 1400, 0);  // gap [1400, 2800); tail [4200, 14000)
@@ -45,7 +45,7 @@ TEST(RequestScheduler, ListsInteriorGapsButNotAFreshTail) {
   EXPECT_EQ(m.ranges(1), 2800u);
 }
 
-TEST(RequestScheduler, RequestsTheTailAfterSilence) {
+TEST(MfrBuilder, RequestsTheTailAfterSilence) {
   MessageTracker t(1000);
   t.on_fragment(meta(1), 0, 1400, 0);
   Random rng(1);
@@ -57,7 +57,7 @@ TEST(RequestScheduler, RequestsTheTailAfterSilence) {
   EXPECT_EQ(m.ranges(1), 14000u);
 }
 
-TEST(RequestScheduler, SubsetFollowsProbabilityP) {
+TEST(MfrBuilder, SubsetFollowsProbabilityP) {
   // 1000 whole-missing messages, p = 0.3: about 300 listed (no packing limit).
   MessageTracker t(10000);
   t.learn_newest({"grp", 7}, 1000, true, 999, true, 0);
@@ -69,7 +69,7 @@ TEST(RequestScheduler, SubsetFollowsProbabilityP) {
   EXPECT_NEAR(static_cast<double>(round->items), 300.0, 45.0);
 }
 
-TEST(RequestScheduler, NeverEmptyWhenSomethingIsEligible) {
+TEST(MfrBuilder, NeverEmptyWhenSomethingIsEligible) {
   MessageTracker t(10);
   t.learn_newest({"grp", 7}, 1, true, 0, true, 0);
   Random rng(3);
@@ -82,7 +82,7 @@ TEST(RequestScheduler, NeverEmptyWhenSomethingIsEligible) {
   EXPECT_EQ(listed, 20);
 }
 
-TEST(RequestScheduler, PacksWithinTheByteLimit) {
+TEST(MfrBuilder, PacksWithinTheByteLimit) {
   MessageTracker t(10000);
   t.learn_newest({"grp", 7}, 3000, true, 2999, true, 0);
   Random rng(5);
@@ -96,7 +96,7 @@ TEST(RequestScheduler, PacksWithinTheByteLimit) {
   }
 }
 
-TEST(RequestScheduler, ListedItemsBackOffExponentially) {
+TEST(MfrBuilder, ListedItemsBackOffExponentially) {
   MessageTracker t(10);
   t.learn_newest({"grp", 7}, 1, true, 0, true, 0);
   Random rng(1);
@@ -117,7 +117,7 @@ TEST(RequestScheduler, ListedItemsBackOffExponentially) {
   EXPECT_EQ(intervals[4], 800 * kMillis) << "capped at max_backoff_exponent";
 }
 
-TEST(RequestScheduler, NewDataResetsBackoff) {
+TEST(MfrBuilder, NewDataResetsBackoff) {
   MessageTracker t(10);
   t.on_fragment(meta(1), 0, 1400, 0);
   t.on_fragment(meta(1), 4200, 1400, 0);
@@ -128,7 +128,7 @@ TEST(RequestScheduler, NewDataResetsBackoff) {
   EXPECT_EQ(t.find({"grp", 7, 1})->request.next_eligible, 0);
 }
 
-TEST(RequestScheduler, SweepsManyGapsOverSuccessiveRounds) {
+TEST(MfrBuilder, SweepsManyGapsOverSuccessiveRounds) {
   MessageTracker t(10);
   const std::uint32_t total = 1400 * 400;
   for (std::uint32_t i = 0; i < 400; i += 2) t.on_fragment(meta(1, total), i * 1400, 1400, 0);
@@ -143,7 +143,7 @@ TEST(RequestScheduler, SweepsManyGapsOverSuccessiveRounds) {
   for (std::uint32_t i = 1; i < 399; i += 2) EXPECT_TRUE(asked.contains(i * 1400, (i + 1) * 1400)) << i;
 }
 
-TEST(RequestScheduler, OverheardRequestDefersOurs) {
+TEST(MfrBuilder, OverheardRequestDefersOurs) {
   MessageTracker t(10);
   t.on_fragment(meta(1), 0, 1400, 0);
   t.on_fragment(meta(1), 2800, 1400, 0);  // we miss [1400, 2800)
