@@ -11,15 +11,16 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "core/setting_text.h"
 #include "engine/config_keys.h"
 
 namespace dissem::daemon {
@@ -180,12 +181,11 @@ void check_kind_line(const Where& w, const Line& line, KeyKind kind, const std::
 }
 
 std::uint32_t parse_epoch(const Where& w, const Line& line, std::string_view field) {
-  std::uint32_t epoch = 0;
-  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), epoch);
+  const auto epoch = read_whole_number(field);
   // Not quoted: a line with its fields swapped would show the key.
-  if (ec != std::errc{} || ptr != field.data() + field.size() || epoch == 0)
+  if (!epoch || *epoch == 0 || *epoch > std::numeric_limits<std::uint32_t>::max())
     w.fail_at(line.number, "the epoch is not a whole number from 1 to 4294967295");
-  return epoch;
+  return static_cast<std::uint32_t>(*epoch);
 }
 
 void parse_hex(const Where& w, const Line& line, KeyKind kind, std::string_view hex, std::span<std::uint8_t> out) {

@@ -1,23 +1,20 @@
 #include "message_spec.h"
 
-#include <charconv>
 #include <stdexcept>
 #include <string>
 
 #include "command_line.h"
+#include "core/setting_text.h"
 
 namespace dissem::baseline {
 namespace {
 
-// Whole-string unsigned decimal; std::stoul would accept "12abc" and "-1".
+// Whole-string unsigned decimal (core/setting_text.h); std::stoul would
+// accept "12abc" and "-1".
 std::uint64_t parse_count(std::string_view text, const char* what) {
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc{} || ptr != end) {
-    throw std::invalid_argument(std::string(what) + " '" + std::string(text) + "' is not a whole number");
-  }
-  return value;
+  const auto value = read_whole_number(text);
+  if (!value) throw std::invalid_argument(std::string(what) + " '" + std::string(text) + "' is not a whole number");
+  return *value;
 }
 
 std::uint32_t parse_size(std::string_view text) {
