@@ -158,6 +158,13 @@ void Daemon::pump() {
     if (e->kind == engine::Event::Kind::ForgedOwnData) {
       log(LogLevel::Warn, "data under this node's id {:08x} that it never published: group '{}' seq {} (forged; "
           "refused; counted in stats integrity.own_id)", e->message.publisher, e->message.group, e->message.seq);
+    } else if (e->kind == engine::Event::Kind::EndedClaimContested) {
+      log(LogLevel::Warn, "node {:08x} claims our stream '{}' ended below {}: it has not (contested in our beacons; "
+          "stats ended.own_contested)", e->peer, e->message.group, e->message.seq);
+    } else if (e->kind == engine::Event::Kind::DataRefusedAsEnded) {
+      log(LogLevel::Warn, "data of {:08x}/{}/{} refused: node {:08x} claims that stream ended there (stats "
+          "ended.fragments_refused; taken back if the publisher contradicts it)", e->message.publisher,
+          e->message.group, e->message.seq, e->peer);
     } else if (e->kind == engine::Event::Kind::MessageRejected) {
       log(LogLevel::Warn, "message {:08x}/{}/{} failed its integrity check or was contradicted: its data was "
           "dropped and it is fetched again (stats integrity)", e->message.publisher, e->message.group, e->message.seq);

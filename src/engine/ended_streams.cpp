@@ -2,6 +2,8 @@
 
 #include "engine/state_number.h"
 
+#include <algorithm>
+
 namespace dissem::engine {
 namespace {
 
@@ -30,17 +32,65 @@ std::uint64_t EndedStreams::own_watermark(const std::string& group, cache::Store
   return w;
 }
 
-bool EndedStreams::learn(const StreamId& stream, std::uint64_t ended_below) {
-  if (ended_below <= 1) return false;
+EndedStreams::Learnt* EndedStreams::entry(const StreamId& stream) {
   auto it = learnt_.find(stream);
-  if (it == learnt_.end()) {
-    if (learnt_.size() >= max_streams_) return false;  // bounded: hostile beacons cannot grow it
-    learnt_.emplace(stream, ended_below);
-    return true;
+  if (it != learnt_.end()) return &it->second;
+  if (learnt_.size() >= max_streams_) return nullptr;  // bounded: hostile beacons cannot grow it
+  return &learnt_[stream];
+}
+
+EndedStreams::Claim EndedStreams::learn(const StreamId& stream, std::uint64_t ended_below, NodeId claimer,
+                                        Micros now, Micros trust) {
+  if (ended_below <= 1) return Claim::Ignored;
+  const auto it = learnt_.find(stream);
+  if (it != learnt_.end() && ended_below <= it->second.below) return Claim::Ignored;
+  if (it != learnt_.end() && claimer != stream.publisher && it->second.publisher_heard &&
+      now - it->second.publisher_at <= trust && ended_below > it->second.publisher_says)
+    return Claim::Refused;
+  Learnt* e = it != learnt_.end() ? &it->second : entry(stream);
+  if (e == nullptr) return Claim::Ignored;
+  e->below = ended_below;
+  if (claimer != stream.publisher) e->hearsay_by = claimer;
+  if (claimer == stream.publisher) {
+    e->publisher_says = ended_below;
+    e->publisher_at = now;
+    e->publisher_heard = true;
   }
-  if (ended_below <= it->second) return false;
-  it->second = ended_below;
-  return true;
+  return Claim::Moved;
+}
+
+void EndedStreams::note_hearsay(const StreamId& stream,
+                                const std::vector<std::pair<std::uint64_t, std::uint64_t>>& settled) {
+  const auto it = learnt_.find(stream);
+  if (it == learnt_.end()) return;
+  for (const auto& [b, e] : settled) it->second.hearsay.add(b, e);
+}
+
+std::optional<NodeId> EndedStreams::hearsay_claimer(const MessageId& id) const {
+  const auto it = learnt_.find(StreamId{id.group, id.publisher});
+  if (it == learnt_.end() || !it->second.hearsay.contains(id.seq)) return std::nullopt;
+  return it->second.hearsay_by;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> EndedStreams::publisher_word(const StreamId& stream,
+                                                                                  std::uint64_t below, Micros now) {
+  Learnt* e = entry(stream);
+  if (e == nullptr) return {};
+  below = std::max<std::uint64_t>(below, 1);
+  e->publisher_says = below;
+  e->publisher_at = now;
+  e->publisher_heard = true;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> reopened;
+  if (e->below <= below) return reopened;
+  e->below = below;
+  if (e->hearsay.empty() || e->hearsay.max_end() <= below) return reopened;
+  for (const auto& [b, end] : e->hearsay.ranges())
+    if (end > below) reopened.emplace_back(std::max(b, below), end);
+  SeqRanges kept;
+  for (const auto& [b, end] : e->hearsay.ranges())
+    if (b < below) kept.add(b, std::min(end, below));
+  e->hearsay = std::move(kept);
+  return reopened;
 }
 
 }  // namespace dissem::engine

@@ -301,6 +301,19 @@ std::vector<MessageId> MessageTracker::settle_below(const StreamId& stream, std:
   return ended;
 }
 
+void MessageTracker::unsettle(const StreamId& stream, std::uint64_t begin, std::uint64_t end, Micros now) {
+  auto it = streams_.find(stream);
+  if (it == streams_.end() || begin >= end) return;
+  StreamState& s = it->second;
+  end = std::min(end, begin + kMaxGapTracked);
+  for (std::uint64_t q = begin; q < end; ++q) {
+    if (!s.settled.remove(q)) continue;
+    if (s.baseline != 0 && q >= s.baseline && q <= s.newest &&
+        track(MessageId{stream.group, stream.publisher, q}, now) == nullptr)
+      break;
+  }
+}
+
 void MessageTracker::reopen(const MessageId& id) {
   auto it = messages_.find(id);
   if (it == messages_.end()) return;

@@ -140,6 +140,11 @@ class MessageTracker {
   // ended_below): none is missing any more. Returns the incomplete ones it
   // settled (their partial data is the caller's to drop).
   std::vector<MessageId> settle_below(const StreamId& stream, std::uint64_t end);
+  // Takes back a settlement made on a claim since contradicted (ended_streams.h):
+  // the sequence numbers in [begin, end) are no longer settled, and those a
+  // wanted stream reaches (from its baseline to its newest) are missing again
+  // (at most kMaxGapTracked per call, like any gap).
+  void unsettle(const StreamId& stream, std::uint64_t begin, std::uint64_t end, Micros now);
   // Every incomplete item becomes eligible for requests at `not_before`
   // (0: at once), its backoff forgotten.
   void reset_backoff_all(Micros not_before = 0);

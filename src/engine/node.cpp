@@ -66,6 +66,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       floor(c.priority_floor),
       serve_budget(serve_budget_settings(c)),
       security(c.max_peers, c.security.replay_window_us),
+      frame_sizes(std::min(config.payload_size, EngineConfig{}.payload_size) + 48, config.payload_size + 48),
       coded(c.coding_memory),
       coded_streams(c.coding_memory / 4),
       block_memory(0),
@@ -81,7 +82,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   limits.max_request_ranges = c.max_request_fragments;
   limits.max_request_messages = c.max_request_fragments;
   subscriptions.set_reorder_time(c.reorder_time);
-  update_rtt();
+  update_timing();
 
   // Restart: everything cached comes back; what was complete stays settled
   // and what was partial is requested again once someone subscribes.
@@ -122,8 +123,9 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   pushes.tokens_at = now;
 }
 
-void NodeImpl::update_rtt() {
-  timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt), peers.established_count());
+void NodeImpl::update_timing() {
+  timing = Timing::derive(config, peers.rtt_estimate(config.configured_rtt), peers.established_count(),
+                          frame_sizes.bytes());
   ntm.set_window(timing.ntm_window);
   block_memory.set_window(timing.ntm_window);
 }
@@ -153,7 +155,7 @@ void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, Micros held, std::optio
   std::optional<Micros> rtt;
   if (raw_rtt) {
     peers.on_rtt_sample(peer, *raw_rtt);
-    update_rtt();
+    update_timing();
     rtt = adaptation.fresh_rtt(stamp, *raw_rtt);
     if (rtt && *rtt > 0) peers.on_base_sample(peer, *rtt, now, RateAdaptation::kBaseWindow);
   }
@@ -216,7 +218,7 @@ std::vector<std::string> NodeImpl::wanted_groups() const {
 
 void NodeImpl::on_peer_appeared(NodeId peer, Micros now) {
   events.push_back(Event{Event::Kind::PeerAppeared, peer, {}});
-  update_rtt();  // the serving window scales with the peers
+  update_timing();  // the serving window scales with the peers
   std::optional<Micros> summary_delay;
   if (replication->active()) summary_delay = replication->on_contact(peer, view, now, rng);
   if (!summary_delay) {
@@ -310,8 +312,9 @@ void NodeImpl::housekeeping(Micros now) {
     relay_watch.forget(gone);
     replication->on_peer_silent(gone);
     serve_budget.forget(gone);
-    update_rtt();
+    update_timing();
   }
+  update_timing();  // the data frames' size moves the timers
   evaluate_links(now);
   redundancy.expire(now, 2 * config.peer_silent_after);
   enforce_quota(now);

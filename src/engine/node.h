@@ -127,12 +127,27 @@ struct Event {
   // was contradicted too often) and was dropped; it is fetched again.
   // ForgedOwnData: data under this node's id that it never published.
   // Both are raised at most once a second; Stats::integrity counts each.
+  // EndedClaimContested: `peer` claimed that this node's own stream
+  // (`message`: group, our id, the claimed watermark) ended where it has
+  // not; our beacons state the true watermark. DataRefusedAsEnded: data of
+  // `message` was refused because `peer` claimed its stream ended there
+  // (until the publisher contradicts it). Raised at most once a second.
   // LinkChanged: a neighbour's link crossed an engine.link_* threshold, or
   // appeared or fell silent (link_watch.h); hosts hand these only to the
   // applications that watch links.
-  enum class Kind { PeerAppeared, PeerSilent, MessageSkipped, MessageEvicted, MessageRejected, ForgedOwnData, LinkChanged };
+  enum class Kind {
+    PeerAppeared,
+    PeerSilent,
+    MessageSkipped,
+    MessageEvicted,
+    MessageRejected,
+    ForgedOwnData,
+    LinkChanged,
+    EndedClaimContested,
+    DataRefusedAsEnded
+  };
   Kind kind;
-  NodeId peer = 0;      // PeerAppeared, PeerSilent, LinkChanged
+  NodeId peer = 0;      // PeerAppeared, PeerSilent, LinkChanged, EndedClaimContested, DataRefusedAsEnded
   MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted, MessageRejected, ForgedOwnData
   LinkEvent link{};     // LinkChanged
 };

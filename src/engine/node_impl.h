@@ -44,6 +44,7 @@
 #include "engine/relay_watch.h"
 #include "engine/coded_messages.h"
 #include "engine/coded_streams.h"
+#include "engine/frame_size_estimate.h"
 #include "engine/controller_view.h"
 #include "engine/interests.h"
 #include "engine/leveled_queue.h"
@@ -219,7 +220,10 @@ class NodeImpl {
   // Data under this node's own id: never taken from the air. Always true
   // for such data (counted as a duplicate or as forged); false otherwise.
   bool refuse_own_id(const MessageMeta& meta, Micros now);
-  void raise_alarm(Event::Kind kind, const MessageId& id, Micros now);
+  void raise_alarm(Event::Kind kind, const MessageId& id, Micros now, NodeId peer = 0);
+  // Our id on a number of one of our streams that we have not used yet
+  // (forged): our counter moves past it, so our next message does not collide.
+  void skip_forged_seq(const MessageId& id);
   // node.cpp: the newest sequence number this node ever published in `group`.
   std::uint64_t published_up_to(const std::string& group) const;
 
@@ -261,6 +265,7 @@ class NodeImpl {
   bool holding_deliveries = false;
   std::vector<DeliveryOrder> held_deliveries;
   Timing timing;
+  FrameSizeEstimate frame_sizes;  // the data frames on the air, for timing
   CodedMessages coded;
   CodedStreams coded_streams;
   BlockTrafficMemory block_memory;
@@ -333,6 +338,9 @@ class NodeImpl {
   void budget_request(wire::MissingFragmentRequest& r, Micros now);
   // Cuts a plain item to the held fragments `allowed` covers; returns their cost.
   std::uint64_t trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m, std::uint64_t allowed);
+  // The size of a window symbol this node would send for `need`: its largest
+  // image among the messages the requester lacks; 0 if it holds none of them.
+  std::uint32_t window_symbol_size(const StreamId& stream, const wire::WindowNeed& need, Micros now);
   // The part of a deficit of symbols `allowed` covers (spent from it).
   std::uint32_t trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed);
   // --- authenticated groups (node_security.cpp) ---
@@ -355,8 +363,17 @@ class NodeImpl {
   // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
   // handler, then the traffic meters.
   void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);
-  // node_receive.cpp: a beacon says every message of `stream` below `end` has ended.
-  void on_ended_below(const StreamId& stream, std::uint64_t end, Micros now);
+  // --- claims that a stream ended (node_ended_claims.cpp, ended_streams.h) ---
+  // A beacon's ended_below for `stream`, stated by `claimer`.
+  void on_ended_claim(const StreamId& stream, std::uint64_t end, NodeId claimer, Micros now);
+  // The publisher's own watermark, from its beacon (0 or 1: nothing ended).
+  void on_publisher_word(const StreamId& stream, std::uint64_t end, Micros now);
+  // Another node says our own stream ended below `end`.
+  void on_claim_about_own_stream(const StreamId& stream, std::uint64_t end, NodeId claimer, Micros now);
+  // A fragment of a message settled on another node's claim alone: true
+  // if it is refused (counted, its claimer reported); a first pass from the
+  // publisher contradicts the claim instead, and the fragment is taken.
+  bool refused_as_ended(const MessageMeta& meta, const ArrivedFrom& from, Micros now);
   // wire::decode with our group references; learns the ones a data frame announces.
   std::optional<DecodeError> decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
                                           wire::DataContext* context);
@@ -397,7 +414,10 @@ class NodeImpl {
   Micros next_push_time() const;
   void learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history, bool inclusive,
                     Micros now);
-  void update_rtt();
+  // Re-derives the timers from the RTT, the peers and the data frames' size.
+  void update_timing();
+  // A data-bearing datagram (fragment, symbol or bundle) heard or sent.
+  void note_data_frame(wire::Kind kind, std::size_t bytes);
   bool traffic_below(double fraction, Micros now);
   void note_expiry(const MessageMeta& meta);
   // Drops every message whose expiry has come: cache, tracker, queues.

@@ -79,14 +79,26 @@ bool NodeImpl::refuse_own_id(const MessageMeta& meta, Micros now) {
     return true;
   }
   ++stats.integrity[static_cast<std::size_t>(IntegrityEvent::OwnId)];
+  if (!ours) skip_forged_seq(meta.id);
   raise_alarm(Event::Kind::ForgedOwnData, meta.id, now);
   return true;
 }
 
-void NodeImpl::raise_alarm(Event::Kind kind, const MessageId& id, Micros now) {
+void NodeImpl::raise_alarm(Event::Kind kind, const MessageId& id, Micros now, NodeId peer) {
   if (last_alarm != 0 && now - last_alarm < kAlarmInterval) return;
   last_alarm = now;
-  events.push_back(Event{kind, 0, id});
+  events.push_back(Event{kind, peer, id});
+}
+
+void NodeImpl::skip_forged_seq(const MessageId& id) {
+  // Only streams we publish, and not far ahead: a forgery in an invented
+  // group must not grow our table, nor one far ahead spend our numbers.
+  constexpr std::uint64_t kMaxSkip = 1024;
+  auto it = own.published_seq.find(id.group);
+  if (it == own.published_seq.end() || id.seq <= it->second || id.seq - it->second > kMaxSkip) return;
+  it->second = id.seq;
+  store->set_state(seq_state_key(id.group), std::to_string(id.seq));
+  ++stats.own_seq_skipped;
 }
 
 }  // namespace dissem::engine

@@ -202,11 +202,15 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     const StreamId stream{nw.group(), nw.publisher()};
     if (n.naming.on_mapping(nw.publisher(), nw.group_ref(), nw.group(), *n.store)) ++n.stats.group_refs_changed;
     n.learn_stream(stream, nw.seq(), 0, true, now);
-    // In a keyed group only the publisher's own (sealed) beacon may say what
-    // of its stream has ended: a member cannot end another's messages.
-    if (nw.ended_below() > 1 && stream.publisher != n.config.node_id &&
-        (n.config.security.group(stream.group) == nullptr || b.node() == stream.publisher))
-      n.on_ended_below(stream, nw.ended_below(), now);
+    // What of the stream has ended (node_ended_claims.cpp): the publisher's
+    // own word wins; in a keyed group only its (sealed) beacon may say it.
+    if (stream.publisher == n.config.node_id) {
+      n.on_claim_about_own_stream(stream, nw.ended_below(), b.node(), now);
+    } else if (b.node() == stream.publisher) {
+      n.on_publisher_word(stream, nw.ended_below(), now);
+    } else if (nw.ended_below() > 1 && n.config.security.group(stream.group) == nullptr) {
+      n.on_ended_claim(stream, nw.ended_below(), b.node(), now);
+    }
     // Anti-entropy: the peer caches from `oldest` on, so that exists too.
     if (learn_held && nw.oldest() != 0 && stream.publisher != n.config.node_id && n.wants_group(stream.group))
       n.tracker.learn_available(stream, {{nw.oldest(), nw.seq() + 1}}, now, now);
@@ -233,6 +237,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
   if (refuse_own_id(meta, now)) return FragmentOutcome::Duplicate;
   if (!authentic(meta)) return FragmentOutcome::DigestConflict;
   if (screen_supersession(meta, now)) return FragmentOutcome::Settled;
+  if (refused_as_ended(meta, from, now)) return FragmentOutcome::Settled;
   const auto length = static_cast<std::uint32_t>(payload.size());
   const auto outcome = tracker.on_fragment(meta, offset, length, now, payload.data(), subscribed);
   switch (outcome) {
@@ -270,18 +275,6 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
   return outcome;
 }
 
-void NodeImpl::on_ended_below(const StreamId& stream, std::uint64_t end, Micros now) {
-  // Never beyond what the stream is known to have: a forged watermark cannot
-  // settle messages not yet published.
-  const StreamState* st = tracker.stream(stream);
-  if (st == nullptr || end > st->newest + 1 || !ended.learn(stream, end)) return;
-  for (const MessageId& id : tracker.settle_below(stream, end)) {
-    if (store->contains(id)) store->erase(id);
-    ++stats.messages_expired;
-    on_message_settled(id, false, now);
-  }
-}
-
 std::optional<DecodeError> NodeImpl::decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
                                                   wire::DataContext* context) {
   if (auto err = wire::decode(bytes, limits, out, &naming.refs(), context)) return err;
@@ -300,6 +293,7 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
     return;
   }
+  note_data_frame(decoded.kind, bytes.size());
   if (decoded.kind == wire::Kind::Bundle) {
     ++stats.bundles_received;
     wire::DataContext context;
@@ -314,6 +308,11 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
     handle_decoded(decoded, bytes.size(), now);
   }
   security.batch_forged.clear();
+}
+
+void NodeImpl::note_data_frame(wire::Kind kind, std::size_t bytes) {
+  if (kind == wire::Kind::Data || kind == wire::Kind::Coded || kind == wire::Kind::Window || kind == wire::Kind::Bundle)
+    frame_sizes.on_frame(bytes);
 }
 
 void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {

@@ -43,6 +43,7 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
       ++stats.malformed[static_cast<std::size_t>(*err)];
       continue;
     }
+    note_data_frame(item.decoded.kind, datagram.size());
     item.sealer = security.sealer;
     item.size = datagram.size();
     item.usable = true;

@@ -71,7 +71,14 @@ void NodeImpl::budget_request(wire::MissingFragmentRequest& r, Micros now) {
     auto* windows = w.mutable_windows();
     for (int i = 0; i < windows->size();) {
       auto& need = *windows->Mutable(i);
-      need.set_deficit(trim_deficit(need.deficit(), config.payload_size, allowed));
+      // A symbol is as large as the largest message it combines, not a full
+      // payload; a window holding nothing the requester lacks costs nothing.
+      const std::uint32_t symbol = window_symbol_size(StreamId{w.group(), w.publisher()}, need, now);
+      if (symbol == 0) {
+        ++i;
+        continue;
+      }
+      need.set_deficit(trim_deficit(need.deficit(), symbol, allowed));
       if (need.deficit() == 0) {
         windows->DeleteSubrange(i, 1);
       } else {

@@ -15,6 +15,8 @@ namespace {
 // One frame ready to go (alone, or in a bundle: node_bundling.cpp), counted by kind.
 std::optional<OutgoingDatagram> finish(NodeImpl& n, std::vector<std::uint8_t> bytes, TrafficKind kind, Micros) {
   n.stats.sent[static_cast<std::size_t>(kind)].add(bytes.size());
+  if (kind == TrafficKind::Data || kind == TrafficKind::Repair || kind == TrafficKind::Forward)
+    n.frame_sizes.on_frame(bytes.size());
   return OutgoingDatagram{std::move(bytes), kind};
 }
 

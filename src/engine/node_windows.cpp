@@ -229,6 +229,16 @@ void NodeImpl::on_window_source(const MessageMeta& meta, Micros now) {
   solve_window(stream, now);
 }
 
+std::uint32_t NodeImpl::window_symbol_size(const StreamId& stream, const wire::WindowNeed& need, Micros now) {
+  std::size_t largest = 0;
+  for (std::uint32_t i = 0; i < need.count() && i < wire::kMaxWindowMessages; ++i) {
+    if (bit_set(need.held(), i)) continue;
+    if (const auto* image = image_of(MessageId{stream.group, stream.publisher, need.first_seq() + i}, now))
+      largest = std::max(largest, image->size());
+  }
+  return static_cast<std::uint32_t>(largest);
+}
+
 void NodeImpl::on_window_request(const StreamId& stream, const wire::WindowNeed& need, Micros now) {
   if (!window_coding()) return;
   // What this node can help with: the messages the requester lacks that it holds.

@@ -112,6 +112,18 @@ struct Stats {
   std::uint64_t hearsay_displaced = 0;
   std::uint64_t hearsay_refused = 0;
   std::uint64_t peers_refused = 0;  // new neighbours not tracked: engine.max_peers reached
+  // Claims that another's stream ended below a number (ended_streams.h):
+  // refused (another node's claim past what the publisher itself said),
+  // taken back (the publisher contradicted one we had followed); fragments
+  // refused because such a claim stands (Event::Kind::DataRefusedAsEnded
+  // names its author); claims that our own stream ended, made by another
+  // node (Event::Kind::EndedClaimContested); and our own sequence counter
+  // moved past numbers a forger used under our id.
+  std::uint64_t ended_claims_refused = 0;
+  std::uint64_t ended_claims_contradicted = 0;
+  std::uint64_t fragments_refused_ended = 0;
+  std::uint64_t own_ended_claims_contested = 0;
+  std::uint64_t own_seq_skipped = 0;
 
   // Forwarding controller: rebroadcasts scheduled, and those dropped because
   // the fragment was heard again on the air before our turn came.

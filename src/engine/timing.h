@@ -12,7 +12,7 @@
 namespace dissem::engine {
 
 struct Timing {
-  Micros packet_time = 0;     // one full-size fragment on the link
+  Micros packet_time = 0;     // one data frame of the usual size on the link (frame_size_estimate.h)
   Micros rtt = 0;
   Micros serve_delay_max = 0; // answers wait uniform [0, this] so one server usually wins
   // Air time per byte at the link capacity. Answers to a request for whole
@@ -30,10 +30,14 @@ struct Timing {
   Micros tail_timeout = 0;    // silence after which a message's missing tail is requested
 
   // `peers`: nodes heard lately, each a potential server of the same request.
-  static Timing derive(const EngineConfig& c, Micros rtt, std::size_t peers = 0) {
+  // `frame_bytes`: the data frames' size on the air (frame_size_estimate.h),
+  // at most a full-size one; 0 = full-size (payload_size + 48 header bytes).
+  static Timing derive(const EngineConfig& c, Micros rtt, std::size_t peers = 0, std::uint32_t frame_bytes = 0) {
     Timing t;
     const auto capacity = std::max<std::uint64_t>(c.link_capacity_bps, 1);
-    const auto frame_bits = static_cast<std::uint64_t>(c.payload_size + 48 + c.per_datagram_overhead) * 8;
+    const std::uint32_t full = c.payload_size + 48;
+    const std::uint32_t frame = frame_bytes == 0 ? full : std::min(frame_bytes, full);
+    const auto frame_bits = static_cast<std::uint64_t>(frame + c.per_datagram_overhead) * 8;
     t.packet_time = static_cast<Micros>(frame_bits * static_cast<std::uint64_t>(kSeconds) / capacity);
     t.rtt = std::max<Micros>(rtt, 1 * kMillis);
     // A few packet times lets the first answer reach the other would-be

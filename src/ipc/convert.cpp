@@ -75,6 +75,11 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_publish_queue_full(s.publish_queue_full);
   out.set_rate_decreases(s.rate_decreases);
   out.set_relays_avoided(s.relays_avoided);
+  out.set_ended_claims_refused(s.ended_claims_refused);
+  out.set_ended_claims_contradicted(s.ended_claims_contradicted);
+  out.set_fragments_refused_ended(s.fragments_refused_ended);
+  out.set_own_ended_claims_contested(s.own_ended_claims_contested);
+  out.set_own_seq_skipped(s.own_seq_skipped);
   out.set_supersession_refused(s.supersession_refused);
   out.set_bundles_sent(s.bundles_sent);
   out.set_bundled_items(s.bundled_items);
@@ -144,6 +149,11 @@ StatsSnapshot from_proto(const Stats& in) {
   s.publish_queue_full = in.publish_queue_full();
   s.rate_decreases = in.rate_decreases();
   s.relays_avoided = in.relays_avoided();
+  s.ended_claims_refused = in.ended_claims_refused();
+  s.ended_claims_contradicted = in.ended_claims_contradicted();
+  s.fragments_refused_ended = in.fragments_refused_ended();
+  s.own_ended_claims_contested = in.own_ended_claims_contested();
+  s.own_seq_skipped = in.own_seq_skipped();
   s.supersession_refused = in.supersession_refused();
   s.bundles_sent = in.bundles_sent();
   s.bundled_items = in.bundled_items();
@@ -235,6 +245,8 @@ void to_proto(const engine::Event& in, Event& out) {
     case engine::Event::Kind::MessageEvicted: out.set_kind(Event::MESSAGE_EVICTED); break;
     case engine::Event::Kind::MessageRejected: out.set_kind(Event::MESSAGE_REJECTED); break;
     case engine::Event::Kind::ForgedOwnData: out.set_kind(Event::FORGED_OWN_DATA); break;
+    case engine::Event::Kind::EndedClaimContested: out.set_kind(Event::ENDED_CLAIM_CONTESTED); break;
+    case engine::Event::Kind::DataRefusedAsEnded: out.set_kind(Event::DATA_REFUSED_AS_ENDED); break;
     default: throw std::invalid_argument("unknown engine event kind");
   }
   out.set_peer(in.peer);
@@ -252,6 +264,8 @@ engine::Event from_proto(const Event& in) {
     case Event::MESSAGE_EVICTED: out.kind = engine::Event::Kind::MessageEvicted; break;
     case Event::MESSAGE_REJECTED: out.kind = engine::Event::Kind::MessageRejected; break;
     case Event::FORGED_OWN_DATA: out.kind = engine::Event::Kind::ForgedOwnData; break;
+    case Event::ENDED_CLAIM_CONTESTED: out.kind = engine::Event::Kind::EndedClaimContested; break;
+    case Event::DATA_REFUSED_AS_ENDED: out.kind = engine::Event::Kind::DataRefusedAsEnded; break;
     default: throw std::invalid_argument("unknown IPC event kind " + std::to_string(in.kind()));
   }
   out.peer = in.peer();

@@ -74,6 +74,11 @@ Json stats_json(const ipc::StatsSnapshot& snap) {
   j["group_refs_changed"] = s.group_refs_changed;
   j["rate_decreases"] = s.rate_decreases;
   j["relays_avoided"] = s.relays_avoided;
+  j["ended_claims"] = {{"refused", s.ended_claims_refused},
+                       {"contradicted", s.ended_claims_contradicted},
+                       {"fragments_refused", s.fragments_refused_ended},
+                       {"own_contested", s.own_ended_claims_contested},
+                       {"own_seq_skipped", s.own_seq_skipped}};
   j["cache"] = {{"bytes", snap.cache_bytes}, {"messages", snap.cache_messages}};
   j["process"] = {{"rss_bytes", snap.rss_bytes}, {"peak_rss_bytes", snap.peak_rss_bytes}};
   j["messages"] = {{"published", s.messages_published},
@@ -150,6 +155,10 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
                    s.messages_superseded);
   t += fmt::format("hearsay:  forgotten {}, displaced by data {}, refused {}; peers refused {}\n",
                    s.hearsay_expired, s.hearsay_displaced, s.hearsay_refused, s.peers_refused);
+  t += fmt::format("ended:    claims refused {}, taken back {}; fragments refused on a claim {}; claims about our "
+                   "own streams contested {}; own numbers skipped past forgeries {}\n",
+                   s.ended_claims_refused, s.ended_claims_contradicted, s.fragments_refused_ended,
+                   s.own_ended_claims_contested, s.own_seq_skipped);
   t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}, pace lowered {}, "
                    "silent relays avoided {}\n",
                    s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored, s.rate_decreases, s.relays_avoided);

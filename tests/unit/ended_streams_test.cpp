@@ -33,14 +33,59 @@ TEST(EndedStreams, TheWatermarkMovesOverEndedMessagesOnlyAndSurvivesARestart) {
 }
 
 TEST(EndedStreams, HeardWatermarksOnlyMoveForwardAndAreBounded) {
+  using Claim = EndedStreams::Claim;
   EndedStreams ended(2);
   const StreamId a{"a", 7};
-  EXPECT_TRUE(ended.learn(a, 10));
-  EXPECT_FALSE(ended.learn(a, 8)) << "never back";
-  EXPECT_TRUE(ended.learn(a, 12));
+  EXPECT_EQ(ended.learn(a, 10, 9, 0, kSeconds), Claim::Moved);
+  EXPECT_EQ(ended.learn(a, 8, 9, 0, kSeconds), Claim::Ignored) << "never back";
+  EXPECT_EQ(ended.learn(a, 12, 9, 0, kSeconds), Claim::Moved);
   EXPECT_EQ(ended.learnt(a), 12u);
-  EXPECT_FALSE(ended.learn(StreamId{"b", 7}, 1)) << "1 says nothing";
-  EXPECT_TRUE(ended.learn(StreamId{"b", 7}, 3));
-  EXPECT_FALSE(ended.learn(StreamId{"c", 7}, 3)) << "at most max_streams streams";
+  EXPECT_EQ(ended.learn(StreamId{"b", 7}, 1, 9, 0, kSeconds), Claim::Ignored) << "1 says nothing";
+  EXPECT_EQ(ended.learn(StreamId{"b", 7}, 3, 9, 0, kSeconds), Claim::Moved);
+  EXPECT_EQ(ended.learn(StreamId{"c", 7}, 3, 9, 0, kSeconds), Claim::Ignored) << "at most max_streams streams";
   EXPECT_EQ(ended.learnt(StreamId{"c", 7}), 0u);
+}
+
+TEST(EndedStreams, TheClaimerOfWhatWasSettledOnHearsayIsKnown) {
+  EndedStreams ended(4);
+  const StreamId s{"g", 7};
+  ASSERT_EQ(ended.learn(s, 21, 66, 0, kSeconds), EndedStreams::Claim::Moved);
+  ended.note_hearsay(s, {{1, 3}, {5, 21}});  // 3 and 4 were complete here
+  EXPECT_EQ(ended.hearsay_claimer(MessageId{"g", 7, 2}), std::optional<NodeId>(66));
+  EXPECT_FALSE(ended.hearsay_claimer(MessageId{"g", 7, 3})) << "settled by completion, not by the claim";
+  EXPECT_FALSE(ended.hearsay_claimer(MessageId{"g", 7, 21})) << "beyond the claim";
+  EXPECT_FALSE(ended.hearsay_claimer(MessageId{"g", 8, 2})) << "another publisher's stream";
+}
+
+TEST(EndedStreams, ThePublishersWordReopensWhatHearsaySettledAndHoldsOffFurtherClaims) {
+  using Claim = EndedStreams::Claim;
+  EndedStreams ended(4);
+  const StreamId s{"g", 7};
+  ASSERT_EQ(ended.learn(s, 21, 66, 0, kSeconds), Claim::Moved);
+  ended.note_hearsay(s, {{1, 3}, {5, 21}});
+  // The publisher's beacon: nothing of its stream has ended.
+  const auto reopened = ended.publisher_word(s, 1, 10);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want{{1, 3}, {5, 21}};
+  EXPECT_EQ(reopened, want);
+  EXPECT_EQ(ended.learnt(s), 1u);
+  EXPECT_FALSE(ended.hearsay_claimer(MessageId{"g", 7, 2}));
+  EXPECT_TRUE(ended.publisher_word(s, 1, 20).empty()) << "said again: nothing more to reopen";
+  // Within `trust` of the publisher's word, another node cannot reach past it ...
+  EXPECT_EQ(ended.learn(s, 21, 66, 20 + kSeconds, kSeconds), Claim::Refused);
+  // ... the publisher itself can ...
+  EXPECT_EQ(ended.learn(s, 4, 7, 20 + kSeconds, kSeconds), Claim::Moved);
+  // ... and once its word is old, a relay's claim counts again.
+  EXPECT_EQ(ended.learn(s, 9, 66, 30 + 2 * kSeconds, kSeconds), Claim::Moved);
+}
+
+TEST(EndedStreams, APublishersFirstPassLowersTheWatermarkToItsNumber) {
+  EndedStreams ended(4);
+  const StreamId s{"g", 7};
+  ASSERT_EQ(ended.learn(s, 21, 66, 0, kSeconds), EndedStreams::Claim::Moved);
+  ended.note_hearsay(s, {{1, 21}});
+  const auto reopened = ended.publisher_word(s, 11, 5);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want{{11, 21}};
+  EXPECT_EQ(reopened, want) << "below 11 the claim may still be true";
+  EXPECT_EQ(ended.learnt(s), 11u);
+  EXPECT_EQ(ended.hearsay_claimer(MessageId{"g", 7, 10}), std::optional<NodeId>(66));
 }

@@ -84,6 +84,8 @@ class EventKind(enum.IntEnum):
     MESSAGE_EVICTED = 4  # removed from the cache
     MESSAGE_REJECTED = 5  # its data failed the integrity check: dropped, fetched again
     FORGED_OWN_DATA = 6  # data under this node's id that it never published
+    ENDED_CLAIM_CONTESTED = 7  # `peer` claimed our own stream ended where it has not
+    DATA_REFUSED_AS_ENDED = 8  # data refused because `peer` claimed its stream ended
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,6 +197,11 @@ class Stats:
     publish_queue_full: int = 0  # publications refused (QUEUE_FULL): a send budget was full
     rate_decreases: int = 0  # a standing queue toward a neighbour lowered the pace (rate adaptation)
     relays_avoided: int = 0  # a named next hop relayed nothing and was no longer named (subscriber-tree)
+    ended_claims_refused: int = 0  # another node's "ended" claim past the publisher's own word
+    ended_claims_contradicted: int = 0  # claims followed, then taken back: the publisher contradicted them
+    fragments_refused_ended: int = 0  # fragments refused because such a claim stands
+    own_ended_claims_contested: int = 0  # claims that our own stream ended, contested
+    own_seq_skipped: int = 0  # our counter moved past numbers forged under our id
     supersession_refused: int = 0  # replace-by-tag rules refused (too many tags in a stream)
     bundles_sent: int = 0  # datagrams that carried several frames (bundling)
     bundled_items: int = 0  # ... the frames they carried
