@@ -33,7 +33,7 @@ echo "== Python client: mypy --strict (configuration in clients/python/pyproject
 
 echo "== emulation: runner and report (no root), NORM baseline on loopback, then (root) dissem-emu through"
 echo "   real TAPs, 3 dissemd at 20 % loss end to end, and the paper experiments' quick profiles with NORM"
-export DISSEM_BUILD_DIR=build/debug
+export DISSEM_BUILD_DIR=build/debug DISSEM_RELEASE_BUILD_DIR=build/release  # resource caps are measured on Release daemons
 export DISSEM_EMU="$PWD/build/debug/emulation/emu/dissem-emu" DISSEM_NORM="$PWD/build/debug/emulation/baselines/norm/dissem-norm"
 python3 -m pytest -q emulation/tests
 

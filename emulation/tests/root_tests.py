@@ -21,3 +21,11 @@ def build_dir() -> str:
     """Where dissemd, dissem, dissem-load, dissem-norm and dissem-emu were
     built: $DISSEM_BUILD_DIR, default build/debug (what scripts/test.sh builds)."""
     return os.environ.get("DISSEM_BUILD_DIR", "build/debug")
+
+
+def release_build_dir() -> str:
+    """An optimised build without sanitizers, for what measures a daemon's
+    resources (its resident memory means nothing under ASan's shadow memory
+    and quarantine): $DISSEM_RELEASE_BUILD_DIR, default build/release (what
+    scripts/test.sh builds after the debug build)."""
+    return os.environ.get("DISSEM_RELEASE_BUILD_DIR", "build/release")
