@@ -28,6 +28,8 @@ if [[ $(id -u) -eq 0 || -n "${CI:-}" ]]; then export DISSEM_REQUIRE_ROOT_TESTS=1
 echo "== Python client against the (sanitised) daemon"
 bash scripts/python-setup.sh
 DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests
+echo "== Python client against the Release daemon (faster: what depends on the daemon's speed shows here)"
+DISSEMD="$PWD/build/release/src/dissemd" python3 -m pytest -q clients/python/tests
 echo "== Python client: mypy --strict (configuration in clients/python/pyproject.toml)"
 (cd clients/python && mypy)
 

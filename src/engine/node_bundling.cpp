@@ -25,6 +25,7 @@ bool is_control(TrafficKind k) {
 OutgoingDatagram emit(NodeImpl& n, OutgoingDatagram d, std::size_t counted, Micros now) {
   n.seal_outgoing(d.bytes, now);
   n.pacer.on_sent(d.bytes.size(), now);
+  n.own.paced.on_emitted(n.pacer.next_send_time());
   n.links.on_sent(d.bytes.size(), now);
   n.adaptation.on_sent(d.bytes.size() + n.config.per_datagram_overhead, now);
   n.stats.sent[static_cast<std::size_t>(d.kind)].bytes += d.bytes.size() - std::min(counted, d.bytes.size());

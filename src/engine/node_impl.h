@@ -110,7 +110,7 @@ class NodeImpl {
   // A publication leaves the queue (sent, evicted, superseded): its bytes are released.
   void release_publication(const PublicationCursor& cur);
   // Throws QueueFull if `bytes` more of `group` would exceed a send budget.
-  void check_send_budget(const std::string& group, std::uint64_t bytes) const;
+  void check_send_budget(const std::string& group, std::uint64_t bytes, Micros now);
   // node_supersession.cpp
   // Learns what a message about to be taken supersedes (applied at once),
   // and whether the message itself is superseded (then ended, not taken).

@@ -96,22 +96,24 @@ void NodeImpl::release_publication(const PublicationCursor& cur) {
   if (it != own.queued_group_bytes.end() && (it->second -= cur.length) == 0) own.queued_group_bytes.erase(it);
 }
 
-void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes) const {
-  // Budgets are link time: bytes at the configured rate. A message larger
-  // than a budget still goes when nothing else waits.
+void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes, Micros now) {
+  // Budgets are link time: bytes at the configured rate, queued or taken
+  // into datagrams the pacer has not yet let go by (pacer_debt.h). A message
+  // larger than a budget still goes when nothing else waits.
   const double rate = static_cast<double>(config.rate_limit_bps != 0 ? config.rate_limit_bps : config.link_capacity_bps);
   auto over = [&](Micros budget, std::uint64_t queued) {
     if (budget <= 0 || queued == 0) return false;
     return static_cast<double>(queued + bytes) > rate / 8.0 * static_cast<double>(budget) / static_cast<double>(kSeconds);
   };
   const auto g = own.queued_group_bytes.find(group);
-  const std::uint64_t in_group = g == own.queued_group_bytes.end() ? 0 : g->second;
+  const std::uint64_t in_group = (g == own.queued_group_bytes.end() ? 0 : g->second) + own.paced.owed(group, now);
+  const std::uint64_t in_all = own.queued_bytes + own.paced.owed_total(now);
   if (over(config.group_send_budget, in_group))
     throw QueueFull("send queue full: " + std::to_string(in_group) + " bytes of group '" + group +
                     "' wait for the link (engine.group_send_budget_ms = " +
                     std::to_string(config.group_send_budget / kMillis) + ")");
-  if (over(config.send_budget, own.queued_bytes))
-    throw QueueFull("send queue full: " + std::to_string(own.queued_bytes) +
+  if (over(config.send_budget, in_all))
+    throw QueueFull("send queue full: " + std::to_string(in_all) +
                     " bytes wait for the link (engine.send_budget_ms = " + std::to_string(config.send_budget / kMillis) +
                     ")");
 }
@@ -128,7 +130,7 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
     });
   if (!meta.cancel && freed < payload.size()) {
     try {
-      check_send_budget(group, payload.size() - freed);
+      check_send_budget(group, payload.size() - freed, now);
     } catch (const QueueFull&) {
       ++stats.publish_queue_full;
       throw;

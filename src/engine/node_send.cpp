@@ -67,6 +67,7 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
   PublicationCursor& cur = n.queues.publications.front(level);
   const std::uint32_t offset = cur.next_offset;
   cur.next_offset += length;
+  n.own.paced.on_taken(cur.id.group, length);
   if (length > 0 && n.config.coding && cur.parity_left == 0) {
     const coding::BlockLayout layout = n.own_layout(total);
     const std::uint32_t block = layout.block_of(offset);

@@ -9,6 +9,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "engine/pacer_debt.h"
+
 namespace dissem::engine {
 
 struct OwnPublications {
@@ -17,6 +19,7 @@ struct OwnPublications {
   std::uint64_t payload_bytes = 0;  // payload bytes held by publication cursors
   std::uint64_t queued_bytes = 0;
   std::unordered_map<std::string, std::uint64_t> queued_group_bytes;
+  PacerDebt paced;  // first-pass bytes taken out of the queue whose air time has not passed
 };
 
 }  // namespace dissem::engine

@@ -171,6 +171,34 @@ TEST(PrioritySend, RepairsGoAtTheirMessagesPriority) {
   EXPECT_EQ(low_repair, 21);
 }
 
+TEST(FlowControl, WhatThePacerStillOwesForALargeBundleCountsAgainstTheGroupsBudget) {
+  // Loopback's payload: small messages leave the queue into one large
+  // bundle at once, and the pacer then owes seconds of link time for it.
+  // Issue 29: the group budget counted only the queue, so it never filled.
+  EngineConfig c = fast_config(1);
+  c.link_capacity_bps = 40'000;  // 5 KB a second
+  c.payload_size = 65'000;
+  c.group_send_budget = 1 * kSeconds;  // 5 KB of link time
+  c.bundle_delay = 20 * kMillis;
+  Node n(c, cache::Store::open(":memory:"), kT0);
+  int taken = 0;
+  Micros t = kT0;
+  for (int i = 0; i < 40; ++i, t += kMillis) {
+    try {
+      n.publish(request("bulk", bytes_of(1000, static_cast<std::uint8_t>(i))), t);
+      ++taken;
+    } catch (const QueueFull& e) {
+      EXPECT_NE(std::string(e.what()).find("group_send_budget_ms"), std::string::npos) << e.what();
+      break;
+    }
+    run(n, t, kMillis);  // the node sends what its pacer allows meanwhile
+  }
+  EXPECT_LE(taken, 8) << "5 KB of link time, not the 40 messages the link takes 8 s to carry";
+  // Once the pacer's debt is paid off, there is room again.
+  run(n, t, 12 * kSeconds);
+  EXPECT_NO_THROW(n.publish(request("bulk", bytes_of(1000, 99)), t + 12 * kSeconds));
+}
+
 TEST(FlowControl, TheSendBudgetRefusesWhatTheLinkCannotCarrySoonAndFreesAsItDrains) {
   EngineConfig c = slow(1, 0.0);  // 80 kbit/s: 10 KB a second
   c.send_budget = 2 * kSeconds;   // 20 KB of link time
