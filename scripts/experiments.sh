@@ -53,13 +53,9 @@ fi
 
 bash scripts/setup.sh
 bash scripts/python-setup.sh >/dev/null  # matplotlib for the report's plots
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-tcp dissem-emu \
-  dissem-rogue dissem-pgm dissem-jgroups dissem-norm-gateway
-bin=(--emu build/release/emulation/emu/dissem-emu --bin-dir build/release/src
-     --bin-dir build/release/emulation/baselines/norm --bin-dir build/release/emulation/baselines/tcp
-     --bin-dir build/release/emulation/baselines/pgm --bin-dir build/release/emulation/baselines/jgroups
-     --bin-dir build/release/emulation/rogue)
+source scripts/emulation-programs.sh  # emulation_targets, emulation_run_args (shared with demo.sh)
+cmake -S . -B "$emulation_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$emulation_build" -j "$(nproc)" --target "${emulation_targets[@]}"
 
 # scenario, parallel runs, subnet range (distinct, so no two runs share a /24).
 campaigns=(
@@ -97,7 +93,7 @@ for entry in "${campaigns[@]}"; do
     t0=$SECONDS
     rc=0
     emulation/run "emulation/scenarios/$name.toml" --profile "$profile" --jobs "$jobs" --keep-going \
-      --out "$out" --subnet-base "$subnets" "${bin[@]}" >"$out/$name.log" 2>&1 || rc=$?
+      --out "$out" --subnet-base "$subnets" "${emulation_run_args[@]}" >"$out/$name.log" 2>&1 || rc=$?
     echo "$name: $((SECONDS - t0)) s, $jobs runs at a time, exit $rc" >>"$runtime"
     exit "$rc"
   ) &
