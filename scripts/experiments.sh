@@ -19,7 +19,8 @@
 # the same time, each on its own range of subnets, with the number of
 # parallel runs given below (--jobs J caps each of them at J). Options:
 # --out DIR (results, default emulation/out/<profile>), --report DIR (default
-# docs/results for full, <out>/report otherwise), --only NAME (repeatable).
+# docs/results for full, <out>/report otherwise; into docs/results, the README's
+# results section is written again from the new pages), --only NAME (repeatable).
 # Each run is torn down whatever happens. Per-campaign and total wall times go
 # to <out>/runtime.txt; each campaign's progress to <out>/<name>.log.
 set -euo pipefail
@@ -112,4 +113,8 @@ echo "total: $((SECONDS - start)) s" | tee -a "$runtime"
 
 emulation/report "$out" --out "$report" --title "Emulated experiments ($profile profile)"
 echo "report: $report/README.md"
+if [[ $report == docs/results ]]; then
+  # The README's results section says what the new pages say (scripts/test.sh checks that it does).
+  emulation/report --readme README.md --results docs/results || status=1
+fi
 exit "$status"
