@@ -3,9 +3,9 @@
 Every measured figure in the section is read from docs/results/summary.json
 (the tables of the results pages, emulation/reporting/summary.py) and links
 the page it comes from; what is typed here is the prose around them, the
-experiments' set-ups and design facts, never a measurement. Sentences that
-judge the figures (a target met or missed, a loss explained) are written
-only when the figures say so.
+experiments' set-ups and design facts, never a measurement. A verdict (a
+target met or missed, what is still lost, which system is ahead) is worked
+out from the figures, so it changes when they do.
 
     emulation/report --readme README.md --results docs/results           # rewrite it
     emulation/report --readme README.md --results docs/results --check   # exit 1 with a diff if stale
