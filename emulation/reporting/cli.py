@@ -15,7 +15,7 @@ pages it writes summary.json: their tables, machine-readable (summary.py).
 
 emulation/report --readme README.md --results docs/results [--check]
 rewrites (or, with --check, compares) the README's results section and
-docs/results/summary.json from the pages in docs/results (readme_results.py);
+docs/results/summary.json from the pages in docs/results (readme_section/);
 emulation/report --ours-vs-norm --results DIR prints ours/NORM per baseline
 cell from DIR/summary.json."""
 
@@ -25,8 +25,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import readme_results, summary
-from .readme_results import ReadmeError
+from . import readme_section, summary
+from .readme_section import ReadmeError
 from .summary import SummaryError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -77,17 +77,17 @@ def _readme(readme: Path, pages: Path, check: bool) -> int:
         # The section comes from summary.json as it stands (checked) or as it will be written.
         source = summary.load(pages) if check else summary.json_of(fresh)
         readme_text = readme.read_text()
-        new_readme = readme_results.updated(readme_text,
-                                            readme_results.render(source, readme_results.results_link(readme, pages)))
+        new_readme = readme_section.updated(readme_text,
+                                            readme_section.render(source, readme_section.results_link(readme, pages)))
     except (SummaryError, ReadmeError, OSError) as e:
         return _fail(str(e))
     if check:
         stale = []
         if now != fresh:
-            sys.stdout.write(readme_results.diff(now, fresh, str(summary_path)))
+            sys.stdout.write(readme_section.diff(now, fresh, str(summary_path)))
             stale.append(f"{summary_path} (not what the pages beside it say)")
         if new_readme != readme_text:
-            sys.stdout.write(readme_results.diff(readme_text, new_readme, str(readme)))
+            sys.stdout.write(readme_section.diff(readme_text, new_readme, str(readme)))
             stale.append(f"{readme}'s results section")
         if stale:
             print(f"report: {' and '.join(stale)} differ from what emulation/report would write now; run "
@@ -106,7 +106,7 @@ def _readme(readme: Path, pages: Path, check: bool) -> int:
 
 def _ours_vs_norm(pages: Path) -> int:
     try:
-        lines = readme_results.ours_vs_norm(summary.load(pages))
+        lines = readme_section.ours_vs_norm(summary.load(pages))
     except SummaryError as e:
         return _fail(str(e))
     if not lines:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reporting import readme_results, summary
+from reporting import readme_section, summary
 from test_report import run_report, write_run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -80,13 +80,13 @@ def test_a_page_that_changed_fails_the_check_until_the_readme_is_written_again(c
     assert f"| dissemd (replace) | {received - 7} of {produced} |" in after
     assert f"The {produced - received + 7} updates dissemd did not deliver" in after
     # Nothing outside the markers moved.
-    outside = [readme_results.split(t)[0] + readme_results.split(t)[2] for t in (before, after)]
+    outside = [readme_section.split(t)[0] + readme_section.split(t)[2] for t in (before, after)]
     assert outside[0] == outside[1]
 
 
 def test_every_figure_of_the_section_links_its_results_page():
     """Every paragraph with a number links a page; a table does, or the paragraph that introduces it."""
-    _, section, _ = readme_results.split((REPO / "README.md").read_text())
+    _, section, _ = readme_section.split((REPO / "README.md").read_text())
     blocks = section.split("\n\n")
     for before, block in zip([""] + blocks, blocks):
         if re.search(r"\d", block) and not block.startswith(("```", "#")):
@@ -96,7 +96,7 @@ def test_every_figure_of_the_section_links_its_results_page():
 
 def test_a_readme_without_the_markers_is_refused(copy):
     readme = copy / "README.md"
-    readme.write_text(readme.read_text().replace(readme_results.END, ""))
+    readme.write_text(readme.read_text().replace(readme_section.END, ""))
     proc = check(copy)
     assert proc.returncode == 2 and "results:end" in proc.stderr
 
