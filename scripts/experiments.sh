@@ -19,7 +19,8 @@
 # the same time, each on its own range of subnets, with the number of
 # parallel runs given below (--jobs J caps each of them at J). Options:
 # --out DIR (results, default emulation/out/<profile>), --report DIR (default
-# docs/results for full, <out>/report otherwise), --only NAME (repeatable).
+# docs/results for full, <out>/report otherwise; into docs/results, the README's
+# results section is written again from the new pages), --only NAME (repeatable).
 # Each run is torn down whatever happens. Per-campaign and total wall times go
 # to <out>/runtime.txt; each campaign's progress to <out>/<name>.log.
 set -euo pipefail
@@ -53,13 +54,9 @@ fi
 
 bash scripts/setup.sh
 bash scripts/python-setup.sh >/dev/null  # matplotlib for the report's plots
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j "$(nproc)" --target dissemd dissem dissem-load dissem-norm dissem-tcp dissem-emu \
-  dissem-rogue dissem-pgm dissem-jgroups dissem-norm-gateway
-bin=(--emu build/release/emulation/emu/dissem-emu --bin-dir build/release/src
-     --bin-dir build/release/emulation/baselines/norm --bin-dir build/release/emulation/baselines/tcp
-     --bin-dir build/release/emulation/baselines/pgm --bin-dir build/release/emulation/baselines/jgroups
-     --bin-dir build/release/emulation/rogue)
+source scripts/emulation-programs.sh  # emulation_targets, emulation_run_args (shared with demo.sh)
+cmake -S . -B "$emulation_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$emulation_build" -j "$(nproc)" --target "${emulation_targets[@]}"
 
 # scenario, parallel runs, subnet range (distinct, so no two runs share a /24).
 campaigns=(
@@ -97,7 +94,7 @@ for entry in "${campaigns[@]}"; do
     t0=$SECONDS
     rc=0
     emulation/run "emulation/scenarios/$name.toml" --profile "$profile" --jobs "$jobs" --keep-going \
-      --out "$out" --subnet-base "$subnets" "${bin[@]}" >"$out/$name.log" 2>&1 || rc=$?
+      --out "$out" --subnet-base "$subnets" "${emulation_run_args[@]}" >"$out/$name.log" 2>&1 || rc=$?
     echo "$name: $((SECONDS - t0)) s, $jobs runs at a time, exit $rc" >>"$runtime"
     exit "$rc"
   ) &
@@ -116,4 +113,8 @@ echo "total: $((SECONDS - start)) s" | tee -a "$runtime"
 
 emulation/report "$out" --out "$report" --title "Emulated experiments ($profile profile)"
 echo "report: $report/README.md"
+if [[ $report == docs/results ]]; then
+  # The README's results section says what the new pages say (scripts/test.sh checks that it does).
+  emulation/report --readme README.md --results docs/results || status=1
+fi
 exit "$status"

@@ -10,6 +10,9 @@ bash scripts/setup.sh
 echo "== layers: every #include runs downwards, core -> wire -> cache -> controllers -> engine -> sim/ipc/net -> daemon/client -> tools"
 python3 scripts/check_layers.py
 
+echo "== README: its results section is what emulation/report writes from docs/results (no build needed)"
+python3 emulation/report --readme README.md --results docs/results --check
+
 jobs=$(nproc)
 cmake -S . -B build/debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDISSEM_SANITIZE=ON -DDISSEM_TESTS=ON >/dev/null
 cmake --build build/debug -j "$jobs"

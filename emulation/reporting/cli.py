@@ -10,7 +10,14 @@ scenario gets the multi-hop figures; seed002*, seed003* and seed004*
 scenarios get one page per seed paper (sensor stream, disconnections,
 tracks over HF and satcom); norm-gateway* what crossed the NORM gateway
 each way; any other (delivery ratio, latency, transmissions
-per delivery, time to full delivery after a heal or a late join)."""
+per delivery, time to full delivery after a heal or a late join). Beside the
+pages it writes summary.json: their tables, machine-readable (summary.py).
+
+emulation/report --readme README.md --results docs/results [--check]
+rewrites (or, with --check, compares) the README's results section and
+docs/results/summary.json from the pages in docs/results (readme_section/);
+emulation/report --ours-vs-norm --results DIR prints ours/NORM per baseline
+cell from DIR/summary.json."""
 
 from __future__ import annotations
 
@@ -18,21 +25,101 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import (baseline_report, gateway_report, multihop_report, seed000_report, seed002_report, seed003_report, seed004_report,
-               tactical_report)
-from .run_metrics import load_runs
+from . import readme_section, summary
+from .readme_section import ReadmeError
+from .summary import SummaryError
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="emulation/report", description=__doc__.split("\n\n")[1])
-    ap.add_argument("results", type=Path, help="directory holding result.json files (emulation/run --out)")
+    ap.add_argument("results", type=Path, nargs="?", help="directory holding result.json files (emulation/run --out)")
     ap.add_argument("--out", type=Path, default=REPO / "docs" / "results", help="where reports and PNGs go")
     ap.add_argument("--reference", type=Path, default=REPO.parent / "shared" / "reference",
                     help="the papers' published figures (CSV)")
     ap.add_argument("--title", default="Experiment results", help="heading of the index page")
+    ap.add_argument("--readme", type=Path, metavar="README",
+                    help="rewrite this README's results section (between its results:begin and results:end "
+                         "lines) and the pages' summary.json from the pages in --results")
+    ap.add_argument("--results", dest="pages", type=Path, default=REPO / "docs" / "results", metavar="DIR",
+                    help="with --readme or --ours-vs-norm: the directory of the results pages "
+                         "(default: docs/results)")
+    ap.add_argument("--check", action="store_true",
+                    help="with --readme: write nothing; exit 1 and print a diff when the README's section or "
+                         "summary.json differ from what --readme would write")
+    ap.add_argument("--ours-vs-norm", action="store_true",
+                    help="print ours/NORM time and bytes for every cell of the baseline pages in --results "
+                         "(from its summary.json)")
     args = ap.parse_args(argv)
+    if args.check and not args.readme:
+        ap.error("--check goes with --readme")
+    if args.readme:
+        return _readme(args.readme, args.pages, args.check)
+    if args.ours_vs_norm:
+        return _ours_vs_norm(args.pages)
+    if args.results is None:
+        ap.error("give RESULTS_DIR (or --readme / --ours-vs-norm)")
+    return _pages(args)
+
+
+def _fail(message: str) -> int:
+    print(f"report: {message}", file=sys.stderr)
+    return 2
+
+
+def _readme(readme: Path, pages: Path, check: bool) -> int:
+    """--readme [--check]: the results section and summary.json from the pages."""
+    summary_path = pages / summary.FILE
+    try:
+        fresh = summary.dumps(summary.build(pages))
+        now = summary_path.read_text() if summary_path.is_file() else ""
+        # The section comes from summary.json as it stands (checked) or as it will be written.
+        source = summary.load(pages) if check else summary.json_of(fresh)
+        readme_text = readme.read_text()
+        new_readme = readme_section.updated(readme_text,
+                                            readme_section.render(source, readme_section.results_link(readme, pages)))
+    except (SummaryError, ReadmeError, OSError) as e:
+        return _fail(str(e))
+    if check:
+        stale = []
+        if now != fresh:
+            sys.stdout.write(readme_section.diff(now, fresh, str(summary_path)))
+            stale.append(f"{summary_path} (not what the pages beside it say)")
+        if new_readme != readme_text:
+            sys.stdout.write(readme_section.diff(readme_text, new_readme, str(readme)))
+            stale.append(f"{readme}'s results section")
+        if stale:
+            print(f"report: {' and '.join(stale)} differ from what emulation/report would write now; run "
+                  f"emulation/report --readme {readme} --results {pages} and commit the result", file=sys.stderr)
+            return 1
+        print(f"report: {readme}'s results section and {summary_path} say what {pages} says")
+        return 0
+    for path, old, new in ((summary_path, now, fresh), (readme, readme_text, new_readme)):
+        if old != new:
+            path.write_text(new)
+            print(f"report: wrote {path}")
+        else:
+            print(f"report: {path} already up to date")
+    return 0
+
+
+def _ours_vs_norm(pages: Path) -> int:
+    try:
+        lines = readme_section.ours_vs_norm(summary.load(pages))
+    except SummaryError as e:
+        return _fail(str(e))
+    if not lines:
+        return _fail(f"{pages} has no baseline page")
+    print("\n".join(lines))
+    return 0
+
+
+def _pages(args) -> int:
+    """The pages, their index, their plots and summary.json from a results directory."""
+    from . import (baseline_report, gateway_report, multihop_report, seed000_report,  # matplotlib: only here
+                   tactical_report)
+    from .run_metrics import load_runs
     if not args.results.is_dir():
         print(f"report: {args.results} is not a directory", file=sys.stderr)
         return 2
@@ -46,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         by_scenario.setdefault(r.scenario, []).append(r)
     index = [f"# {args.title}\n"]
     seed000 = sorted(s for s, rs in by_scenario.items() if seed000_report.is_seed000(s, rs[0].cell))
-    paged = {module: sorted(s for s in by_scenario if is_it(s)) for module, is_it in SEED_PAGES.items()}
+    paged = {module: sorted(s for s in by_scenario if is_it(s)) for module, is_it in _seed_pages().items()}
     for scenario, scenario_runs in sorted(by_scenario.items()):
         if scenario in seed000:
             if scenario == seed000[0]:  # one page for all of them, in the first one's place
@@ -78,11 +165,14 @@ def main(argv: list[str] | None = None) -> int:
             index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
         print(f"report: wrote {page}")
     (args.out / "README.md").write_text("\n".join(index) + "\n")
+    print(f"report: wrote {summary.write(args.out)}")
     return 0
 
 
-SEED_PAGES = {seed002_report: seed002_report.is_seed002, seed003_report: seed003_report.is_seed003,
-              seed004_report: seed004_report.is_seed004}
+def _seed_pages() -> dict:
+    from . import seed002_report, seed003_report, seed004_report
+    return {seed002_report: seed002_report.is_seed002, seed003_report: seed003_report.is_seed003,
+            seed004_report: seed004_report.is_seed004}
 
 
 def _seed_page(args, module, scenarios: list[str], runs: list) -> str:
@@ -97,6 +187,7 @@ def _seed_page(args, module, scenarios: list[str], runs: list) -> str:
 
 def _seed000_page(args, scenarios: list[str], runs: list) -> str:
     """One page for the seed-000 scenarios together; its index line."""
+    from . import seed000_report
     body = seed000_report.section(seed000_report.load(args.results, scenarios), args.reference, args.out)
     page = args.out / "seed000.md"
     page.write_text(f"# seed000 ({', '.join(scenarios)})\n\n{body}")

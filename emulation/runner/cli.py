@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from . import campaign, dry_run, emane_export, scenario as scenario_mod
+from . import campaign, dry_run, emane_export, programs, scenario as scenario_mod
 from .emulator import find_emulator
 from .errors import UserError
 from .facts import REPO_ROOT
@@ -118,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.dry_run:
             dry_run.describe(plans, opts.subnet_base, sys.stdout)
             return 0
+        # Every program the runs will start, before the first starts.
+        lost = programs.missing(sc, list(dict.fromkeys(p.system for p in plans)), opts.bin_dirs)
+        if lost:
+            raise UserError(programs.describe(lost, args.bin_dir))
         cancel = threading.Event()
         received: list[int] = []
         _install_signal_handlers(cancel, received)
