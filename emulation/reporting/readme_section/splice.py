@@ -8,10 +8,8 @@ import os
 import re
 from pathlib import Path
 
-# The marker names readme_results.py, the module this package was split from, so that the split left the
-# README byte-identical; pointing it at readme_section/ rewrites the README's marker line with it.
 BEGIN = "<!-- results:begin (written by emulation/report --readme from docs/results/summary.json: edit " \
-        "emulation/reporting/readme_results.py, not this section) -->"
+        "emulation/reporting/readme_section/, not this section) -->"
 END = "<!-- results:end -->"
 
 
