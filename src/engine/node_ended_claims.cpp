@@ -32,6 +32,9 @@ void NodeImpl::on_ended_claim(const StreamId& stream, std::uint64_t end, NodeId 
 }
 
 void NodeImpl::on_publisher_word(const StreamId& stream, std::uint64_t end, Micros now) {
+  // Only streams this node tracks: beacons from invented publishers must not
+  // fill the bounded table of watermarks.
+  if (tracker.stream(stream) == nullptr) return;
   if (end > std::max<std::uint64_t>(ended.learnt(stream), 1)) {
     on_ended_claim(stream, end, stream.publisher, now);
     return;

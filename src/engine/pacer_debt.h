@@ -22,6 +22,7 @@ class PacerDebt {
  public:
   // `bytes` of `group` taken for a datagram not yet emitted.
   void on_taken(const std::string& group, std::uint64_t bytes) {
+    if (bytes == 0) return;
     entries_.push_back(Entry{group, bytes, kUnstamped});
     by_group_[group] += bytes;
     total_ += bytes;
@@ -54,7 +55,7 @@ class PacerDebt {
   void settle(Micros now) {
     while (!entries_.empty() && entries_.front().departs_at != kUnstamped && entries_.front().departs_at <= now) {
       const Entry& e = entries_.front();
-      auto it = by_group_.find(e.group);
+      auto it = by_group_.find(e.group);  // present: every entry counts in it
       if ((it->second -= e.bytes) == 0) by_group_.erase(it);
       total_ -= e.bytes;
       entries_.pop_front();

@@ -62,15 +62,24 @@ std::vector<Event> events(Node& n) {
   return out;
 }
 
+// A publisher and a subscriber of "g" that has its first message: the
+// subscriber knows the stream.
+struct Pair {
+  std::unique_ptr<Node> pub = make_node(kPub);
+  std::unique_ptr<Node> sub = make_node(kSub);
+  Micros now = kT0;
+  Pair() {
+    sub->subscribe("g", {}, now);
+    pub->publish(request("g", bytes_of(10, 1)), now);
+    deliver_all(*pub, *sub, now);
+  }
+};
+
 }  // namespace
 
 TEST(EndedClaims, APublishersFirstPassContradictsAFalseClaimAndItsStreamStillArrives) {
-  auto pub = make_node(kPub);
-  auto sub = make_node(kSub);
-  Micros now = kT0;
-  sub->subscribe("g", {}, now);
-  pub->publish(request("g", bytes_of(10, 1)), now);  // the subscriber learns the stream
-  deliver_all(*pub, *sub, now);
+  Pair p;
+  auto& [pub, sub, now] = p;
   ASSERT_EQ(deliveries(*sub), 1u);
   // The liar says the stream reaches 20 and everything below 21 has ended.
   sub->on_datagram(ended_claim(kLiar, kPub, 20, 21), now);
@@ -87,12 +96,8 @@ TEST(EndedClaims, APublishersFirstPassContradictsAFalseClaimAndItsStreamStillArr
 }
 
 TEST(EndedClaims, DataRefusedOnAClaimIsCountedAndItsAuthorNamed) {
-  auto pub = make_node(kPub);
-  auto sub = make_node(kSub);
-  Micros now = kT0;
-  sub->subscribe("g", {}, now);
-  pub->publish(request("g", bytes_of(10, 1)), now);
-  deliver_all(*pub, *sub, now);
+  Pair p;
+  auto& [pub, sub, now] = p;
   ASSERT_EQ(deliveries(*sub), 1u);
   pub->publish(request("g", bytes_of(300, 2)), now);
   const auto frames = only_data(drain(*pub, now));
@@ -140,13 +145,9 @@ TEST(EndedClaims, APublisherContestsAClaimAboutItsOwnStream) {
 }
 
 TEST(EndedClaims, AForgeryOnOurNextNumberMovesOurCounterPastIt) {
-  auto pub = make_node(kPub);
+  Pair p;
+  auto& [pub, sub, now] = p;
   auto forger = make_node(kLiar);
-  auto sub = make_node(kSub);
-  Micros now = kT0;
-  sub->subscribe("g", {}, now);
-  pub->publish(request("g", bytes_of(100, 1)), now);
-  deliver_all(*pub, *sub, now);
   ASSERT_EQ(deliveries(*sub), 1u);
   // The forger's message 2 under the publisher's id, heard by both.
   forger->publish(request("g", bytes_of(100, 9)), now);
