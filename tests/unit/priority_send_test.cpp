@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "engine/leveled_queue.h"
 #include "engine/node.h"
@@ -51,6 +52,20 @@ EngineConfig slow(NodeId id, double floor) {
   c.priority_floor = floor;
   c.coding = false;              // fragments only: what is counted is what was asked for
   return c;
+}
+
+// Publishes 1,000-byte messages in `group`, the i-th at `at(i)`, until the
+// group's send budget refuses one (or `max` are taken); returns how many were.
+int publish_until_group_full(Node& n, const std::string& group, int max, const std::function<Micros(int)>& at) {
+  for (int i = 0; i < max; ++i) {
+    try {
+      n.publish(request(group, bytes_of(1000, static_cast<std::uint8_t>(i))), at(i));
+    } catch (const QueueFull& e) {
+      EXPECT_NE(std::string(e.what()).find("group_send_budget_ms"), std::string::npos) << e.what();
+      return i;
+    }
+  }
+  return max;
 }
 
 }  // namespace
@@ -181,18 +196,12 @@ TEST(FlowControl, WhatThePacerStillOwesForALargeBundleCountsAgainstTheGroupsBudg
   c.group_send_budget = 1 * kSeconds;  // 5 KB of link time
   c.bundle_delay = 20 * kMillis;
   Node n(c, cache::Store::open(":memory:"), kT0);
-  int taken = 0;
-  Micros t = kT0;
-  for (int i = 0; i < 40; ++i, t += kMillis) {
-    try {
-      n.publish(request("bulk", bytes_of(1000, static_cast<std::uint8_t>(i))), t);
-      ++taken;
-    } catch (const QueueFull& e) {
-      EXPECT_NE(std::string(e.what()).find("group_send_budget_ms"), std::string::npos) << e.what();
-      break;
-    }
-    run(n, t, kMillis);  // the node sends what its pacer allows meanwhile
-  }
+  // One a millisecond, the node sending what its pacer allows in between.
+  const int taken = publish_until_group_full(n, "bulk", 40, [&](int i) {
+    if (i > 0) run(n, kT0 + (i - 1) * kMillis, kMillis);
+    return kT0 + i * kMillis;
+  });
+  const Micros t = kT0 + taken * kMillis;
   EXPECT_LE(taken, 8) << "5 KB of link time, not the 40 messages the link takes 8 s to carry";
   // Once the pacer's debt is paid off, there is room again.
   run(n, t, 12 * kSeconds);
@@ -204,16 +213,7 @@ TEST(FlowControl, TheSendBudgetRefusesWhatTheLinkCannotCarrySoonAndFreesAsItDrai
   c.send_budget = 2 * kSeconds;   // 20 KB of link time
   c.group_send_budget = 1 * kSeconds;
   Node n(c, cache::Store::open(":memory:"), kT0);
-  int taken = 0;
-  for (int i = 0; i < 30; ++i) {
-    try {
-      n.publish(request("a", bytes_of(1000, static_cast<std::uint8_t>(i))), kT0);
-      ++taken;
-    } catch (const QueueFull& e) {
-      EXPECT_NE(std::string(e.what()).find("group_send_budget_ms"), std::string::npos) << e.what();
-      break;
-    }
-  }
+  const int taken = publish_until_group_full(n, "a", 30, [](int) { return kT0; });
   EXPECT_EQ(taken, 10) << "10 KB: one second of the link, the group's budget";
   for (int i = 0; i < 10; ++i) n.publish(request("b", bytes_of(1000, static_cast<std::uint8_t>(i))), kT0);
   EXPECT_THROW(n.publish(request("c", bytes_of(1000, 1)), kT0), QueueFull) << "20 KB overall";
