@@ -50,8 +50,9 @@ EndedStreams::Claim EndedStreams::learn(const StreamId& stream, std::uint64_t en
   Learnt* e = it != learnt_.end() ? &it->second : entry(stream);
   if (e == nullptr) return Claim::Ignored;
   e->below = ended_below;
-  if (claimer != stream.publisher) e->hearsay_by = claimer;
-  if (claimer == stream.publisher) {
+  if (claimer != stream.publisher) {
+    e->hearsay_by = claimer;
+  } else {
     e->publisher_says = ended_below;
     e->publisher_at = now;
     e->publisher_heard = true;

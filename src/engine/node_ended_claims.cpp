@@ -39,7 +39,11 @@ void NodeImpl::on_publisher_word(const StreamId& stream, std::uint64_t end, Micr
     on_ended_claim(stream, end, stream.publisher, now);
     return;
   }
-  const auto reopened = ended.publisher_word(stream, end, now);
+  take_back_claims(stream, end, now);
+}
+
+void NodeImpl::take_back_claims(const StreamId& stream, std::uint64_t below, Micros now) {
+  const auto reopened = ended.publisher_word(stream, below, now);
   if (reopened.empty()) return;
   ++stats.ended_claims_contradicted;
   for (const auto& [b, e] : reopened) tracker.unsettle(stream, b, e, now);
@@ -59,9 +63,7 @@ bool NodeImpl::refused_as_ended(const MessageMeta& meta, const ArrivedFrom& from
   if (!claimer) return false;
   if (from.hops == 0 && !from.repair && !from.decoded) {
     // The publisher's first pass: the message has not ended.
-    const StreamId stream = stream_of(meta.id);
-    ++stats.ended_claims_contradicted;
-    for (const auto& [b, e] : ended.publisher_word(stream, meta.id.seq, now)) tracker.unsettle(stream, b, e, now);
+    take_back_claims(stream_of(meta.id), meta.id.seq, now);
     return false;
   }
   ++stats.fragments_refused_ended;

@@ -368,6 +368,9 @@ class NodeImpl {
   void on_ended_claim(const StreamId& stream, std::uint64_t end, NodeId claimer, Micros now);
   // The publisher's own watermark, from its beacon (0 or 1: nothing ended).
   void on_publisher_word(const StreamId& stream, std::uint64_t end, Micros now);
+  // The publisher says nothing from `below` on has ended: what other nodes'
+  // claims settled there is missing again (counted once per contradiction).
+  void take_back_claims(const StreamId& stream, std::uint64_t below, Micros now);
   // Another node says our own stream ended below `end`.
   void on_claim_about_own_stream(const StreamId& stream, std::uint64_t end, NodeId claimer, Micros now);
   // A fragment of a message settled on another node's claim alone: true
