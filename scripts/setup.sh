@@ -2,6 +2,7 @@
 # Installs every Debian package the project needs to build, test and run its demo.
 # Idempotent: packages already present are skipped, so a second run costs seconds.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -33,3 +34,9 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "setup: all build dependencies present"
+
+# EMANE (emulation/run --engine emane): a user's own install, or the source
+# snapshot beside the repository built once into /opt/dissem-emane.
+if [[ -z ${DISSEM_SKIP_EMANE:-} ]] && { [[ -n ${DISSEM_EMANE_PREFIX:-} ]] || ls ../shared/third-party/emane-*.tar.gz >/dev/null 2>&1; }; then
+  bash scripts/setup-emane.sh
+fi

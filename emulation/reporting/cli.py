@@ -27,6 +27,7 @@ from pathlib import Path
 
 from . import readme_section, summary
 from .readme_section import ReadmeError
+from .run_metrics import engine_line
 from .summary import SummaryError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -156,7 +157,7 @@ def _pages(args) -> int:
             # Anything else: multi-hop/disruption figures (line, grid, partition).
             body = multihop_report.section(scenario, multihop_report.load(args.results, scenario), args.out)
         page = args.out / f"{scenario}.md"
-        page.write_text(f"# {scenario}\n\n{body}")
+        page.write_text(f"# {scenario}\n\n{engine_line(scenario_runs)}{body}")
         if gateway_report.is_gateway(scenario):
             ok = sum(r.status == "ok" for r in scenario_runs)
             index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} ok")
@@ -179,7 +180,7 @@ def _seed_page(args, module, scenarios: list[str], runs: list) -> str:
     """One page per seed paper (002, 003, 004) for its scenarios; its index line."""
     body = module.section(module.load(args.results, scenarios), args.out)
     page = args.out / f"{module.SCENARIO_PREFIX}.md"
-    page.write_text(f"# {module.SCENARIO_PREFIX} ({', '.join(scenarios)})\n\n{body}")
+    page.write_text(f"# {module.SCENARIO_PREFIX} ({', '.join(scenarios)})\n\n{engine_line(runs)}{body}")
     ok = sum(r.status == "ok" for r in runs)
     print(f"report: wrote {page}")
     return f"- [{module.SCENARIO_PREFIX}]({page.name}) ({', '.join(scenarios)}): {len(runs)} runs, {ok} ok"
@@ -190,7 +191,7 @@ def _seed000_page(args, scenarios: list[str], runs: list) -> str:
     from . import seed000_report
     body = seed000_report.section(seed000_report.load(args.results, scenarios), args.reference, args.out)
     page = args.out / "seed000.md"
-    page.write_text(f"# seed000 ({', '.join(scenarios)})\n\n{body}")
+    page.write_text(f"# seed000 ({', '.join(scenarios)})\n\n{engine_line(runs)}{body}")
     ok = sum(r.status == "ok" for r in runs)
     print(f"report: wrote {page}")
     return (f"- [seed000: message replacement]({page.name}) ({', '.join(scenarios)}): {len(runs)} runs, "

@@ -46,6 +46,7 @@ class RunMetrics:
     time_limit_s: float | None = None
     subscribers: int = 0
     publisher_result_missing: bool = False
+    engine: str = "dissem-emu"   # what emulated the links: "dissem-emu" or "EMANE <version>"
 
     @property
     def success_pct(self) -> float:
@@ -104,6 +105,24 @@ def _planned(subscribers) -> tuple[int, int]:
     return 0, 0
 
 
+def engine_of(result: dict) -> str:
+    """The engine a run used, as a page names it (runs from before the
+    engine field were dissem-emu's)."""
+    if (result.get("engine") or "dissem-emu") == "dissem-emu":
+        return "dissem-emu"
+    ready = (result.get("emulator") or {}).get("ready") or {}
+    version = str(ready.get("engine_version") or "").replace("emane", "").strip()
+    return f"EMANE {version}".strip()
+
+
+def engine_line(runs) -> str:
+    """The line under each page's heading that names the engine(s) of its runs."""
+    names = sorted({r.engine for r in runs})
+    what = {"dissem-emu": "dissem-emu (this project's emulator, emulation/emu)"}
+    text = ", ".join(what.get(n, f"{n} (comm effect shim, one emane per node)") for n in names)
+    return f"Engine: {text}.\n\n"
+
+
 def metrics_of(result: dict, publisher_role: str = "publisher", subscriber_role: str = "subscriber") -> RunMetrics:
     roles = _results_by_role(result)
     m = RunMetrics(scenario=result["scenario"], cell=dict(result.get("cell") or {}), system=result["system"],
@@ -144,6 +163,7 @@ def metrics_of(result: dict, publisher_role: str = "publisher", subscriber_role:
     m.complete = complete
     m.received_mean = mean(received) if received else 0.0
     m.delivery_time_s = mean(times) if times and len(times) == len(subscribers) else None
+    m.engine = engine_of(result)
     stats = (result.get("emulator") or {}).get("stats") or {}
     m.radio_dropped = sum(int(n.get("radio_queue_dropped", 0)) for n in stats.get("nodes", []))
     per_node = _node_ip_bytes(stats)

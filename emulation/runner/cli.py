@@ -5,12 +5,13 @@ and exits 128 + signal number."""
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
 from pathlib import Path
 
-from . import campaign, dry_run, emane_export, programs, scenario as scenario_mod
+from . import campaign, dry_run, emane_export, engines, programs, scenario as scenario_mod
 from .emulator import find_emulator
 from .errors import UserError
 from .facts import REPO_ROOT
@@ -59,7 +60,14 @@ def parser() -> argparse.ArgumentParser:
                                                     "else min(2, CPUs))")
     p.add_argument("--out", type=Path, default=REPO_ROOT / "emulation" / "out",
                    help="results directory (default: emulation/out)")
-    p.add_argument("--emu", help="emulator executable (default: $DISSEM_EMU, dissem-emu on PATH, or build/)")
+    p.add_argument("--engine", choices=engines.ENGINES, default=engines.DEFAULT_ENGINE,
+                   help="emulation engine: dissem-emu (ours, default) or emane (EMANE's comm effect shim, "
+                        "one emane per node; keys it cannot express are refused by name)")
+    p.add_argument("--emane-prefix", metavar="DIR",
+                   help="EMANE installation to use with --engine emane (default: $DISSEM_EMANE_PREFIX, "
+                        "/opt/dissem-emane from scripts/setup-emane.sh, then emane on PATH)")
+    p.add_argument("--emu", help="emulator executable (default: $DISSEM_EMU, dissem-emu on PATH, or build/; "
+                                 "with --engine emane, emulation/dissem-emane)")
     p.add_argument("--dry-run", action="store_true", help="print each run's EEL and commands, run nothing")
     p.add_argument("--export-emane", type=Path, metavar="DIR",
                    help="write EMANE platform/event files for one cell into DIR, run nothing")
@@ -74,6 +82,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--subnet-base", default="10.77.0.0/16",
                    help="run k of J parallel runs uses the k-th /24 of this network (default %(default)s)")
     return p
+
+
+def _require_emane() -> None:
+    from emane_engine.installation import EmaneNotFound, find
+    try:
+        found = find()
+    except EmaneNotFound as e:
+        raise UserError(str(e)) from None
+    sys.stderr.write(f"engine: EMANE {found.version} in {found.prefix}\n")
 
 
 def _install_signal_handlers(cancel: threading.Event, received: list[int]) -> None:
@@ -106,7 +123,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"EMANE files for cell {cells[0].id} (seed {seeds[0]}) in {args.export_emane}: "
                   f"{len(written)} files; see its README.md")
             return 0
-        emu = find_emulator(args.emu, REPO_ROOT)
+        if args.engine == "emane":
+            engines.check(sc, campaign.selected_cells(sc, opts), campaign.selected_seeds(sc, opts), args.engine)
+            emu = args.emu or str(engines.EMANE_PROGRAM)
+            if args.emane_prefix:
+                os.environ["DISSEM_EMANE_PREFIX"] = str(Path(args.emane_prefix).resolve())
+            if not args.dry_run and not args.emu:
+                _require_emane()
+        else:
+            emu = find_emulator(args.emu, REPO_ROOT)
         if emu is None:
             if not args.dry_run:
                 raise UserError("dissem-emu not found: build it, put it on PATH, set DISSEM_EMU or pass --emu PATH")

@@ -7,6 +7,7 @@ for a run in the first subnet slot; the prefix is the run's own.
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from typing import TextIO
 
 from . import eel, facts, topology
@@ -36,7 +37,8 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
         argv = build_argv(plan.emu, sc, cell_names, plan.prefix, subnet, eel_path, plan.seed,
                           expansion, plan.rundir, limit)
         out.write(f"emulator: {shlex.join(argv)}\n")
-        layout = facts.predicted_layout(plan.prefix, subnet, len(sc.nodes))
+        interface = "emane0" if Path(plan.emu).name == "dissem-emane" else "emu0"
+        layout = facts.predicted_layout(plan.prefix, subnet, len(sc.nodes), interface)
         addresses = {e["id"]: e["address"] for e in layout}
         run_names = facts.run_facts(sc, cell_names, plan.system, plan.prefix, subnet, plan.rundir, limit,
                                     addresses)

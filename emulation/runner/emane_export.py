@@ -39,61 +39,71 @@ def _param(parent: ET.Element, name: str, value) -> None:
     ET.SubElement(parent, "param", name=name, value=str(value))
 
 
-def _xml(root: ET.Element, doctype: str) -> str:
+def _xml(root: ET.Element, doctype: str, dtd_dir: str) -> str:
     ET.indent(root, space="  ")
     body = ET.tostring(root, encoding="unicode")
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<!DOCTYPE {root.tag} SYSTEM "{DTD_DIR}/{doctype}">\n{body}\n')
+            f'<!DOCTYPE {root.tag} SYSTEM "{dtd_dir}/{doctype}">\n{body}\n')
 
 
-def platform_xml(node_id: int, node_name: str, address: str, control_if: str) -> str:
+def platform_xml(node_id: int, node_name: str, address: str, control_if: str, dtd_dir: str = DTD_DIR,
+                 nem_file: str = NEM_FILE, device: str = EMANE_DEVICE, mask: str = str(EMANE_SUBNET.netmask)) -> str:
+    # EMANE validates each file against the DTD its DOCTYPE names: an
+    # install under another prefix gives its own dtd_dir.
     root = ET.Element("platform")
     for name, value in (("otamanagerchannelenable", "on"), ("otamanagerdevice", control_if),
                         ("otamanagergroup", OTA_GROUP), ("eventservicegroup", EVENT_GROUP),
                         ("eventservicedevice", control_if), ("controlportendpoint", CONTROL_PORT)):
         _param(root, name, value)
-    nem = ET.SubElement(root, "nem", id=str(node_id), name=node_name, definition=NEM_FILE)
+    nem = ET.SubElement(root, "nem", id=str(node_id), name=node_name, definition=nem_file)
     transport = ET.SubElement(nem, "transport", definition=TRANSPORT_FILE)
-    _param(transport, "device", EMANE_DEVICE)
+    _param(transport, "device", device)
     _param(transport, "address", address)
-    _param(transport, "mask", str(EMANE_SUBNET.netmask))
-    return _xml(root, "platform.dtd")
+    _param(transport, "mask", mask)
+    return _xml(root, "platform.dtd", dtd_dir)
 
 
-def nem_xml() -> str:
-    # nem.dtd orders layers top to bottom: shim(s) before the transport.
+def nem_xml(dtd_dir: str = DTD_DIR, shim_file: str = SHIM_FILE) -> str:
+    # Layers top to bottom (nemcontents.dtd): the transport, then the shim
+    # below it, between the transport and the air. A shim listed before the
+    # transport sits above it and sees no packet (found running EMANE 1.5.3:
+    # the shim's counters stayed 0 while the transports' counted every frame).
     root = ET.Element("nem", name="dissem commeffect NEM", type="unstructured")
-    ET.SubElement(root, "shim", definition=SHIM_FILE)
     ET.SubElement(root, "transport", definition=TRANSPORT_FILE)
-    return _xml(root, "nem.dtd")
+    ET.SubElement(root, "shim", definition=shim_file)
+    return _xml(root, "nem.dtd", dtd_dir)
 
 
-def shim_xml(default_disconnected: bool) -> str:
+def shim_xml(default_disconnected: bool, dtd_dir: str = DTD_DIR, receive_buffer_s: float | None = None) -> str:
     root = ET.Element("shim", name="dissem commeffect shim", library="commeffectshim")
     _param(root, "defaultconnectivitymode", "off" if default_disconnected else "on")
     _param(root, "enablepromiscuousmode", "off")
-    return _xml(root, "shim.dtd")
+    if receive_buffer_s is not None:
+        # Drops a packet whose wait behind its source's earlier ones exceeds
+        # this: the drop-tail queue of dissem-emu's radio, in seconds (0: no limit).
+        _param(root, "receivebufferperiod", f"{receive_buffer_s:.6f}")
+    return _xml(root, "shim.dtd", dtd_dir)
 
 
-def transport_xml() -> str:
+def transport_xml(dtd_dir: str = DTD_DIR) -> str:
     root = ET.Element("transport", name="Virtual Transport", library="transvirtual")
-    return _xml(root, "transport.dtd")
+    return _xml(root, "transport.dtd", dtd_dir)
 
 
-def eventservice_xml(control_if: str) -> str:
+def eventservice_xml(control_if: str, dtd_dir: str = DTD_DIR) -> str:
     root = ET.Element("eventservice")
     _param(root, "eventservicegroup", EVENT_GROUP)
     _param(root, "eventservicedevice", control_if)
     ET.SubElement(root, "generator", definition=GENERATOR_FILE)
-    return _xml(root, "eventservice.dtd")
+    return _xml(root, "eventservice.dtd", dtd_dir)
 
 
-def eelgenerator_xml() -> str:
+def eelgenerator_xml(dtd_dir: str = DTD_DIR) -> str:
     root = ET.Element("eventgenerator", name="EEL generator", library="eelgenerator")
     _param(root, "inputfile", EEL_FILE)
     loaders = ET.SubElement(root, "paramlist", name="loader")
     ET.SubElement(loaders, "item", value="commeffect:eelloadercommeffect:delta")
-    return _xml(root, "eventgenerator.dtd")
+    return _xml(root, "eventgenerator.dtd", dtd_dir)
 
 
 def _node_commands(sc: Scenario, cell: Cell, seed: int) -> dict[str, list[tuple[str, list[str]]]]:

@@ -375,6 +375,8 @@ class Run:
             "time_limit_s": limit,
             "prefix": plan.prefix,
             "subnet": str(plan.subnet),
+            # dissem-emu or emane: the ready line names the engine (dissem-emu's predates the field).
+            "engine": ((emu.ready or {}).get("engine") or "dissem-emu") if emu else None,
             "emulator": {
                 "argv": emu.argv if emu else None,
                 "command": shlex.join(emu.argv) if emu else None,

@@ -15,7 +15,7 @@ def run_report(results: Path, out: Path, reference: Path) -> None:
 
 
 def write_run(root: Path, scenario: str, cell: dict, system: str, seed: int, *, latency: float, frames: int,
-              receivers: int = 3, complete: bool = True, publisher_result: bool = True):
+              receivers: int = 3, complete: bool = True, publisher_result: bool = True, engine: str | None = None):
     start = 1000.0
     baseline = system.startswith("norm") or system in ("pgm", "jgroups")
     sender = ({"system": system, "role": "sender", "objects_enqueued": 1, "bytes_enqueued": 819200,
@@ -36,6 +36,9 @@ def write_run(root: Path, scenario: str, cell: dict, system: str, seed: int, *, 
                         "bytes_sent": (frames if n["id"] == 1 else 10) * 1000} for n in nodes]}
     result = {"scenario": scenario, "cell_id": "c", "cell": cell, "system": system, "seed": seed,
               "status": "ok" if complete else "timeout", "time_limit_s": 60 + 10 * 819200 * 8 / 262144, "wall_s": latency + 1, "nodes": nodes, "emulator": {"stats": stats}}
+    if engine == "emane":
+        result["engine"] = "emane"
+        result["emulator"]["ready"] = {"ready": True, "engine": "emane", "engine_version": "1.5.3"}
     d = root / scenario / json.dumps(cell, sort_keys=True).replace(" ", "") / system / f"seed-{seed}"
     d.mkdir(parents=True)
     (d / "result.json").write_text(json.dumps(result))
@@ -80,6 +83,19 @@ def test_baseline_report_puts_all_four_systems_and_the_papers_columns_side_by_si
     for png in ("baseline-1to3-time.png", "baseline-1to3-bytes.png"):
         assert (out / png).stat().st_size > 1000
     assert "baseline-1to3" in (out / "README.md").read_text()
+    # Every page names the engine its runs were emulated on.
+    assert page.splitlines()[2].startswith("Engine: dissem-emu")
+
+
+def test_a_page_of_emane_runs_names_emane_and_its_version(tmp_path):
+    results, ref = tmp_path / "results", tmp_path / "ref"
+    ref.mkdir()
+    cell = {"reliability_pct": 90, "capacity_kbps": 256}
+    write_run(results, "baseline-1to3", cell, "dissem", 1, latency=30.0, frames=700, engine="emane")
+    write_run(results, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800, engine="emane")
+    run_report(results, tmp_path / "out", ref)
+    page = (tmp_path / "out" / "baseline-1to3.md").read_text()
+    assert page.splitlines()[2] == "Engine: EMANE 1.5.3 (comm effect shim, one emane per node)."
 
 
 def test_a_system_that_never_finishes_shows_na_as_in_the_paper(tmp_path):

@@ -79,8 +79,9 @@ def test_export_files(write_scenario, tmp_path):
 
     nem = parse(out / "emane-commeffect-nem.xml", "nem")
     assert nem.get("type") == "unstructured"
-    assert [(c.tag, c.get("definition")) for c in nem] == [("shim", "emane-commeffect-shim.xml"),
-                                                           ("transport", "emane-transvirtual.xml")]
+    # The transport on top, the shim below it (between the transport and the air).
+    assert [(c.tag, c.get("definition")) for c in nem] == [("transport", "emane-transvirtual.xml"),
+                                                           ("shim", "emane-commeffect-shim.xml")]
     shim = parse(out / "emane-commeffect-shim.xml", "shim")
     assert shim.get("library") == "commeffectshim"
     assert params(shim)["defaultconnectivitymode"] == "off"   # partition-heal lists only some links
