@@ -3,7 +3,7 @@
     dissem-emane --prefix NAME --nodes N [--subnet 10.77.0.0/24] [--eel FILE] [--seed S]
                  [--queue-packets Q] [--radio-bps BPS] [--radio-bps-node I=BPS]...
                  [--default-disconnected] [--pcap-dir DIR] [--stats-json FILE]
-                 [--duration SECONDS] [--emane-prefix DIR] [--workdir DIR] [--no-realtime]
+                 [--duration SECONDS] [--emane-prefix DIR] [--workdir DIR] [--no-realtime] [--hosts K]
     dissem-emane --cleanup NAME
 
 The runner starts it as it starts dissem-emu (emulation/run --engine emane).
@@ -30,8 +30,11 @@ from pathlib import Path
 from . import control_network
 from .engine import EmaneRun, EngineError, RunOptions
 from .installation import EmaneNotFound, find
-from . import link_mapping
-from .link_mapping import LinkOptions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from runner import emane_links  # noqa: E402
+from runner.emane_links import LinkOptions  # noqa: E402
 
 REFUSED = {
     "--shared-channel-bps": "a shared channel needs a radio model with a shared medium, not the comm effect shim",
@@ -75,6 +78,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--emane-prefix", help="EMANE installation prefix (default: $DISSEM_EMANE_PREFIX, "
                                           "/opt/dissem-emane, then emane on PATH)")
     p.add_argument("--workdir", type=Path, help="where the EMANE files and logs go (default: beside --stats-json)")
+    p.add_argument("--hosts", type=int, default=0, help="EMANE's distributed mode: K network namespaces act as "
+                                                         "hosts, each running one emane with its share of the NEMs")
     p.add_argument("--no-realtime", action="store_true", help="run emane without its realtime scheduling (-r)")
     p.add_argument("--log-level", type=int, default=2, choices=range(0, 5))
     return p
@@ -118,9 +123,11 @@ def _options(args) -> RunOptions:
         raise Refused(f"--subnet: {e}") from None
     if subnet.num_addresses - 2 < args.nodes:
         raise Refused(f"--subnet {subnet} does not hold {args.nodes} nodes")
+    if not 0 <= args.hosts <= args.nodes:
+        raise Refused(f"--hosts: 0..{args.nodes} (0: one emane per node)")
     if args.eel is not None and not args.eel.is_file():
         raise Refused(f"--eel {args.eel}: no such file")
-    queue = link_mapping.DEFAULT_QUEUE_PACKETS if args.queue_packets is None else args.queue_packets
+    queue = emane_links.DEFAULT_QUEUE_PACKETS if args.queue_packets is None else args.queue_packets
     if queue < 0:
         raise Refused("--queue-packets: must be >= 0")
     links = LinkOptions(nodes=args.nodes, queue_packets=queue, radio_bps=args.radio_bps,
@@ -128,7 +135,8 @@ def _options(args) -> RunOptions:
     workdir = args.workdir or ((args.stats_json.parent if args.stats_json else Path(tempfile.mkdtemp())) / "emane")
     return RunOptions(prefix=args.prefix, nodes=args.nodes, subnet=subnet, eel_path=args.eel, seed=args.seed,
                       links=links, workdir=workdir.resolve(), stats_json=args.stats_json, pcap_dir=args.pcap_dir,
-                      duration_s=args.duration, realtime=not args.no_realtime, log_level=args.log_level)
+                      duration_s=args.duration, realtime=not args.no_realtime, log_level=args.log_level,
+                      hosts=args.hosts)
 
 
 def main(argv: list[str] | None = None) -> int:

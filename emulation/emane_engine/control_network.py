@@ -9,6 +9,10 @@ One run with prefix P and N nodes makes:
   bridge) and, once the node's emane process is up, its virtual transport's
   TAP `emane0`. IPv6 is off, as under dissem-emu, so the experiment
   interface carries only the experiment's traffic.
+- In EMANE's distributed mode (`hosts` > 0), P-h<k> for each host k holds
+  `ctl0` (10.254.0.k/24) and one emane with that host's share of the NEMs;
+  each NEM's TAP is moved into its node's namespace P-n<i> (which then has
+  no control interface: the node's applications see only emane0).
 
 No route for multicast is added in a node namespace: EMANE names its
 control device for both groups, and an application that does not name its
@@ -58,8 +62,12 @@ def control_address(node: int) -> str:
     return str(CONTROL_SUBNET.network_address + node)
 
 
+def host_namespace(prefix: str, host: int) -> str:
+    return f"{prefix}-h{host}"
+
+
 def owned_namespaces(prefix: str) -> list[str]:
-    """Every namespace of this prefix: P-c and P-n<digits>."""
+    """Every namespace of this prefix: P-c, P-h<digits> and P-n<digits>."""
     try:
         names = os.listdir(NETNS_DIR)
     except OSError:
@@ -68,7 +76,7 @@ def owned_namespaces(prefix: str) -> list[str]:
     for name in names:
         if name == control_namespace(prefix):
             out.append(name)
-        elif name.startswith(prefix + "-n") and name[len(prefix) + 2:].isdigit():
+        elif name[:len(prefix) + 2] in (prefix + "-n", prefix + "-h") and name[len(prefix) + 2:].isdigit():
             out.append(name)
     return sorted(out)
 
@@ -79,17 +87,22 @@ def _sysctl(ns: str, key: str, value: str) -> None:
                    capture_output=True, timeout=10, check=False)
 
 
-def create(prefix: str, nodes: int) -> None:
-    """Makes the control namespace with its bridge, and the node namespaces
-    with their control interfaces. Refuses when any of them exists."""
+def create(prefix: str, nodes: int, hosts: int = 0) -> None:
+    """Makes the control namespace with its bridge, the node namespaces,
+    and the control interfaces: one per node, or one per host namespace
+    when `hosts` > 0. Refuses when any of them exists."""
     if nodes < 1 or nodes > 253:
         raise NetworkError(f"{nodes} nodes: the control network holds 1..253")
+    if hosts < 0 or hosts > nodes:
+        raise NetworkError(f"{hosts} hosts for {nodes} nodes: 1..{nodes}")
     left = owned_namespaces(prefix)
     if left:
         raise NetworkError(f"namespaces of prefix {prefix} exist already ({', '.join(left)}): "
                            f"dissem-emane --cleanup {prefix}")
     ctl = control_namespace(prefix)
-    names = [ctl] + [node_namespace(prefix, i) for i in range(1, nodes + 1)]
+    members = [host_namespace(prefix, k) for k in range(1, hosts + 1)] if hosts else \
+        [node_namespace(prefix, i) for i in range(1, nodes + 1)]
+    names = [ctl] + members + ([node_namespace(prefix, i) for i in range(1, nodes + 1)] if hosts else [])
     _ip([], "".join(f"netns add {n}\n" for n in names))
     for n in names:
         _sysctl(n, "net.ipv6.conf.all.disable_ipv6", "1")
@@ -99,19 +112,28 @@ def create(prefix: str, nodes: int) -> None:
             f"addr add {BRIDGE_ADDRESS}/{CONTROL_SUBNET.prefixlen} dev {BRIDGE}",
             "link set dev lo up", f"link set dev {BRIDGE} up"]
     _ip(["-n", ctl], "".join(c + "\n" for c in cmds))
-    root = []
-    for i in range(1, nodes + 1):
+    ports = []
+    for i, ns in enumerate(members, 1):
         # Created in the control namespace: no device of ours ever appears in the root one.
-        root.append(f"link add b{i} mtu {CONTROL_MTU} type veth peer name {CONTROL_DEVICE} "
-                    f"netns {node_namespace(prefix, i)}")
-        root.append(f"link set dev b{i} master {BRIDGE}")
-        root.append(f"link set dev b{i} up")
-    _ip(["-n", ctl], "".join(c + "\n" for c in root))
-    for i in range(1, nodes + 1):
+        ports.append(f"link add b{i} mtu {CONTROL_MTU} type veth peer name {CONTROL_DEVICE} netns {ns}")
+        ports.append(f"link set dev b{i} master {BRIDGE}")
+        ports.append(f"link set dev b{i} up")
+    _ip(["-n", ctl], "".join(c + "\n" for c in ports))
+    for i, ns in enumerate(members, 1):
         cmds = [f"link set dev {CONTROL_DEVICE} mtu {CONTROL_MTU}",
                 f"addr add {control_address(i)}/{CONTROL_SUBNET.prefixlen} dev {CONTROL_DEVICE}",
                 "link set dev lo up", f"link set dev {CONTROL_DEVICE} up"]
-        _ip(["-n", node_namespace(prefix, i)], "".join(c + "\n" for c in cmds))
+        _ip(["-n", ns], "".join(c + "\n" for c in cmds))
+    if hosts:
+        for i in range(1, nodes + 1):
+            _ip(["-n", node_namespace(prefix, i)], "link set dev lo up\n")
+
+
+def move_device(from_ns: str, device: str, to_ns: str, new_name: str) -> None:
+    """A host's TAP into its node's namespace, renamed (the emane process
+    keeps its descriptor: frames still flow through it)."""
+    _ip(["-n", from_ns], f"link set dev {device} netns {to_ns}\n")
+    _ip(["-n", to_ns], f"link set dev {device} name {new_name}\n")
 
 
 def interface(ns: str, device: str) -> dict | None:

@@ -1,7 +1,7 @@
 """One EMANE run on this machine, behind dissem-emu's contract.
 
 Start: the control network (control_network.py), the EMANE files
-(platform_files.py), one `emane` per node namespace (its NEM's TAP appears
+(emane_files.py), one `emane` per node namespace (its NEM's TAP appears
 there as emane0), optional captures, then the event service, which plays
 the EEL from its start. Then one ready line on stdout, as dissem-emu prints
 it. Stop (SIGTERM, SIGINT, SIGHUP, or --duration): EMANE's statistics are
@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import control_network as net
-from . import platform_files, statistics
+from . import statistics
 from .installation import Emane
-from .link_mapping import LinkOptions, emane_events, receive_buffer_periods
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from runner import eel  # noqa: E402
+from runner import eel, emane_files  # noqa: E402
+from runner.emane_export import share_nodes  # noqa: E402
+from runner.emane_links import LinkOptions, emane_events, receive_buffer_periods  # noqa: E402
 
 TAP_WAIT_S = 60.0
 EVENTS_SETTLE_S = 1.0   # the event service's time-0 events reach every NEM
@@ -54,6 +55,7 @@ class RunOptions:
     duration_s: float | None = None
     realtime: bool = True
     log_level: int = 2
+    hosts: int = 0   # > 0: EMANE's distributed mode, that many host namespaces sharing the NEMs
 
 
 @dataclass
@@ -94,6 +96,14 @@ class EmaneRun:
                 tail = c.log.read_text(errors="replace").strip().splitlines()[-5:] if c.log.exists() else []
                 raise EngineError(f"{c.name} exited with code {c.popen.returncode}: " + " | ".join(tail))
 
+    def _tap_of(self, node: int) -> tuple[str, str]:
+        """Where node's TAP appears first: (namespace, device)."""
+        o = self.opts
+        if not o.hosts:
+            return net.node_namespace(o.prefix, node), emane_files.DEVICE
+        host = next(k for k, members in share_nodes(o.nodes, o.hosts).items() if node in members)
+        return net.host_namespace(o.prefix, host), emane_files.staging_device(node)
+
     def _wait_for_taps(self) -> dict[int, dict]:
         deadline = time.monotonic() + TAP_WAIT_S
         found: dict[int, dict] = {}
@@ -101,12 +111,12 @@ class EmaneRun:
             self._check_children()
             for i in range(1, self.opts.nodes + 1):
                 if i not in found:
-                    info = net.interface(net.node_namespace(self.opts.prefix, i), platform_files.DEVICE)
+                    info = net.interface(*self._tap_of(i))
                     if info is not None:
                         found[i] = info
             if time.monotonic() >= deadline:
                 missing = sorted(set(range(1, self.opts.nodes + 1)) - set(found))
-                raise EngineError(f"no {platform_files.DEVICE} within {TAP_WAIT_S:g} s on node(s) {missing} "
+                raise EngineError(f"no {emane_files.DEVICE} within {TAP_WAIT_S:g} s on node(s) {missing} "
                                   f"(see {self.opts.workdir}/emane-<i>.log)")
             time.sleep(0.1)
         return found
@@ -116,27 +126,34 @@ class EmaneRun:
         events = eel.read(o.eel_path.read_text(), eel.EMULATOR_CONVENTION) if o.eel_path else []
         mapped = emane_events(events, o.links)
         periods = receive_buffer_periods(mapped, o.links)
-        platforms = platform_files.write(o.workdir, self.emane.dtd_dir, o.subnet, mapped, periods,
-                                         o.links.default_disconnected)
-        net.create(o.prefix, o.nodes)
+        hosts = share_nodes(o.nodes, o.hosts) if o.hosts else None
+        platforms = emane_files.write(o.workdir, self.emane.dtd_dir, o.subnet, mapped, periods,
+                                         o.links.default_disconnected, hosts, net.CONTROL_DEVICE, net.BRIDGE)
+        net.create(o.prefix, o.nodes, o.hosts)
         self.made_network = True
         flags = ["-l", str(o.log_level)] + (["-r"] if o.realtime else [])
-        for i, platform in platforms.items():
-            self._spawn(f"emane (node {i})", [self.emane.emane, str(platform), *flags],
-                        net.node_namespace(o.prefix, i), o.workdir / f"emane-{i}.log")
+        for key, platform in platforms.items():
+            ns = net.host_namespace(o.prefix, key) if hosts else net.node_namespace(o.prefix, key)
+            what = f"host {key}" if hosts else f"node {key}"
+            self._spawn(f"emane ({what})", [self.emane.emane, str(platform), *flags], ns,
+                        o.workdir / f"emane-{'host-' if hosts else ''}{key}.log")
         taps = self._wait_for_taps()
+        if hosts:
+            for i in range(1, o.nodes + 1):
+                ns, device = self._tap_of(i)
+                net.move_device(ns, device, net.node_namespace(o.prefix, i), emane_files.DEVICE)
         broadcast = str(o.subnet.broadcast_address)
         nodes = []
         for i in range(1, o.nodes + 1):
             ns = net.node_namespace(o.prefix, i)
             address = str(o.subnet.network_address + i)
-            net.set_experiment_address(ns, platform_files.DEVICE, address, o.subnet.prefixlen, broadcast)
-            nodes.append({"id": i, "namespace": ns, "interface": platform_files.DEVICE, "address": address,
+            net.set_experiment_address(ns, emane_files.DEVICE, address, o.subnet.prefixlen, broadcast)
+            nodes.append({"id": i, "namespace": ns, "interface": emane_files.DEVICE, "address": address,
                           "mac": taps[i].get("address", "")})
         if o.pcap_dir is not None:
             o.pcap_dir.mkdir(parents=True, exist_ok=True)
             for i in range(1, o.nodes + 1):
-                self._spawn(f"dumpcap (node {i})", ["dumpcap", "-q", "-P", "-i", platform_files.DEVICE,
+                self._spawn(f"dumpcap (node {i})", ["dumpcap", "-q", "-P", "-i", emane_files.DEVICE,
                                                     "-w", str(o.pcap_dir / f"n{i}.pcap")],
                             net.node_namespace(o.prefix, i), o.workdir / f"dumpcap-{i}.log")
         self.origin_unix = time.time()
@@ -147,7 +164,8 @@ class EmaneRun:
         self._check_children()
         return {"ready": True, "engine": "emane", "engine_version": self.emane.version,
                 "emane_prefix": str(self.emane.prefix), "prefix": o.prefix, "subnet": str(o.subnet),
-                "broadcast": broadcast, "nodes": nodes}
+                "broadcast": broadcast, "nodes": nodes,
+                "hosts": {str(k): v for k, v in hosts.items()} if hosts else None}
 
     # -- run ---------------------------------------------------------------------
     def wait(self, stop: threading.Event) -> None:
@@ -163,7 +181,10 @@ class EmaneRun:
         stats = None
         if self.origin_unix:
             try:
-                stats = statistics.collect(self.emane, self.opts.prefix, self.opts.nodes)
+                o = self.opts
+                where = ([net.host_namespace(o.prefix, k) for k in range(1, o.hosts + 1)] if o.hosts else
+                         [net.node_namespace(o.prefix, i) for i in range(1, o.nodes + 1)])
+                stats = statistics.collect(self.emane, where, o.nodes)
             except Exception as e:  # the run's figures are worth a warning, not a crash during teardown
                 sys.stderr.write(f"dissem-emane: reading EMANE's statistics failed: {e}\n")
         for c in reversed(self.children):
@@ -192,7 +213,7 @@ class EmaneRun:
                                "seed": self.opts.seed, "radio_bps": self.opts.links.radio_bps,
                                "queue_packets": self.opts.links.queue_packets,
                                "default_connected": not self.opts.links.default_disconnected,
-                               "model": "commeffect", "ipv6": False}
+                               "model": "commeffect", "ipv6": False, "hosts": self.opts.hosts}
             if self.opts.stats_json is not None:
                 self.opts.stats_json.write_text(json.dumps(stats, indent=1) + "\n")
         return stats

@@ -18,7 +18,6 @@ import json
 import subprocess
 from pathlib import Path
 
-from . import control_network as net
 from .installation import Emane
 
 READER = Path(__file__).resolve().parent / "control_port_reader.py"
@@ -62,8 +61,10 @@ def summarise(per_node: list[dict]) -> dict:
     return {"nodes": per_node, "totals": {"nodes": totals, "links": links}}
 
 
-def collect(emane: Emane, prefix: str, nodes: int) -> dict:
-    per_node = []
-    for i in range(1, nodes + 1):
-        per_node.append(node_counters(i, read_node(emane, net.node_namespace(prefix, i))))
-    return summarise(per_node)
+def collect(emane: Emane, namespaces: list[str], nodes: int) -> dict:
+    """Every NEM's counters, from the emane process in each of `namespaces`
+    (a node's own, or a host's holding several NEMs)."""
+    nems: dict = {}
+    for ns in namespaces:
+        nems.update(read_node(emane, ns))
+    return summarise([node_counters(i, nems) for i in range(1, nodes + 1)])

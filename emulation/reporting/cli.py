@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true",
                     help="with --readme: write nothing; exit 1 and print a diff when the README's section or "
                          "summary.json differ from what --readme would write")
+    ap.add_argument("--agreement", nargs=2, type=Path, metavar=("EMU_RESULTS", "EMANE_RESULTS"),
+                    help="set the same cells run on dissem-emu and on EMANE side by side (engine_agreement.py)")
+    ap.add_argument("--agreement-out", type=Path, default=REPO / "docs" / "results" / "emane.md",
+                    help="with --agreement: the page to write (default docs/results/emane.md)")
     ap.add_argument("--ours-vs-norm", action="store_true",
                     help="print ours/NORM time and bytes for every cell of the baseline pages in --results "
                          "(from its summary.json)")
@@ -59,6 +63,13 @@ def main(argv: list[str] | None = None) -> int:
         return _readme(args.readme, args.pages, args.check)
     if args.ours_vs_norm:
         return _ours_vs_norm(args.pages)
+    if args.agreement:
+        from . import engine_agreement
+        for d in args.agreement:
+            if not d.is_dir():
+                return _fail(f"{d} is not a directory")
+        print(f"report: wrote {engine_agreement.write(*args.agreement, args.agreement_out)}")
+        return 0
     if args.results is None:
         ap.error("give RESULTS_DIR (or --readme / --ours-vs-norm)")
     return _pages(args)

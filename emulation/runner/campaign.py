@@ -40,6 +40,7 @@ class Options:
     jobs: int | None = None
     out: Path = Path("emulation/out")
     emu: str = "dissem-emu"
+    emu_args: list[str] = field(default_factory=list)   # appended to the engine's command line
     netns_exec: str = "ip netns exec {namespace}"
     bin_dirs: list[str] = field(default_factory=list)
     keep_going: bool = False
@@ -131,7 +132,8 @@ def plan(scenario: Scenario, opts: Options) -> list[RunPlan]:
                 rundir = opts.out / scenario.name / cell.id / system / f"seed-{seed}"
                 plans.append(RunPlan(index=index, scenario=scenario, cell=cell, seed=seed, system=system,
                                      profile=opts.profile, prefix=f"e{tag}{base36(index, 4)}",
-                                     rundir=rundir, emu=opts.emu, netns_exec=netns, bin_dirs=opts.bin_dirs))
+                                     rundir=rundir, emu=opts.emu, netns_exec=netns, bin_dirs=opts.bin_dirs,
+                                     emu_args=list(opts.emu_args)))
     return plans
 
 

@@ -66,6 +66,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--emane-prefix", metavar="DIR",
                    help="EMANE installation to use with --engine emane (default: $DISSEM_EMANE_PREFIX, "
                         "/opt/dissem-emane from scripts/setup-emane.sh, then emane on PATH)")
+    p.add_argument("--emane-hosts", type=_jobs, metavar="K",
+                   help="EMANE's distributed mode: with --engine emane, K network namespaces on this machine act "
+                        "as hosts, each running one emane with its share of the NEMs; with --export-emane, one "
+                        "platform file per host (default: one emane per node)")
     p.add_argument("--emu", help="emulator executable (default: $DISSEM_EMU, dissem-emu on PATH, or build/; "
                                  "with --engine emane, emulation/dissem-emane)")
     p.add_argument("--dry-run", action="store_true", help="print each run's EEL and commands, run nothing")
@@ -119,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.cell and len(cells) != 1:
                 raise UserError("--export-emane exports one cell: give a single --cell")
             seeds = campaign.selected_seeds(sc, opts)
-            written = emane_export.export(sc, cells[0], seeds[0], args.export_emane, args.emane_control_if)
+            written = emane_export.export(sc, cells[0], seeds[0], args.export_emane, args.emane_control_if,
+                                          hosts=args.emane_hosts or 0)
             print(f"EMANE files for cell {cells[0].id} (seed {seeds[0]}) in {args.export_emane}: "
                   f"{len(written)} files; see its README.md")
             return 0
@@ -130,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
                 os.environ["DISSEM_EMANE_PREFIX"] = str(Path(args.emane_prefix).resolve())
             if not args.dry_run and not args.emu:
                 _require_emane()
+            if args.emane_hosts:
+                opts.emu_args = ["--hosts", str(args.emane_hosts)]
+        elif args.emane_hosts:
+            raise UserError("--emane-hosts goes with --engine emane or --export-emane")
         else:
             emu = find_emulator(args.emu, REPO_ROOT)
         if emu is None:

@@ -35,7 +35,7 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
             out.write(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
         out.write(f"\n-- {plan.label}  (run dir {plan.rundir})\n")
         argv = build_argv(plan.emu, sc, cell_names, plan.prefix, subnet, eel_path, plan.seed,
-                          expansion, plan.rundir, limit)
+                          expansion, plan.rundir, limit) + plan.emu_args
         out.write(f"emulator: {shlex.join(argv)}\n")
         interface = "emane0" if Path(plan.emu).name == "dissem-emane" else "emu0"
         layout = facts.predicted_layout(plan.prefix, subnet, len(sc.nodes), interface)

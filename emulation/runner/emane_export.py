@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import eel, facts, topology
@@ -46,21 +47,45 @@ def _xml(root: ET.Element, doctype: str, dtd_dir: str) -> str:
             f'<!DOCTYPE {root.tag} SYSTEM "{dtd_dir}/{doctype}">\n{body}\n')
 
 
-def platform_xml(node_id: int, node_name: str, address: str, control_if: str, dtd_dir: str = DTD_DIR,
-                 nem_file: str = NEM_FILE, device: str = EMANE_DEVICE, mask: str = str(EMANE_SUBNET.netmask)) -> str:
-    # EMANE validates each file against the DTD its DOCTYPE names: an
-    # install under another prefix gives its own dtd_dir.
+@dataclass(frozen=True)
+class NemEntry:
+    """One NEM of a platform: its id, name, NEM file, and its virtual
+    transport's TAP (device name, address, mask)."""
+    id: int
+    name: str
+    address: str
+    nem_file: str = NEM_FILE
+    device: str = EMANE_DEVICE
+    mask: str = str(EMANE_SUBNET.netmask)
+
+
+def share_nodes(nodes: int, hosts: int) -> dict[int, list[int]]:
+    """EMANE's distributed mode: host k's nodes (NEM ids), in contiguous
+    blocks as even as they divide."""
+    return {k: list(range(1 + (k - 1) * nodes // hosts, 1 + k * nodes // hosts)) for k in range(1, hosts + 1)}
+
+
+def platform_nems_xml(nems: list[NemEntry], control_if: str, dtd_dir: str = DTD_DIR) -> str:
+    """A platform (one emane process) holding `nems`: one per node on a
+    testbed of one host per node, several per host in EMANE's distributed
+    mode. EMANE validates each file against the DTD its DOCTYPE names: an
+    install under another prefix gives its own dtd_dir."""
     root = ET.Element("platform")
     for name, value in (("otamanagerchannelenable", "on"), ("otamanagerdevice", control_if),
                         ("otamanagergroup", OTA_GROUP), ("eventservicegroup", EVENT_GROUP),
                         ("eventservicedevice", control_if), ("controlportendpoint", CONTROL_PORT)):
         _param(root, name, value)
-    nem = ET.SubElement(root, "nem", id=str(node_id), name=node_name, definition=nem_file)
-    transport = ET.SubElement(nem, "transport", definition=TRANSPORT_FILE)
-    _param(transport, "device", device)
-    _param(transport, "address", address)
-    _param(transport, "mask", mask)
+    for n in nems:
+        nem = ET.SubElement(root, "nem", id=str(n.id), name=n.name, definition=n.nem_file)
+        transport = ET.SubElement(nem, "transport", definition=TRANSPORT_FILE)
+        _param(transport, "device", n.device)
+        _param(transport, "address", n.address)
+        _param(transport, "mask", n.mask)
     return _xml(root, "platform.dtd", dtd_dir)
+
+
+def platform_xml(node_id: int, node_name: str, address: str, control_if: str, dtd_dir: str = DTD_DIR) -> str:
+    return platform_nems_xml([NemEntry(node_id, node_name, address)], control_if, dtd_dir)
 
 
 def nem_xml(dtd_dir: str = DTD_DIR, shim_file: str = SHIM_FILE) -> str:
@@ -142,41 +167,60 @@ def _node_commands(sc: Scenario, cell: Cell, seed: int) -> dict[str, list[tuple[
     return out
 
 
-def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, control_if: str) -> str:
+def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, control_if: str,
+           hosts: dict[int, list[int]] | None = None, events: int = 0) -> str:
     n = len(sc.nodes)
     params = ", ".join(f"{k} = {v}" for k, v in cell.params.items()) or "no matrix"
     spec = sc.emulator
-    unsupported = [k for k, v in (("radio_bps", spec.radio_bps), ("radio_bps_node", spec.radio_bps_node),
-                                  ("shared_channel_bps", spec.shared_channel_bps), ("gilbert", spec.gilbert),
-                                  ("topology gilbert (per-link burst loss)", expansion.gilbert),
-                                  ("half_duplex_bps", spec.half_duplex_bps), ("turnaround_ms", spec.turnaround_ms),
-                                  ("max_hold_ms", spec.max_hold_ms),
-                                  ("queue_packets", spec.queue_packets)) if v is not None and v != {} and v != []]
+    names = facts.cell_facts(sc, cell, seed)
+    refused = [k for k, on in (("shared_channel_bps", spec.shared_channel_bps is not None
+                                and float(spec.shared_channel_bps.resolve(names)) > 0),
+                               ("gilbert", spec.gilbert is not None),
+                               ("topology gilbert (per-link burst loss)", bool(expansion.gilbert)),
+                               ("half_duplex_bps", spec.half_duplex_bps is not None),
+                               ("turnaround_ms", spec.turnaround_ms is not None),
+                               ("max_hold_ms", spec.max_hold_ms is not None)) if on]
+    if hosts:
+        platforms = (f"- `platform-host-<k>.xml` (k = 1..{len(hosts)}): one EMANE platform per host, holding "
+                     "that host's NEMs (" + "; ".join(f"host {k}: NEMs {', '.join(map(str, v))}"
+                                                     for k, v in hosts.items()) +
+                     "); NEM i's virtual transport creates TAP `emane<i>` with address 10.100.0.i/24.")
+        start = ("2. On host k: `emane platform-host-<k>.xml -r -d -l 3 -f /var/log/emane.log` (creates one "
+                 "TAP `emane<i>` per NEM i it holds; node i's applications use `emane<i>`).")
+    else:
+        platforms = (f"- `platform-<i>.xml` (i = 1..{n}): one EMANE platform per node, one NEM with id i; "
+                     f"its virtual transport creates TAP `{EMANE_DEVICE}` with address 10.100.0.i/24.")
+        start = ("2. On host i: `emane platform-<i>.xml -r -d -l 3 -f /var/log/emane.log` "
+                 f"(creates `{EMANE_DEVICE}`; check with `ip addr show {EMANE_DEVICE}`).")
     text = [f"# EMANE files for scenario `{sc.name}`, cell `{cell.id}`, seed {seed}", "",
             f"{sc.description.strip()}" if sc.description.strip() else "", "",
-            f"Cell parameters: {params}. Generated by `emulation/run --export-emane`.", "",
+            f"Cell parameters: {params}. Generated by `emulation/run --export-emane`; `emulation/run --engine "
+            "emane` runs the same files on one machine (docs/emane.md).", "",
             "## Files", "",
-            f"- `platform-<i>.xml` (i = 1..{n}): one EMANE platform per node, one NEM with id i; "
-            f"its virtual transport creates TAP `{EMANE_DEVICE}` with address 10.100.0.i/24. OTA and events use "
-            f"the control interface `{control_if}` (multicast {OTA_GROUP} and {EVENT_GROUP}).",
-            f"- `{NEM_FILE}`: the NEM: commeffect shim over the virtual transport (type `unstructured`).",
-            f"- `{SHIM_FILE}`: commeffect shim; `defaultconnectivitymode` is "
+            platforms + f" OTA and events use the control interface `{control_if}` (multicast {OTA_GROUP} and "
+            f"{EVENT_GROUP}).",
+            "- `commeffect-nem-<i>.xml`: NEM i, the virtual transport over its commeffect shim "
+            "(type `unstructured`).",
+            "- `commeffect-shim-<i>.xml`: NEM i's commeffect shim; `defaultconnectivitymode` is "
             f"`{'off' if expansion.default_disconnected else 'on'}` "
-            f"({'links absent from the EEL are down' if expansion.default_disconnected else 'every link is listed'}).",
+            f"({'links absent from the EEL are down' if expansion.default_disconnected else 'every link is listed'}); "
+            "`receivebufferperiod` is the scenario's radio queue in full-size frames at the slowest rate into "
+            "the node.",
             f"- `{TRANSPORT_FILE}`: virtual (TAP) transport.",
             f"- `{EVENTSERVICE_FILE}`, `{GENERATOR_FILE}`: the event service replaying `{EEL_FILE}` with "
             "`eelloadercommeffect`.",
-            f"- `{EEL_FILE}`: the links, {len(expansion.events)} commeffect entries. EMANE reads "
+            f"- `{EEL_FILE}`: the links, {events} commeffect entries, each node's radio rate folded into the "
+            "links from it (the shim serialises a source's packets at each receiver). EMANE reads "
             "`<t> nem:X commeffect nem:Y,...` as *packets from X received by Y* (the loader delivers the event "
-            "to Y with X as source), so this file is sender-first, as is the dissem-emu copy in each run directory: the same "
-            "file drives both.",
+            "to Y with X as source), so this file is sender-first, as is the dissem-emu copy in each run "
+            "directory.",
             "",
             "## Running it", "",
-            f"1. Give each of {n} hosts (or containers) a control interface `{control_if}` on one LAN with "
-            "multicast, install EMANE, and copy this directory to each.",
-            "2. On host i: `emane platform-<i>.xml -r -d -l 3 -f /var/log/emane.log` "
-            f"(creates `{EMANE_DEVICE}`; check with `ip addr show {EMANE_DEVICE}`).",
-            "3. When every platform is up, on one host (any node, or a control host on the same LAN): "
+            f"1. Give each host (or container) a control interface `{control_if}` on one LAN with "
+            "multicast, synchronise the hosts' clocks (PTP or NTP: EMANE timestamps frames), install EMANE, "
+            "and copy this directory to each.",
+            start,
+            "3. When every platform is up, on one host (any, or a control host on the same LAN): "
             f"`emaneeventservice {EVENTSERVICE_FILE} -r -d -l 3 -f /var/log/emaneeventservice.log`. "
             "EEL times count from the event service's start: start it right before the applications so that "
             "timed changes (partitions, outages) happen when the scenario expects them.",
@@ -187,9 +231,9 @@ def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, c
             "",
             "The runner sets `{workdir}` (and `{sockdir}`) to per-node directories; here both are rendered "
             "as `/var/tmp/dissem/<scenario>/<system>/<node>`: create it first.", ""]
-    if unsupported:
-        text += ["Not carried over (dissem-emu options with no commeffect equivalent): "
-                 + ", ".join(f"`{u}`" for u in unsupported) + ". The commeffect shim applies loss, latency, "
+    if refused:
+        text += ["Not carried over (no commeffect equivalent; `--engine emane` refuses them): "
+                 + ", ".join(f"`{u}`" for u in refused) + ". The commeffect shim applies loss, latency, "
                  "jitter, duplication and a per-source receive bit rate only.", ""]
     if spec.half_duplex_bps is not None:
         text += ["The half-duplex (simplex, HF) channel has no commeffect equivalent: the links in "
@@ -222,25 +266,27 @@ def readme(sc: Scenario, cell: Cell, seed: int, expansion: topology.Expansion, c
     return out
 
 
-def export(sc: Scenario, cell: Cell, seed: int, out_dir: Path, control_if: str = "eth0") -> list[Path]:
+def export(sc: Scenario, cell: Cell, seed: int, out_dir: Path, control_if: str = "eth0",
+           hosts: int = 0) -> list[Path]:
+    """The files of one cell and seed for a testbed: one platform per node,
+    or with `hosts` > 0 one per host holding its share of the NEMs."""
+    from . import emane_files, emane_links   # they build on this module's XML writers
     cell_names = facts.cell_facts(sc, cell, seed)
     limit = float(sc.time_limit_s.resolve(cell_names))
     expansion = topology.expand(sc.topology, cell_names, len(sc.nodes), horizon_s=limit)
-    hosts = list(EMANE_SUBNET.hosts())
-    files: dict[str, str] = {}
-    for node in sc.nodes.nodes:
-        files[f"platform-{node.id}.xml"] = platform_xml(node.id, node.name, str(hosts[node.id - 1]), control_if)
-    files[NEM_FILE] = nem_xml()
-    files[SHIM_FILE] = shim_xml(expansion.default_disconnected)
-    files[TRANSPORT_FILE] = transport_xml()
-    files[EVENTSERVICE_FILE] = eventservice_xml(control_if)
-    files[GENERATOR_FILE] = eelgenerator_xml()
-    files[EEL_FILE] = eel.write(expansion.events, eel.EMANE_CONVENTION)
-    files["README.md"] = readme(sc, cell, seed, expansion, control_if)
+    spec = sc.emulator
+    opts = emane_links.LinkOptions(
+        nodes=len(sc.nodes),
+        queue_packets=int(spec.queue_packets.resolve(cell_names)) if spec.queue_packets is not None
+        else emane_links.DEFAULT_QUEUE_PACKETS,
+        radio_bps=float(spec.radio_bps.resolve(cell_names)) if spec.radio_bps is not None else 0.0,
+        radio_bps_node={i: float(p.resolve(cell_names)) for i, p in spec.radio_bps_node.items()},
+        default_disconnected=expansion.default_disconnected)
+    events = emane_links.emane_events(expansion.events, opts)
+    periods = emane_links.receive_buffer_periods(events, opts)
+    host_map = share_nodes(len(sc.nodes), hosts) if hosts else None
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, content in files.items():
-        path = out_dir / name
-        path.write_text(content)
-        written.append(path)
-    return written
+    emane_files.write(out_dir, DTD_DIR, EMANE_SUBNET, events, periods, expansion.default_disconnected, host_map,
+                      control_if, control_if)
+    (out_dir / "README.md").write_text(readme(sc, cell, seed, expansion, control_if, host_map, len(events)))
+    return sorted(p for p in out_dir.iterdir() if p.is_file())

@@ -52,6 +52,7 @@ class RunPlan:
     emu: str
     netns_exec: list[Template]
     bin_dirs: list[str] = field(default_factory=list)
+    emu_args: list[str] = field(default_factory=list)   # engine options of the campaign (--emane-hosts)
     subnet: ipaddress.IPv4Network | None = None   # assigned when a slot is free
 
     @property
@@ -185,7 +186,7 @@ class Run:
         eel_path = self.rundir / "scenario.eel"
         eel_path.write_text(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
         argv = build_argv(plan.emu, sc, cell_names, plan.prefix, plan.subnet, eel_path, plan.seed,
-                          expansion, self.rundir, limit)
+                          expansion, self.rundir, limit) + plan.emu_args
         self.emulator = Emulator(argv, self.rundir, plan.prefix)
         emu_nodes = self.emulator.wait_ready(sc.emulator.ready_timeout_s, self.cancel, len(sc.nodes))
         # Scheduled link events count from here: reports relate results to them.

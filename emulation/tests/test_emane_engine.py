@@ -93,3 +93,25 @@ def test_baseline_quick_profile_on_emane_with_dissem_and_norm(tmp_path):
                 assert res.get("messages_completed", res.get("objects_completed")) == 1, (r["cell_id"], r["system"])
         # The bytes on the air come from EMANE's statistics.
         assert sum(n["bytes_sent"] for n in r["emulator"]["stats"]["nodes"]) > 819200
+
+
+def test_six_nodes_split_over_two_emane_hosts_deliver_byte_identical_at_20_percent_loss(tmp_path):
+    """EMANE's distributed mode on one machine: two namespaces act as hosts,
+    each with its own control interface on the bridge and one emane holding
+    three NEMs; one event service drives both."""
+    _emane()
+    (result,) = run_on_emane("e2e-6nodes.toml", tmp_path, "--emane-hosts", "2")
+    assert result["status"] == "ok", result.get("reason")
+    assert result["emulator"]["ready"]["hosts"] == {"1": [1, 2, 3], "2": [4, 5, 6]}
+    platforms = sorted(p.name for p in (result["_dir"] / "emane").glob("platform-*.xml"))
+    assert platforms == ["platform-host-1.xml", "platform-host-2.xml"]
+    nodes = {n["name"]: n for n in result["nodes"]}
+    sent = hashlib.sha256((result["_dir"] / nodes["pub"]["workdir"] / "payload").read_bytes()).hexdigest()
+    for i in range(1, 6):
+        got = result["_dir"] / nodes[f"sub{i}"]["workdir"] / "received"
+        assert hashlib.sha256(got.read_bytes()).hexdigest() == sent, f"sub{i}"
+    # Frames crossed between the hosts' NEMs and within them, each link losing about a fifth.
+    links = result["emulator"]["stats"]["totals"]["links"]
+    assert 0.15 < links["lost"] / links["offered"] < 0.25, links
+    assert all(n["frames_sent"] > 0 for n in result["emulator"]["stats"]["nodes"])
+    assert not control_network.owned_namespaces(result["prefix"])

@@ -14,7 +14,7 @@ from runner import eel, engines, scenario, topology
 from runner.matrix import expand as expand_matrix
 from runner.scenario import EmulatorSpec
 
-from emane_engine import link_mapping  # noqa: E402
+from runner import emane_links  # noqa: E402
 
 BASE = """
 name = "eng"
@@ -113,8 +113,8 @@ def test_a_radio_is_folded_into_each_link_from_its_node():
     events = [eel.LinkEvent(0.0, 1, 2, eel.LinkParams(loss_pct=10, unicast_bps=1000000, broadcast_bps=1000000)),
               eel.LinkEvent(0.0, 2, 1, eel.LinkParams(loss_pct=10, unicast_bps=100000, broadcast_bps=100000)),
               eel.LinkEvent(5.0, 1, 2, eel.LinkParams(loss_pct=100))]
-    opts = link_mapping.LinkOptions(nodes=3, queue_packets=50, radio_bps=262144, radio_bps_node={2: 500000})
-    out = link_mapping.emane_events(events, opts)
+    opts = emane_links.LinkOptions(nodes=3, queue_packets=50, radio_bps=262144, radio_bps_node={2: 500000})
+    out = emane_links.emane_events(events, opts)
     at = {(e.time_s, e.sender, e.receiver): e.params for e in out}
     assert at[(0.0, 1, 2)].broadcast_bps == 262144          # the radio is slower than the link
     assert at[(0.0, 2, 1)].broadcast_bps == 100000          # the link is slower than node 2's radio
@@ -123,23 +123,23 @@ def test_a_radio_is_folded_into_each_link_from_its_node():
     assert at[(0.0, 1, 3)].broadcast_bps == 262144 and at[(0.0, 3, 1)].broadcast_bps == 262144
     assert at[(0.0, 2, 3)].broadcast_bps == 500000
     # The radio's 50-frame queue becomes each receiver's buffer period at its slowest incoming rate.
-    periods = link_mapping.receive_buffer_periods(out, opts)
+    periods = emane_links.receive_buffer_periods(out, opts)
     assert periods[1] == pytest.approx(50 * 1514 * 8 / 100000, rel=1e-6)
     assert periods[3] == pytest.approx(50 * 1514 * 8 / 262144, rel=1e-6)
 
 
 def test_without_a_radio_or_queue_links_go_over_unchanged():
     events = [eel.LinkEvent(0.0, 1, 2, eel.LinkParams(latency_s=0.001, loss_pct=20))]
-    opts = link_mapping.LinkOptions(nodes=2, queue_packets=0)
-    assert link_mapping.emane_events(events, opts) == events
-    assert link_mapping.receive_buffer_periods(events, opts) == {1: 0.0, 2: 0.0}
+    opts = emane_links.LinkOptions(nodes=2, queue_packets=0)
+    assert emane_links.emane_events(events, opts) == events
+    assert emane_links.receive_buffer_periods(events, opts) == {1: 0.0, 2: 0.0}
 
 
 def test_the_engine_files_name_the_installed_dtds_and_the_mapped_links(tmp_path):
     import ipaddress
-    from emane_engine import platform_files
+    from runner import emane_files
     events = [eel.LinkEvent(0.0, 1, 2, eel.LinkParams(loss_pct=20, unicast_bps=8000, broadcast_bps=8000))]
-    platforms = platform_files.write(tmp_path, Path("/opt/x/share/emane/dtd"), ipaddress.IPv4Network("10.9.0.0/24"),
+    platforms = emane_files.write(tmp_path, Path("/opt/x/share/emane/dtd"), ipaddress.IPv4Network("10.9.0.0/24"),
                                      events, {1: 0.0, 2: 1.5}, False)
     assert sorted(platforms) == [1, 2]
     text = platforms[2].read_text()

@@ -347,3 +347,25 @@ def test_gateway_report_counts_distinct_contents_and_copies_each_way(tmp_path):
     run_report(tmp_path / "results", out, tmp_path)
     (row,) = table_rows((out / "norm-gateway.md").read_text(), "| 80 |")
     assert row == ["80", "2", "ok", "2/2", "3", "1/2", "1", "4", "2", "8", "2"]
+
+
+def test_engine_agreement_sets_each_cell_side_by_side_and_judges_the_targets(tmp_path):
+    cell = {"reliability_pct": 90, "capacity_kbps": 256}
+    emu, emane = tmp_path / "emu", tmp_path / "emane"
+    write_run(emu, "baseline-1to3", cell, "dissem", 1, latency=30.0, frames=700)
+    write_run(emu, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800)
+    # On EMANE: ours 4 % slower (within 5 %), NORM 10 % slower (not), so ours/NORM moves by 0.041.
+    write_run(emane, "baseline-1to3", cell, "dissem", 1, latency=31.2, frames=700, engine="emane")
+    write_run(emane, "baseline-1to3", cell, "norm", 1, latency=44.0, frames=800, engine="emane")
+    out = tmp_path / "emane.md"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), "--agreement", str(emu), str(emane),
+                           "--agreement-out", str(out)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text()
+    assert "dissem-emu (2 runs) and EMANE 1.5.3 (2 runs" in page
+    assert "**1 of 2** (cell, system) pairs" in page and "**0 of 1** cells' ours/NORM" in page
+    ours, norm = table_rows(page, "| 256 | 90 | dissem |")[0], table_rows(page, "| 256 | 90 | norm |")[0]
+    assert ours[3:6] == ["30.00", "31.20", "+4.0 %"] and ours[-1] == "yes"
+    assert norm[3:6] == ["40.00", "44.00", "+10.0 %"] and norm[-1] == "**no**"
+    (ratio,) = table_rows(page, "| 256 | 90 | 0.750")
+    assert ratio[2:] == ["0.750", "0.709", "-0.041", "**no**"]

@@ -3,6 +3,8 @@ DTDs require, and an EEL that round-trips to the scenario's links."""
 
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from conftest import run_runner
 from runner import eel, facts, scenario, topology
 from runner.matrix import expand as expand_matrix
@@ -69,7 +71,7 @@ def test_export_files(write_scenario, tmp_path):
         assert p["otamanagerchannelenable"] == "on" and "eventservicegroup" in p
         nems = root.findall("nem")
         assert len(nems) == 1 and nems[0].get("id") == str(i)
-        assert nems[0].get("definition") == "emane-commeffect-nem.xml"
+        assert nems[0].get("definition") == f"commeffect-nem-{i}.xml"
         transport = nems[0].find("transport")
         assert transport.get("definition") == "emane-transvirtual.xml"
         assert params(transport) == {"device": "emane0", "address": f"10.100.0.{i}", "mask": "255.255.255.0"}
@@ -77,14 +79,16 @@ def test_export_files(write_scenario, tmp_path):
         tags = [c.tag for c in root]
         assert tags == ["param"] * tags.count("param") + ["nem"]
 
-    nem = parse(out / "emane-commeffect-nem.xml", "nem")
+    nem = parse(out / "commeffect-nem-2.xml", "nem")
     assert nem.get("type") == "unstructured"
     # The transport on top, the shim below it (between the transport and the air).
     assert [(c.tag, c.get("definition")) for c in nem] == [("transport", "emane-transvirtual.xml"),
-                                                           ("shim", "emane-commeffect-shim.xml")]
-    shim = parse(out / "emane-commeffect-shim.xml", "shim")
+                                                           ("shim", "commeffect-shim-2.xml")]
+    shim = parse(out / "commeffect-shim-2.xml", "shim")
     assert shim.get("library") == "commeffectshim"
     assert params(shim)["defaultconnectivitymode"] == "off"   # partition-heal lists only some links
+    # dissem-emu's default 50-frame radio queue, at the slowest rate into g1 (the UAV's 235,520 bit/s).
+    assert float(params(shim)["receivebufferperiod"]) == pytest.approx(50 * 1514 * 8 / 235520, abs=1e-6)
     transport = parse(out / "emane-transvirtual.xml", "transport")
     assert transport.get("library") == "transvirtual"
     service = parse(out / "eventservice.xml", "eventservice")
@@ -112,10 +116,23 @@ def test_export_files(write_scenario, tmp_path):
     readme = (out / "README.md").read_text()
     assert "emaneeventservice eventservice.xml" in readme and "platform-<i>.xml" in readme
     assert "dissemd --interface emane0 --socket /var/tmp/dissem/tactical/dissem/g2/sock" in readme
-    assert "`radio_bps`" in readme   # options EMANE's commeffect cannot carry are listed
+    assert "radio rate folded into the links" in readme and "Not carried over" not in readme
 
 
 def test_export_default_cell_is_first(write_scenario, tmp_path):
     path = write_scenario(SCENARIO)
     proc = run_runner(path, tmp_path / "runs", "--export-emane", str(tmp_path / "e"))
     assert proc.returncode == 0 and "cell reliability-0.7" in proc.stdout
+
+
+def test_export_for_two_hosts_puts_each_hosts_nems_in_one_platform(write_scenario, tmp_path):
+    path = write_scenario(SCENARIO)
+    out = tmp_path / "hosts"
+    proc = run_runner(path, tmp_path / "runs", "--export-emane", str(out), "--emane-hosts", "2")
+    assert proc.returncode == 0, proc.stderr
+    for host, nems in ((1, ["1", "2"]), (2, ["3", "4"])):
+        root = parse(out / f"platform-host-{host}.xml", "platform")
+        assert [n.get("id") for n in root.findall("nem")] == nems
+        assert [params(n.find("transport"))["device"] for n in root.findall("nem")] == [f"emane{i}" for i in nems]
+    assert not (out / "platform-1.xml").exists()
+    assert "host 1: NEMs 1, 2; host 2: NEMs 3, 4" in (out / "README.md").read_text()

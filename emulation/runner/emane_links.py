@@ -1,6 +1,7 @@
-"""dissem-emu's link model carried onto EMANE's comm effect shim.
+"""dissem-emu's link model carried onto EMANE's comm effect shim: what the
+EMANE engine (emulation/dissem-emane) runs and --export-emane writes.
 
-The runner hands this engine the same options and EEL file it hands
+The runner hands the EMANE engine the same options and EEL file it hands
 dissem-emu. The commeffect shim realises, per (transmitter, receiver):
 loss, latency, jitter, duplicates and a rate, applied at the receiver to the
 packets of each source in turn (its end-of-reception time advances by each
@@ -24,13 +25,9 @@ So:
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from runner import eel  # noqa: E402
+from . import eel
 
 FULL_FRAME_BYTES = 1514   # an MTU-sized frame with its Ethernet header
 DEFAULT_QUEUE_PACKETS = 50  # dissem-emu's default --queue-packets
