@@ -40,6 +40,10 @@ echo "== emulation: runner and report (no root), NORM baseline on loopback, then
 echo "   real TAPs, 3 dissemd at 20 % loss end to end, and the paper experiments' quick profiles with NORM"
 export DISSEM_BUILD_DIR=build/debug DISSEM_RELEASE_BUILD_DIR=build/release  # resource caps are measured on Release daemons
 export DISSEM_EMU="$PWD/build/debug/emulation/emu/dissem-emu" DISSEM_NORM="$PWD/build/debug/emulation/baselines/norm/dissem-norm"
+if [[ $(id -u) -eq 0 ]]; then
+  echo "== EMANE for the --engine emane tests (set-up started its build in the background; this waits for it)"
+  bash scripts/setup-emane.sh
+fi
 python3 -m pytest -q emulation/tests
 
 echo "== fuzzing: every target (datagrams and the receive path, IPC frames, configuration) for ${FUZZ_SECONDS:-20} s each"

@@ -74,6 +74,7 @@ class EmaneRun:
     started_mono: float = 0.0
     stopped_by: str = ""
     made_network: bool = False   # never delete namespaces another run made
+    startup_s: float = 0.0       # from the first namespace to the ready line
 
     # -- start -------------------------------------------------------------------
     def _spawn(self, name: str, argv: list[str], ns: str | None, log: Path) -> Child:
@@ -122,6 +123,7 @@ class EmaneRun:
         return found
 
     def start(self) -> dict:
+        begun = time.monotonic()
         o = self.opts
         events = eel.read(o.eel_path.read_text(), eel.EMULATOR_CONVENTION) if o.eel_path else []
         mapped = emane_events(events, o.links)
@@ -162,10 +164,12 @@ class EmaneRun:
                     net.control_namespace(o.prefix), o.workdir / "emaneeventservice.log")
         time.sleep(EVENTS_SETTLE_S)
         self._check_children()
+        self.startup_s = time.monotonic() - begun
         return {"ready": True, "engine": "emane", "engine_version": self.emane.version,
                 "emane_prefix": str(self.emane.prefix), "prefix": o.prefix, "subnet": str(o.subnet),
                 "broadcast": broadcast, "nodes": nodes,
-                "hosts": {str(k): v for k, v in hosts.items()} if hosts else None}
+                "hosts": {str(k): v for k, v in hosts.items()} if hosts else None,
+                "startup_s": round(self.startup_s, 3)}
 
     # -- run ---------------------------------------------------------------------
     def wait(self, stop: threading.Event) -> None:
@@ -177,8 +181,29 @@ class EmaneRun:
             stop.wait(0.2)
 
     # -- stop --------------------------------------------------------------------
+    def _cost(self) -> dict:
+        """What EMANE's own processes (emane, the event service) used: CPU
+        seconds and peak resident memory, read before they are stopped."""
+        tick = os.sysconf("SC_CLK_TCK")
+        cpu, peak, count = 0.0, 0, 0
+        for c in self.children:
+            if not c.name.startswith(("emane", "emaneeventservice")) or c.popen.poll() is not None:
+                continue
+            try:
+                fields = Path(f"/proc/{c.popen.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                cpu += (int(fields[11]) + int(fields[12])) / tick
+                for line in Path(f"/proc/{c.popen.pid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        peak += int(line.split()[1]) * 1024
+                count += 1
+            except (OSError, IndexError, ValueError):
+                continue
+        return {"processes": count, "cpu_s": round(cpu, 2), "peak_rss_bytes": peak,
+                "startup_s": round(self.startup_s, 3)}
+
     def stop(self) -> dict | None:
         stats = None
+        cost = self._cost() if self.origin_unix else None
         if self.origin_unix:
             try:
                 o = self.opts
@@ -208,7 +233,7 @@ class EmaneRun:
         if stats is not None:
             stats["run"] = {"duration_s": round(time.monotonic() - self.started_mono, 6),
                             "origin_unix_s": round(self.origin_unix, 6), "stopped_by": self.stopped_by,
-                            "engine": "emane", "engine_version": self.emane.version}
+                            "engine": "emane", "engine_version": self.emane.version, "engine_cost": cost}
             stats["config"] = {"prefix": self.opts.prefix, "nodes": self.opts.nodes, "subnet": str(self.opts.subnet),
                                "seed": self.opts.seed, "radio_bps": self.opts.links.radio_bps,
                                "queue_packets": self.opts.links.queue_packets,
