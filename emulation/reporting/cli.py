@@ -131,6 +131,7 @@ def _pages(args) -> int:
     """The pages, their index, their plots and summary.json from a results directory."""
     from . import (baseline_report, gateway_report, multihop_report, seed000_report,  # matplotlib: only here
                    tactical_report)
+    from . import engine_agreement
     from .run_metrics import load_runs
     if not args.results.is_dir():
         print(f"report: {args.results} is not a directory", file=sys.stderr)
@@ -176,6 +177,8 @@ def _pages(args) -> int:
             ok = sum(r.complete for r in scenario_runs)
             index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
         print(f"report: wrote {page}")
+    if (args.out / engine_agreement.PAGE).is_file():  # written by scripts/engine-agreement.sh, kept across reports
+        index.append(engine_agreement.INDEX_LINE)
     (args.out / "README.md").write_text("\n".join(index) + "\n")
     print(f"report: wrote {summary.write(args.out)}")
     return 0

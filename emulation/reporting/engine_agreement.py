@@ -17,6 +17,8 @@ from statistics import mean
 from .markdown import table
 from .run_metrics import RunMetrics, load_runs
 
+PAGE = "emane.md"
+INDEX_LINE = f"- [{PAGE[:-3]}]({PAGE}): the same baseline cells on dissem-emu and on EMANE, side by side"
 TIME_BYTES_TOLERANCE = 0.05
 RATIO_TOLERANCE = 0.03
 OURS, NORM = "dissem", "norm"
@@ -121,6 +123,10 @@ def page(emu_dir: Path, emane_dir: Path) -> str:
 
 
 def write(emu_dir: Path, emane_dir: Path, out: Path) -> Path:
+    """The page, and its line in the results index beside it (if there is one)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page(emu_dir, emane_dir))
+    index = out.parent / "README.md"
+    if out.name == PAGE and index.is_file() and INDEX_LINE not in index.read_text():
+        index.write_text(index.read_text().rstrip("\n") + "\n" + INDEX_LINE + "\n")
     return out
