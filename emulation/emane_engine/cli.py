@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from runner import emane_links  # noqa: E402
 from runner.emane_links import LinkOptions  # noqa: E402
+from runner.emane_rfpipe import RfpipeUnsupported  # noqa: E402
 
 REFUSED = {
     "--shared-channel-bps": "a shared channel needs a radio model with a shared medium, not the comm effect shim",
@@ -78,6 +79,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--emane-prefix", help="EMANE installation prefix (default: $DISSEM_EMANE_PREFIX, "
                                           "/opt/dissem-emane, then emane on PATH)")
     p.add_argument("--workdir", type=Path, help="where the EMANE files and logs go (default: beside --stats-json)")
+    p.add_argument("--model", choices=("commeffect", "rfpipe"), default="commeffect",
+                   help="commeffect: the paper's per-link model (MANE semantics); rfpipe: every node a radio on "
+                        "one frequency, collisions from EMANE's PHY")
+    p.add_argument("--shared-channel-bps", type=float, default=0.0, help=argparse.SUPPRESS)
     p.add_argument("--hosts", type=int, default=0, help="EMANE's distributed mode: K network namespaces act as "
                                                          "hosts, each running one emane with its share of the NEMs")
     p.add_argument("--no-realtime", action="store_true", help="run emane without its realtime scheduling (-r)")
@@ -87,15 +92,18 @@ def parser() -> argparse.ArgumentParser:
 
 # Options whose value 0 means "off" (the runner passes them so): those pass.
 OFF_AT_ZERO = {"--shared-channel-bps", "--half-duplex-bps"}
+# What the RF Pipe model (a shared medium) takes that the comm effect shim does not.
+RFPIPE_TAKES = {"--shared-channel-bps"}
 
 
 def _refuse_unsupported(argv: list[str]) -> list[str]:
     """argv without the options that are off; refuses one that is on."""
+    rfpipe = "rfpipe" in argv or "--model=rfpipe" in argv
     kept: list[str] = []
     i = 0
     while i < len(argv):
         name, eq, value = argv[i].partition("=")
-        if name not in REFUSED:
+        if name not in REFUSED or (rfpipe and name in RFPIPE_TAKES):
             kept.append(argv[i])
             i += 1
             continue
@@ -136,7 +144,7 @@ def _options(args) -> RunOptions:
     return RunOptions(prefix=args.prefix, nodes=args.nodes, subnet=subnet, eel_path=args.eel, seed=args.seed,
                       links=links, workdir=workdir.resolve(), stats_json=args.stats_json, pcap_dir=args.pcap_dir,
                       duration_s=args.duration, realtime=not args.no_realtime, log_level=args.log_level,
-                      hosts=args.hosts)
+                      hosts=args.hosts, model=args.model, shared_channel_bps=args.shared_channel_bps)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     except (EngineError, control_network.NetworkError) as e:
         sys.stderr.write(f"dissem-emane: {e}\n")
         code = 1
+    except RfpipeUnsupported as e:
+        sys.stderr.write(f"dissem-emane: {e}\n")
+        code = 2
     finally:
         run.stop()
     return code

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from runner import eel, emane_files  # noqa: E402
 from runner.emane_export import share_nodes  # noqa: E402
 from runner.emane_links import LinkOptions, emane_events, receive_buffer_periods  # noqa: E402
+from runner.emane_rfpipe import node_rates  # noqa: E402
 
 TAP_WAIT_S = 60.0
 EVENTS_SETTLE_S = 1.0   # the event service's time-0 events reach every NEM
@@ -56,6 +57,8 @@ class RunOptions:
     realtime: bool = True
     log_level: int = 2
     hosts: int = 0   # > 0: EMANE's distributed mode, that many host namespaces sharing the NEMs
+    model: str = "commeffect"   # or "rfpipe": a shared medium (runner/emane_rfpipe.py)
+    shared_channel_bps: float = 0.0   # the rfpipe model's radios' rate, where no node has its own
 
 
 @dataclass
@@ -126,11 +129,19 @@ class EmaneRun:
         begun = time.monotonic()
         o = self.opts
         events = eel.read(o.eel_path.read_text(), eel.EMULATOR_CONVENTION) if o.eel_path else []
-        mapped = emane_events(events, o.links)
-        periods = receive_buffer_periods(mapped, o.links)
         hosts = share_nodes(o.nodes, o.hosts) if o.hosts else None
-        platforms = emane_files.write(o.workdir, self.emane.dtd_dir, o.subnet, mapped, periods,
-                                         o.links.default_disconnected, hosts, net.CONTROL_DEVICE, net.BRIDGE)
+        if o.model == "rfpipe":
+            radios = {i: o.links.radio_of(i) for i in range(1, o.nodes + 1)}
+            rates = node_rates(events, o.nodes, radios, o.shared_channel_bps)
+            pcr = f"file://{self.emane.prefix}/share/emane/xml/models/mac/rfpipe/rfpipepcr.xml"
+            platforms = emane_files.write_rfpipe(o.workdir, self.emane.dtd_dir, o.subnet, events, o.nodes, rates,
+                                                 o.links.default_disconnected, pcr, hosts, net.CONTROL_DEVICE,
+                                                 net.BRIDGE)
+        else:
+            mapped = emane_events(events, o.links)
+            periods = receive_buffer_periods(mapped, o.links)
+            platforms = emane_files.write(o.workdir, self.emane.dtd_dir, o.subnet, mapped, periods,
+                                          o.links.default_disconnected, hosts, net.CONTROL_DEVICE, net.BRIDGE)
         net.create(o.prefix, o.nodes, o.hosts)
         self.made_network = True
         flags = ["-l", str(o.log_level)] + (["-r"] if o.realtime else [])
@@ -165,7 +176,7 @@ class EmaneRun:
         time.sleep(EVENTS_SETTLE_S)
         self._check_children()
         self.startup_s = time.monotonic() - begun
-        return {"ready": True, "engine": "emane", "engine_version": self.emane.version,
+        return {"ready": True, "engine": "emane", "engine_version": self.emane.version, "model": o.model,
                 "emane_prefix": str(self.emane.prefix), "prefix": o.prefix, "subnet": str(o.subnet),
                 "broadcast": broadcast, "nodes": nodes,
                 "hosts": {str(k): v for k, v in hosts.items()} if hosts else None,
@@ -238,7 +249,7 @@ class EmaneRun:
                                "seed": self.opts.seed, "radio_bps": self.opts.links.radio_bps,
                                "queue_packets": self.opts.links.queue_packets,
                                "default_connected": not self.opts.links.default_disconnected,
-                               "model": "commeffect", "ipv6": False, "hosts": self.opts.hosts}
+                               "model": self.opts.model, "ipv6": False, "hosts": self.opts.hosts}
             if self.opts.stats_json is not None:
                 self.opts.stats_json.write_text(json.dumps(stats, indent=1) + "\n")
         return stats

@@ -38,7 +38,8 @@ def read_node(emane: Emane, ns: str) -> dict:
 
 def node_counters(node_id: int, nems: dict) -> dict:
     layers = nems.get(str(node_id), {})
-    shim = layers.get("shim0", {})
+    # The comm effect shim's counters, or the RF Pipe MAC's (the same common layer counters).
+    shim = layers.get("shim0") or layers.get("mac", {})
     sent_frames = _sum(shim, "numDownstreamPacketsUnicastRx0", "numDownstreamPacketsBroadcastRx0")
     sent_bytes = _sum(shim, "numDownstreamBytesUnicastRx0", "numDownstreamBytesBroadcastRx0")
     offered = _sum(shim, "numUpstreamPacketsUnicastRx0", "numUpstreamPacketsBroadcastRx0")

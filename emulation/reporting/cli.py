@@ -53,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="set the same cells run on dissem-emu and on EMANE side by side (engine_agreement.py)")
     ap.add_argument("--agreement-out", type=Path, default=REPO / "docs" / "results" / "emane.md",
                     help="with --agreement: the page to write (default docs/results/emane.md)")
+    ap.add_argument("--shared-medium", nargs=3, action="append", metavar=("TITLE", "EMU_RESULTS", "RFPIPE_RESULTS"),
+                    help="(repeatable) the same cells on dissem-emu and on EMANE's RF Pipe model, one section each "
+                         "(shared_medium.py)")
+    ap.add_argument("--shared-medium-out", type=Path, default=REPO / "docs" / "results" / "emane-shared-medium.md",
+                    help="with --shared-medium: the page to write")
     ap.add_argument("--ours-vs-norm", action="store_true",
                     help="print ours/NORM time and bytes for every cell of the baseline pages in --results "
                          "(from its summary.json)")
@@ -63,6 +68,15 @@ def main(argv: list[str] | None = None) -> int:
         return _readme(args.readme, args.pages, args.check)
     if args.ours_vs_norm:
         return _ours_vs_norm(args.pages)
+    if args.shared_medium:
+        from . import shared_medium
+        pairs = [(t, Path(e), Path(r)) for t, e, r in args.shared_medium]
+        for _, e, r in pairs:
+            for d in (e, r):
+                if not d.is_dir():
+                    return _fail(f"{d} is not a directory")
+        print(f"report: wrote {shared_medium.write(pairs, args.shared_medium_out)}")
+        return 0
     if args.agreement:
         from . import engine_agreement
         for d in args.agreement:
@@ -131,7 +145,7 @@ def _pages(args) -> int:
     """The pages, their index, their plots and summary.json from a results directory."""
     from . import (baseline_report, gateway_report, multihop_report, seed000_report,  # matplotlib: only here
                    tactical_report)
-    from . import engine_agreement
+    from . import engine_agreement, shared_medium
     from .run_metrics import load_runs
     if not args.results.is_dir():
         print(f"report: {args.results} is not a directory", file=sys.stderr)
@@ -177,8 +191,9 @@ def _pages(args) -> int:
             ok = sum(r.complete for r in scenario_runs)
             index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
         print(f"report: wrote {page}")
-    if (args.out / engine_agreement.PAGE).is_file():  # written by scripts/engine-agreement.sh, kept across reports
-        index.append(engine_agreement.INDEX_LINE)
+    for module in (engine_agreement, shared_medium):  # written by scripts/engine-agreement.sh, kept across reports
+        if (args.out / module.PAGE).is_file():
+            index.append(module.INDEX_LINE)
     (args.out / "README.md").write_text("\n".join(index) + "\n")
     print(f"report: wrote {summary.write(args.out)}")
     return 0

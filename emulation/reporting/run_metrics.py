@@ -112,14 +112,16 @@ def engine_of(result: dict) -> str:
         return "dissem-emu"
     ready = (result.get("emulator") or {}).get("ready") or {}
     version = str(ready.get("engine_version") or "").replace("emane", "").strip()
-    return f"EMANE {version}".strip()
+    model = ", RF Pipe" if ready.get("model") == "rfpipe" else ""
+    return f"EMANE {version}".strip() + model
 
 
 def engine_line(runs) -> str:
     """The line under each page's heading that names the engine(s) of its runs."""
     names = sorted({r.engine for r in runs})
     what = {"dissem-emu": "dissem-emu (this project's emulator, emulation/emu)"}
-    text = ", ".join(what.get(n, f"{n} (comm effect shim, one emane per node)") for n in names)
+    text = ", ".join(what.get(n, f"{n} (" + ("radios on one frequency" if n.endswith("RF Pipe") else
+                                               "comm effect shim") + ", one emane per node)") for n in names)
     return f"Engine: {text}.\n\n"
 
 

@@ -70,6 +70,9 @@ def parser() -> argparse.ArgumentParser:
                    help="EMANE's distributed mode: with --engine emane, K network namespaces on this machine act "
                         "as hosts, each running one emane with its share of the NEMs; with --export-emane, one "
                         "platform file per host (default: one emane per node)")
+    p.add_argument("--emane-model", choices=("commeffect", "rfpipe"), default="commeffect",
+                   help="with --engine emane: commeffect (the paper's per-link model, default) or rfpipe (every "
+                        "node a radio on one frequency: a shared medium whose collisions come from EMANE)")
     p.add_argument("--emu", help="emulator executable (default: $DISSEM_EMU, dissem-emu on PATH, or build/; "
                                  "with --engine emane, emulation/dissem-emane)")
     p.add_argument("--dry-run", action="store_true", help="print each run's EEL and commands, run nothing")
@@ -129,14 +132,17 @@ def main(argv: list[str] | None = None) -> int:
                   f"{len(written)} files; see its README.md")
             return 0
         if args.engine == "emane":
-            engines.check(sc, campaign.selected_cells(sc, opts), campaign.selected_seeds(sc, opts), args.engine)
+            engines.check(sc, campaign.selected_cells(sc, opts), campaign.selected_seeds(sc, opts), args.engine,
+                          args.emane_model)
             emu = args.emu or str(engines.EMANE_PROGRAM)
             if args.emane_prefix:
                 os.environ["DISSEM_EMANE_PREFIX"] = str(Path(args.emane_prefix).resolve())
             if not args.dry_run and not args.emu:
                 _require_emane()
             if args.emane_hosts:
-                opts.emu_args = ["--hosts", str(args.emane_hosts)]
+                opts.emu_args += ["--hosts", str(args.emane_hosts)]
+            if args.emane_model != "commeffect":
+                opts.emu_args += ["--model", args.emane_model]
         elif args.emane_hosts:
             raise UserError("--emane-hosts goes with --engine emane or --export-emane")
         else:

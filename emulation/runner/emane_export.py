@@ -123,11 +123,15 @@ def eventservice_xml(control_if: str, dtd_dir: str = DTD_DIR) -> str:
     return _xml(root, "eventservice.dtd", dtd_dir)
 
 
-def eelgenerator_xml(dtd_dir: str = DTD_DIR) -> str:
+COMMEFFECT_LOADER = "commeffect:eelloadercommeffect:delta"
+PATHLOSS_LOADER = "pathloss:eelloaderpathloss:delta"
+
+
+def eelgenerator_xml(dtd_dir: str = DTD_DIR, loader: str = COMMEFFECT_LOADER) -> str:
     root = ET.Element("eventgenerator", name="EEL generator", library="eelgenerator")
     _param(root, "inputfile", EEL_FILE)
     loaders = ET.SubElement(root, "paramlist", name="loader")
-    ET.SubElement(loaders, "item", value="commeffect:eelloadercommeffect:delta")
+    ET.SubElement(loaders, "item", value=loader)
     return _xml(root, "eventgenerator.dtd", dtd_dir)
 
 

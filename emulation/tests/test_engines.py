@@ -53,7 +53,7 @@ def test_every_emulator_and_link_key_has_a_row_in_the_engine_table():
         assert section in names
     # A refused key says why; a realised one says how.
     for k in engines.KEYS:
-        assert k.emu and (k.emane or k.refusal), k
+        assert k.emu and (k.emane or k.refusal) and (k.rfpipe or k.rfpipe_refusal), k
 
 
 def test_the_readme_prints_the_engine_table_as_the_code_has_it():
@@ -149,3 +149,28 @@ def test_the_engine_files_name_the_installed_dtds_and_the_mapped_links(tmp_path)
     # 0 is written too: the shim's own default (1 s) is not dissem-emu's.
     assert 'name="receivebufferperiod" value="0.000000"' in (tmp_path / "commeffect-shim-1.xml").read_text()
     assert eel.read((tmp_path / "scenario.eel").read_text(), eel.EMANE_CONVENTION) == events
+
+
+def test_the_rfpipe_model_takes_a_shared_channel_and_refuses_what_a_radio_cannot_do(write_scenario):
+    shared = load(write_scenario, "shared_channel_bps = \"{shared * 262144}\"")
+    assert engines.refusals(shared, cells(shared), [1], "emane", "rfpipe") == []
+    dup = load(write_scenario, "", "dup_pct = 5")
+    (lost,) = engines.refusals(dup, cells(dup), [1], "emane", "rfpipe")
+    assert "[topology] dup_pct" in lost and "RF Pipe" in lost
+    # A node without a radio of its own whose links differ in rate.
+    mixed = load(write_scenario, "", "[[topology.override]]\nfrom = \"a\"\nto = \"b\"\ncapacity_bps = 9600")
+    (lost,) = engines.refusals(mixed, cells(mixed), [1], "emane", "rfpipe")
+    assert "[topology] capacity_bps" in lost and "node 1" in lost
+
+
+def test_reliability_becomes_the_path_loss_the_rfpipe_curve_receives_it_at():
+    from runner import emane_rfpipe as rf
+    # Noise floor -110 dBm (1 MHz, 4 dB noise figure), 0 dBm transmitted; POR = 5 % per dB of SINR.
+    assert rf.pathloss_db(0.9) == 92.0 and rf.pathloss_db(0.5) == 100.0
+    assert rf.pathloss_db(1.0) == 80.0 and rf.pathloss_db(0.0) == rf.CUT_PATHLOSS_DB
+    events = [eel.LinkEvent(0.0, 1, 2, eel.LinkParams(loss_pct=10)), eel.LinkEvent(0.0, 2, 1, eel.LinkParams(loss_pct=50)),
+              eel.LinkEvent(7.5, 2, 1, eel.LinkParams(loss_pct=100))]
+    text = rf.pathloss_eel(events, 3, default_disconnected=False)
+    assert text.splitlines() == ["0 nem:1 pathloss nem:2,92,100 nem:3,80,80", "0 nem:2 pathloss nem:3,80,80",
+                                 "7.5 nem:1 pathloss nem:2,92,200"]
+    assert "nem:3,200,200" in rf.pathloss_eel(events, 3, default_disconnected=True)

@@ -369,3 +369,23 @@ def test_engine_agreement_sets_each_cell_side_by_side_and_judges_the_targets(tmp
     assert norm[3:6] == ["40.00", "44.00", "+10.0 %"] and norm[-1] == "**no**"
     (ratio,) = table_rows(page, "| 256 | 90 | 0.750")
     assert ratio[2:] == ["0.750", "0.709", "-0.041", "**no**"]
+
+
+def test_shared_medium_page_sets_rfpipe_runs_beside_dissem_emu_with_success_time_and_bytes(tmp_path):
+    cell = {"reliability_pct": 90, "capacity_kbps": 256, "shared_channel": 1}
+    emu, rf = tmp_path / "emu", tmp_path / "rf"
+    write_run(emu, "baseline-1to3", cell, "dissem", 1, latency=30.0, frames=700)
+    write_run(rf, "baseline-1to3", cell, "dissem", 1, latency=36.0, frames=770, engine="emane")
+    result = next(rf.rglob("result.json"))
+    data = json.loads(result.read_text())
+    data["emulator"]["ready"]["model"] = "rfpipe"
+    result.write_text(json.dumps(data))
+    out = tmp_path / "emane-shared-medium.md"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), "--shared-medium", "baseline", str(emu),
+                           str(rf), "--shared-medium-out", str(out)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text()
+    assert "EMANE 1.5.3, RF Pipe (1 runs" in page
+    (row,) = table_rows(page, "| capacity_kbps=256, reliability_pct=90, shared_channel=1 | dissem |")
+    assert row[2:7] == ["100.0", "100.0", "30.00", "36.00", "+20.0 %"]
+    assert row[9] == f"{100 * (800 / 730 - 1):+.1f} %"   # (770 + 3 x 10) frames against (700 + 3 x 10)
