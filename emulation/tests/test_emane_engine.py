@@ -3,7 +3,6 @@ there after set-up, real dissemd processes deliver a file byte for byte
 through NEMs with the comm effect shim, and the paper's baseline runs with
 dissem and NORM. Needs root; see root_tests.py."""
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from delivery_checks import assert_file_delivered  # noqa: E402
 from root_tests import build_dir, require_root  # noqa: E402
 
 require_root("EMANE engine tests")
@@ -62,14 +62,8 @@ def test_three_dissemd_nodes_at_20_percent_loss_on_emane_deliver_a_1mb_file_byte
     (result,) = run_on_emane("e2e-3nodes.toml", tmp_path)
     assert result["status"] == "ok", result.get("reason")
     assert result["engine"] == "emane"
-    nodes = {n["name"]: n for n in result["nodes"]}
-    assert all(n["interface"] == "emane0" for n in nodes.values())
-    workdir = {name: result["_dir"] / node["workdir"] for name, node in nodes.items()}
-    sent = hashlib.sha256((workdir["pub"] / "payload").read_bytes()).hexdigest()
-    for sub in ("sub1", "sub2"):
-        got = workdir[sub] / "received"
-        assert got.stat().st_size == 1048576
-        assert hashlib.sha256(got.read_bytes()).hexdigest() == sent
+    assert all(n["interface"] == "emane0" for n in result["nodes"])
+    assert_file_delivered(result, ["sub1", "sub2"])
     # EMANE's own counters: the shims dropped about a fifth of what reached them.
     links = result["emulator"]["stats"]["totals"]["links"]
     assert links["offered"] > 1000
@@ -105,11 +99,7 @@ def test_six_nodes_split_over_two_emane_hosts_deliver_byte_identical_at_20_perce
     assert result["emulator"]["ready"]["hosts"] == {"1": [1, 2, 3], "2": [4, 5, 6]}
     platforms = sorted(p.name for p in (result["_dir"] / "emane").glob("platform-*.xml"))
     assert platforms == ["platform-host-1.xml", "platform-host-2.xml"]
-    nodes = {n["name"]: n for n in result["nodes"]}
-    sent = hashlib.sha256((result["_dir"] / nodes["pub"]["workdir"] / "payload").read_bytes()).hexdigest()
-    for i in range(1, 6):
-        got = result["_dir"] / nodes[f"sub{i}"]["workdir"] / "received"
-        assert hashlib.sha256(got.read_bytes()).hexdigest() == sent, f"sub{i}"
+    assert_file_delivered(result, [f"sub{i}" for i in range(1, 6)])
     # Frames crossed between the hosts' NEMs and within them, each link losing about a fifth.
     links = result["emulator"]["stats"]["totals"]["links"]
     assert 0.15 < links["lost"] / links["offered"] < 0.25, links

@@ -3,7 +3,6 @@ their quick profile, with both systems: real dissemd / dissem-norm
 processes in network namespaces behind dissem-emu, driven by emulation/run.
 Needs root; see root_tests.py."""
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from delivery_checks import assert_file_delivered  # noqa: E402
 from root_tests import build_dir, release_build_dir, require_root  # noqa: E402
 
 require_root("end-to-end emulation tests")
@@ -47,13 +47,7 @@ def run_campaign(scenario: str, out: Path, *extra: str, timeout: float = 600,
 def test_three_dissemd_nodes_at_20_percent_loss_deliver_a_1mb_file_byte_identical(tmp_path):
     (result,) = run_campaign("e2e-3nodes.toml", tmp_path)
     assert result["status"] == "ok", result.get("reason")
-    nodes = {n["name"]: n for n in result["nodes"]}
-    workdir = {name: result["_dir"] / node["workdir"] for name, node in nodes.items()}
-    sent = hashlib.sha256((workdir["pub"] / "payload").read_bytes()).hexdigest()
-    for sub in ("sub1", "sub2"):
-        got = workdir[sub] / "received"
-        assert got.stat().st_size == 1048576
-        assert hashlib.sha256(got.read_bytes()).hexdigest() == sent
+    assert_file_delivered(result, ["sub1", "sub2"])
     # The emulator really dropped about a fifth of what crossed the links.
     links = result["emulator"]["stats"]["totals"]["links"]
     assert 0.15 < links["lost"] / links["offered"] < 0.25
