@@ -82,22 +82,9 @@ if ! flock -n 9; then
 fi
 found_installed && exit 0
 
-packages=(autoconf automake libtool pkg-config libxml2-dev libprotobuf-dev protobuf-compiler
-  libpcap-dev libpcre3-dev uuid-dev python3-protobuf python3-lxml python3-setuptools)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  if [[ $(id -u) -ne 0 ]]; then
-    say "missing packages to build EMANE (${missing[*]}); run as root or install them yourself" >&2
-    exit 1
-  fi
-  say "installing EMANE's build dependencies: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source scripts/debian-packages.sh
+ensure_debian_packages setup-emane autoconf automake libtool pkg-config libxml2-dev libprotobuf-dev \
+  protobuf-compiler libpcap-dev libpcre3-dev uuid-dev python3-protobuf python3-lxml python3-setuptools
 
 work=$(mktemp -d /tmp/dissem-emane-build.XXXXXX)
 trap 'rm -rf "$work"' EXIT

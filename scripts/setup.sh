@@ -18,21 +18,8 @@ packages=(
   libpgm-dev openjdk-17-jdk-headless maven
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-
-if ((${#missing[@]})); then
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "setup: missing packages (${missing[*]}); run as root or install them yourself" >&2
-    exit 1
-  fi
-  echo "setup: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source scripts/debian-packages.sh
+ensure_debian_packages setup "${packages[@]}"
 echo "setup: all build dependencies present"
 
 # EMANE (emulation/run --engine emane): a user's own install, or the source
