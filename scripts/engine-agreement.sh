@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# Do our emulator and EMANE agree? Runs baseline-1to3's `agreement` profile
-# (256 and 1024 kbit/s; 100, 90 and 70 % reliability; 3 seeds) with dissemd
-# and NORM on dissem-emu and on EMANE's comm effect shim, seed by seed in
-# turn so that both engines share the machine's conditions, then writes the
-# table (times, bytes, ours/NORM per cell and engine) into docs/results/emane.md.
+# Do our emulator and EMANE agree, and what does a real shared medium change?
+# 1. baseline-1to3's `agreement` profile (256 and 1024 kbit/s; 100, 90 and
+#    70 % reliability; 3 seeds) with dissemd and NORM on dissem-emu and on
+#    EMANE's comm effect shim, seed by seed in turn so that both engines share
+#    the machine's conditions: docs/results/emane.md.
+# 2. baseline-1to3's `shared` profile (the same cells on one shared channel)
+#    and tactical's `shared50` (its 50 % cells), dissemd and NORM, on
+#    dissem-emu and on EMANE's RF Pipe model: docs/results/emane-shared-medium.md.
+# 3. rgg-50's quick profile on EMANE, one run at a time: what EMANE's own
+#    processes cost (start-up, CPU, memory), at the end of docs/results/emane.md.
 # Needs root and EMANE (scripts/setup-emane.sh).
 #
-#   scripts/engine-agreement.sh [--out DIR] [--report FILE] [--jobs J]
+#   scripts/engine-agreement.sh [--out DIR] [--report FILE] [--jobs J] [--only agreement|agreement-lossy|shared|cost]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=emulation/out/agreement
 report=docs/results/emane.md
 jobs=2
+only=""
 while (($#)); do
   case $1 in
+    --only) only=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
@@ -37,15 +44,50 @@ for ((i = 0; i < ${#emulation_run_args[@]}; i++)); do
   if [[ ${emulation_run_args[i]} == --bin-dir ]]; then bin_dirs+=(--bin-dir "${emulation_run_args[i + 1]}"); fi
 done
 start=$(date +%s)
-for seed in 1 2 3; do
+# The agreement cells on 3 seeds, then the lossiest cells on 6 more (profile agreement-lossy).
+[[ -z $only || $only == agreement || $only == agreement-lossy ]] && for seed in 1 2 3 4 5 6 7 8 9; do
+  profile=agreement
+  ((seed > 3)) && profile=agreement-lossy
+  [[ $only == agreement-lossy && $profile == agreement ]] && continue
   for engine in dissem-emu emane; do
-    echo "== seed $seed on $engine"
+    echo "== $profile, seed $seed on $engine"
     extra=("${bin_dirs[@]}")
     [[ $engine == dissem-emu ]] && extra=("${emulation_run_args[@]}")
-    python3 emulation/run emulation/scenarios/baseline-1to3.toml --profile agreement --systems dissem,norm \
+    python3 emulation/run emulation/scenarios/baseline-1to3.toml --profile "$profile" --systems dissem,norm \
       --seeds "$seed" --engine "$engine" --jobs "$jobs" --keep-going --out "$out/$engine" \
       --subnet-base 10.80.0.0/16 "${extra[@]}" 2>&1 | tail -n 2
   done
 done
-echo "engine-agreement: campaigns took $(( $(date +%s) - start )) s"
-python3 emulation/report --agreement "$out/dissem-emu" "$out/emane" --agreement-out "$report"
+echo "engine-agreement: agreement campaigns took $(( $(date +%s) - start )) s"
+
+start=$(date +%s)
+[[ -z $only || $only == shared ]] && for spec in "baseline-1to3 shared dissem,norm" "tactical shared50 dissem,norm-pfec"; do
+  read -r scenario profile systems <<<"$spec"
+  for engine in dissem-emu emane; do
+    echo "== $scenario $profile on $engine"
+    extra=("${bin_dirs[@]}" --engine emane --emane-model rfpipe)
+    [[ $engine == dissem-emu ]] && extra=("${emulation_run_args[@]}")
+    python3 emulation/run "emulation/scenarios/$scenario.toml" --profile "$profile" --systems "$systems" \
+      --jobs "$jobs" --keep-going --out "$out/shared/$engine" --subnet-base 10.80.0.0/16 "${extra[@]}" 2>&1 | tail -n 2
+  done
+done
+echo "engine-agreement: shared-medium campaigns took $(( $(date +%s) - start )) s"
+
+start=$(date +%s)
+if [[ -z $only || $only == cost ]]; then
+  echo "== rgg-50 quick on emane, one run at a time"
+  python3 emulation/run emulation/scenarios/rgg-50.toml --profile quick --engine emane --jobs 1 --keep-going \
+    --out "$out/cost" --subnet-base 10.80.0.0/16 "${bin_dirs[@]}" 2>&1 | tail -n 2
+fi
+echo "engine-agreement: the cost runs took $(( $(date +%s) - start )) s"
+
+cost=()
+[[ -d $out/cost ]] && cost=(--engine-cost "$out/cost")
+if [[ -d $out/dissem-emu && -d $out/emane ]]; then
+  python3 emulation/report --agreement "$out/dissem-emu" "$out/emane" "${cost[@]}" --agreement-out "$report"
+fi
+if [[ -d $out/shared/emane/baseline-1to3 && -d $out/shared/emane/tactical ]]; then
+  python3 emulation/report --shared-medium "baseline-1to3, one shared channel" "$out/shared/dissem-emu/baseline-1to3" \
+    "$out/shared/emane/baseline-1to3" --shared-medium "tactical, 50 % cells" "$out/shared/dissem-emu/tactical" \
+    "$out/shared/emane/tactical" --shared-medium-out "$(dirname "$report")/emane-shared-medium.md"
+fi

@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
                          "summary.json differ from what --readme would write")
     ap.add_argument("--agreement", nargs=2, type=Path, metavar=("EMU_RESULTS", "EMANE_RESULTS"),
                     help="set the same cells run on dissem-emu and on EMANE side by side (engine_agreement.py)")
+    ap.add_argument("--engine-cost", type=Path, action="append", metavar="EMANE_RESULTS",
+                    help="with --agreement (repeatable): add what EMANE's processes cost in these runs")
     ap.add_argument("--agreement-out", type=Path, default=REPO / "docs" / "results" / "emane.md",
                     help="with --agreement: the page to write (default docs/results/emane.md)")
     ap.add_argument("--shared-medium", nargs=3, action="append", metavar=("TITLE", "EMU_RESULTS", "RFPIPE_RESULTS"),
@@ -82,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         for d in args.agreement:
             if not d.is_dir():
                 return _fail(f"{d} is not a directory")
-        print(f"report: wrote {engine_agreement.write(*args.agreement, args.agreement_out)}")
+        print(f"report: wrote {engine_agreement.write(*args.agreement, args.agreement_out, args.engine_cost)}")
         return 0
     if args.results is None:
         ap.error("give RESULTS_DIR (or --readme / --ours-vs-norm)")

@@ -122,10 +122,39 @@ def page(emu_dir: Path, emane_dir: Path) -> str:
     return "\n".join(out)
 
 
-def write(emu_dir: Path, emane_dir: Path, out: Path) -> Path:
+def cost_section(results: Path) -> str:
+    """What EMANE's own processes cost per run (from each run's
+    emulator-stats: start-up, CPU seconds, peak resident memory)."""
+    import json
+    rows = []
+    for path in sorted(results.rglob("result.json")):
+        r = json.loads(path.read_text())
+        run = ((r.get("emulator") or {}).get("stats") or {}).get("run") or {}
+        cost = run.get("engine_cost")
+        if not cost:
+            continue
+        nodes = len(r.get("nodes") or [])
+        duration = float(run.get("duration_s") or 0)
+        hosts = ((r.get("emulator") or {}).get("ready") or {}).get("hosts")
+        rows.append([r["scenario"], r["system"], str(r["seed"]), str(nodes), str(len(hosts)) if hosts else "per node",
+                     str(cost["processes"]), f"{cost['startup_s']:.1f}", f"{duration:.1f}", f"{cost['cpu_s']:.1f}",
+                     f"{100 * cost['cpu_s'] / duration:.0f} %" if duration else "n/a",
+                     f"{cost['peak_rss_bytes'] / 2**20:.0f}",
+                     f"{cost['peak_rss_bytes'] / 2**20 / max(1, cost['processes'] - 1):.1f}", r["status"]])
+    if not rows:
+        return ""
+    return ("\n## What EMANE costs\n\nEMANE's own processes (every `emane` and the event service), read "
+            "before they stop: start-up from the first namespace to the ready line; CPU seconds over the run "
+            "(and as a share of one core); peak resident memory, in all and per emane.\n\n" +
+            table(["scenario", "system", "seed", "nodes", "hosts", "processes", "start-up (s)", "run (s)",
+                   "CPU (s)", "CPU / run time", "peak RSS (MiB)", "per emane (MiB)", "status"], rows))
+
+
+def write(emu_dir: Path, emane_dir: Path, out: Path, cost_dirs: list[Path] | None = None) -> Path:
     """The page, and its line in the results index beside it (if there is one)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page(emu_dir, emane_dir))
+    text = page(emu_dir, emane_dir) + "".join(cost_section(d) for d in cost_dirs or [])
+    out.write_text(text)
     index = out.parent / "README.md"
     if out.name == PAGE and index.is_file() and INDEX_LINE not in index.read_text():
         index.write_text(index.read_text().rstrip("\n") + "\n" + INDEX_LINE + "\n")
