@@ -31,11 +31,9 @@ from . import control_network
 from .engine import EmaneRun, EngineError, RunOptions
 from .installation import EmaneNotFound, find
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from runner import emane_links  # noqa: E402
-from runner.emane_links import LinkOptions  # noqa: E402
-from runner.emane_rfpipe import RfpipeUnsupported  # noqa: E402
+from runner import eel, emane_links
+from runner.emane_links import LinkOptions
+from runner.emane_rfpipe import RfpipeUnsupported
 
 REFUSED = {
     "--shared-channel-bps": "a shared channel needs a radio model with a shared medium, not the comm effect shim",
@@ -157,7 +155,6 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         opts = _options(args)
         # The EEL is read before anything is made: a bad file makes nothing.
-        from runner import eel
         if opts.eel_path is not None:
             eel.read(opts.eel_path.read_text(), eel.EMULATOR_CONVENTION)
         emane = find(args.emane_prefix)

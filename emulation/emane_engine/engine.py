@@ -16,7 +16,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,12 +25,10 @@ from . import control_network as net
 from . import statistics
 from .installation import Emane
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from runner import eel, emane_files  # noqa: E402
-from runner.emane_export import share_nodes  # noqa: E402
-from runner.emane_links import LinkOptions, emane_events, receive_buffer_periods  # noqa: E402
-from runner.emane_rfpipe import node_rates  # noqa: E402
+from runner import eel, emane_files
+from runner.emane_export import share_nodes
+from runner.emane_links import LinkOptions, emane_events, receive_buffer_periods
+from runner.emane_rfpipe import node_rates
 
 TAP_WAIT_S = 60.0
 EVENTS_SETTLE_S = 1.0   # the event service's time-0 events reach every NEM
