@@ -113,7 +113,7 @@ void LinkModel::offer(TimeNs now, NodeId sender, FramePtr frame) {
   }
 
   if (!has_radio(sender)) {
-    enter_links(now, sender, frame);
+    enter_links(now, now, sender, frame);
     return;
   }
   const std::size_t radio = radio_of(sender);
@@ -141,20 +141,21 @@ void LinkModel::start_radio(TimeNs now, std::size_t radio) {
 void LinkModel::leave_radio(const Event& e) {
   Radio::Transmission sent = radios_[e.change].finish();
   start_radio(sent.end, e.change);
-  enter_links(sent.end, sender_on(e.change, sent.sender), sent.payload);
+  enter_links(sent.start, sent.end, sender_on(e.change, sent.sender), sent.payload);
 }
 
-void LinkModel::enter_links(TimeNs now, NodeId sender, const FramePtr& frame) {
+void LinkModel::enter_links(TimeNs on_air, TimeNs now, NodeId sender, const FramePtr& frame) {
   const FrameClass cls = classify_destination(*frame);
   if (cls == FrameClass::unicast) {
-    enter_link(now, sender, *addresses_.owner_of(*frame), frame, cls);
+    enter_link(on_air, now, sender, *addresses_.owner_of(*frame), frame, cls);
     return;
   }
   for (NodeId receiver = 1; receiver <= config_.nodes; ++receiver)
-    if (receiver != sender) enter_link(now, sender, receiver, frame, cls);
+    if (receiver != sender) enter_link(on_air, now, sender, receiver, frame, cls);
 }
 
-void LinkModel::enter_link(TimeNs now, NodeId sender, NodeId receiver, const FramePtr& frame, FrameClass cls) {
+void LinkModel::enter_link(TimeNs on_air, TimeNs now, NodeId sender, NodeId receiver, const FramePtr& frame,
+                           FrameClass cls) {
   LinkState& l = link(sender, receiver);
   LinkCounters& c = counters_.link(sender, receiver);
   ++c.offered;
@@ -164,7 +165,7 @@ void LinkModel::enter_link(TimeNs now, NodeId sender, NodeId receiver, const Fra
   }
   const std::uint64_t bps = cls == FrameClass::unicast ? l.effects.unicast_bps : l.effects.broadcast_bps;
   if (bps == 0) {
-    push_deliveries(now, sender, receiver, draw_copy(sender, receiver, frame, 0));
+    push_deliveries(now, sender, receiver, draw_copy(sender, receiver, frame, 0, on_air));
     return;
   }
   if (!l.queue) l.queue = std::make_unique<link::Channel<LinkCopy>>(1, config_.queue_packets);
@@ -172,14 +173,15 @@ void LinkModel::enter_link(TimeNs now, NodeId sender, NodeId receiver, const Fra
     ++c.queue_dropped;
     return;
   }
-  l.queue->offer(0, draw_copy(sender, receiver, frame, bps));
+  l.queue->offer(0, draw_copy(sender, receiver, frame, bps, on_air));
   start_link(now, sender, receiver);
 }
 
 // The delays of a copy that survived, and whether it is duplicated (link_draws.h's order).
-LinkModel::LinkCopy LinkModel::draw_copy(NodeId sender, NodeId receiver, FramePtr frame, std::uint64_t bps) {
+LinkModel::LinkCopy LinkModel::draw_copy(NodeId sender, NodeId receiver, FramePtr frame, std::uint64_t bps,
+                                         TimeNs on_air) {
   LinkState& l = link(sender, receiver);
-  LinkCopy copy{std::move(frame), bps, link::delay(l.rng, l.spec), std::nullopt};
+  LinkCopy copy{std::move(frame), bps, on_air, link::delay(l.rng, l.spec), std::nullopt};
   if (link::duplicated(l.rng, l.spec)) {
     ++counters_.link(sender, receiver).duplicated;
     copy.duplicate_delay = link::delay(l.rng, l.spec);
@@ -187,14 +189,24 @@ LinkModel::LinkCopy LinkModel::draw_copy(NodeId sender, NodeId receiver, FramePt
   return copy;
 }
 
+// Cut-through: the link carries a copy from when both the copy is on the air
+// and the link is free, and the copy cannot arrive before it has left the
+// radio. With the link at least as fast as the radio, an idle link adds no
+// time; a slower one is the bottleneck, and one serialisation at its rate is
+// all the copy pays (never the radio's and the link's one after the other).
 void LinkModel::start_link(TimeNs now, NodeId sender, NodeId receiver) {
-  const auto* t = link(sender, receiver).queue->start(
-      now, [this](std::size_t, const LinkCopy& copy) { return wire_time(*copy.frame, copy.bps); });
+  LinkState& l = link(sender, receiver);
+  const auto* t = l.queue->start(now, [this, now, &l](std::size_t, const LinkCopy& copy) {
+    const TimeNs from = std::max(copy.on_air, l.free_at);
+    return std::max<TimeNs>(0, from + wire_time(*copy.frame, copy.bps) - now);
+  });
   if (t != nullptr) push(t->end, EventKind::leave_link, sender, receiver, nullptr);
 }
 
 void LinkModel::leave_link(const Event& e) {
-  auto sent = link(e.sender, e.receiver).queue->finish();
+  LinkState& l = link(e.sender, e.receiver);
+  auto sent = l.queue->finish();
+  l.free_at = sent.end;
   start_link(sent.end, e.sender, e.receiver);
   push_deliveries(sent.end, e.sender, e.receiver, sent.payload);
 }

@@ -16,8 +16,12 @@
 //  3. link stage, for each receiver R, with the effects of link S -> R in
 //     force at t': loss draw (EEL loss, Gilbert-Elliott on top), then the
 //     link's own drop-tail serialisation at unicast_bps or broadcast_bps
-//     (0 = not queued; the rate in force when the copy entered), ending at
-//     t''; the copy is due at t'' + latency + U[0, jitter]; a duplicate, if
+//     (0 = not queued; the rate in force when the copy entered), cut-through
+//     behind the radio: it starts when the frame began to leave the radio or
+//     when the link is free, whichever is later, and ends at t'' = that start
+//     plus the frame at the link's rate, never before t' (a link at least as
+//     fast as the radio adds nothing; a slower one is the one bottleneck, as
+//     EMANE's comm effect shim sees min(radio, link)); the copy is due at t'' + latency + U[0, jitter]; a duplicate, if
 //     drawn, gets its own jitter draw and takes no link capacity. The draws
 //     are link_draws.h's, in its order, from the link's own stream.
 // With a half-duplex channel (a round-robin link::Channel) in place of the
@@ -121,6 +125,7 @@ class LinkModel {
   struct LinkCopy {
     FramePtr frame;
     std::uint64_t bps = 0;  // the link's rate for its class when it entered
+    TimeNs on_air = 0;      // when it began to leave its sender (the radio's start, or the offer)
     TimeNs delay = 0;
     std::optional<TimeNs> duplicate_delay;
   };
@@ -131,6 +136,7 @@ class LinkModel {
     Random rng;  // one stream per link: traffic on one link never shifts another's draws
     link::GilbertElliott chain;
     std::unique_ptr<link::Channel<LinkCopy>> queue;  // made on first use: few of the N^2 links have a rate
+    TimeNs free_at = 0;  // end of the link's last serialisation
   };
   using Radio = link::Channel<FramePtr>;
 
@@ -169,9 +175,10 @@ class LinkModel {
   std::uint64_t rate_of_radio(std::size_t radio) const;
   void start_radio(TimeNs now, std::size_t radio);
   void leave_radio(const Event& e);
-  void enter_links(TimeNs now, NodeId sender, const FramePtr& frame);
-  void enter_link(TimeNs now, NodeId sender, NodeId receiver, const FramePtr& frame, FrameClass cls);
-  LinkCopy draw_copy(NodeId sender, NodeId receiver, FramePtr frame, std::uint64_t bps);
+  // `on_air`: when the frame began to leave the sender; `now`: when it has left.
+  void enter_links(TimeNs on_air, TimeNs now, NodeId sender, const FramePtr& frame);
+  void enter_link(TimeNs on_air, TimeNs now, NodeId sender, NodeId receiver, const FramePtr& frame, FrameClass cls);
+  LinkCopy draw_copy(NodeId sender, NodeId receiver, FramePtr frame, std::uint64_t bps, TimeNs on_air);
   void start_link(TimeNs now, NodeId sender, NodeId receiver);
   void leave_link(const Event& e);
   void push_deliveries(TimeNs sent, NodeId sender, NodeId receiver, const LinkCopy& copy);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "test_frames.h"
 
@@ -266,6 +267,49 @@ TEST(LinkModel, RadioSerialisesOnceForAllReceiversBeforeTheLinks) {
   EXPECT_EQ(out[2].receiver, 3u);
   EXPECT_EQ(out[2].due, 18 * kMs);
   EXPECT_EQ(out[3].due, 26 * kMs);
+}
+
+// A radio and a link rate on one path: the copy pays one serialisation, at
+// the slower of the two (EMANE's comm effect shim sees min(radio, link)),
+// not the radio's and then the link's.
+TEST(LinkModel, RadioAndLinkRatesSerialiseOnceAtTheSlower) {
+  ModelConfig config;
+  config.radio_bps = {1'000'000, 0, 0};
+  LinkModel m = make_model(3, config);
+  LinkEffects faster;
+  faster.broadcast_bps = 2'000'000;
+  m.set_effects(1, 2, faster);
+  LinkEffects slower;
+  slower.broadcast_bps = 500'000;
+  m.set_effects(1, 3, slower);
+  m.offer(0, 1, broadcast_frame(1000));
+  m.offer(0, 1, broadcast_frame(1000));
+  const auto out = drain(m);
+  ASSERT_EQ(out.size(), 4u);
+  std::vector<TimeNs> to2, to3;
+  for (const auto& d : out) (d.receiver == 2 ? to2 : to3).push_back(d.due);
+  // Faster link: the radio's 8 ms per frame and nothing more.
+  EXPECT_EQ(to2, (std::vector<TimeNs>{8 * kMs, 16 * kMs}));
+  // Slower link: 16 ms per frame from when the first began to leave the
+  // radio; the second waits for the link, not for a second radio pass.
+  EXPECT_EQ(to3, (std::vector<TimeNs>{16 * kMs, 32 * kMs}));
+}
+
+// Radio and link at one rate: each frame is due when it has left the radio,
+// whatever its size and whatever the link carried before it.
+TEST(LinkModel, EqualRatesAddNothingToAnyFrame) {
+  ModelConfig config;
+  config.radio_bps = {1'000'000, 0};
+  LinkModel m = make_model(2, config);
+  LinkEffects e;
+  e.broadcast_bps = 1'000'000;
+  m.set_effects(1, 2, e);
+  m.offer(0, 1, broadcast_frame(1000));
+  m.offer(0, 1, broadcast_frame(250));
+  const auto out = drain(m);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].due, 8 * kMs);
+  EXPECT_EQ(out[1].due, 10 * kMs);  // on the radio 8..10 ms, link free at 8 ms
 }
 
 TEST(LinkModel, ScheduledEffectsChangeAtTheirTime) {
