@@ -12,6 +12,9 @@
 # Needs root and EMANE (scripts/setup-emane.sh).
 #
 #   scripts/engine-agreement.sh [--out DIR] [--report FILE] [--jobs J] [--only agreement|agreement-lossy|shared|cost]
+#                               [--engine dissem-emu|emane]
+# --engine runs one engine's half only and reports against the other's runs
+# already in DIR (after a change to one engine, the other's runs still stand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,9 +22,13 @@ out=emulation/out/agreement
 report=docs/results/emane.md
 jobs=2
 only=""
+engines=(dissem-emu emane)
 while (($#)); do
   case $1 in
     --only) only=$2; shift 2 ;;
+    --engine)
+      [[ $2 == dissem-emu || $2 == emane ]] || { echo "engine-agreement: --engine is dissem-emu or emane, not $2" >&2; exit 2; }
+      engines=("$2"); shift 2 ;;
     --out) out=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
@@ -49,7 +56,7 @@ start=$(date +%s)
   profile=agreement
   ((seed > 3)) && profile=agreement-lossy
   [[ $only == agreement-lossy && $profile == agreement ]] && continue
-  for engine in dissem-emu emane; do
+  for engine in "${engines[@]}"; do
     echo "== $profile, seed $seed on $engine"
     extra=("${bin_dirs[@]}")
     [[ $engine == dissem-emu ]] && extra=("${emulation_run_args[@]}")
@@ -63,7 +70,7 @@ echo "engine-agreement: agreement campaigns took $(( $(date +%s) - start )) s"
 start=$(date +%s)
 [[ -z $only || $only == shared ]] && for spec in "baseline-1to3 shared dissem,norm" "tactical shared50 dissem,norm-pfec"; do
   read -r scenario profile systems <<<"$spec"
-  for engine in dissem-emu emane; do
+  for engine in "${engines[@]}"; do
     echo "== $scenario $profile on $engine"
     extra=("${bin_dirs[@]}" --engine emane --emane-model rfpipe)
     [[ $engine == dissem-emu ]] && extra=("${emulation_run_args[@]}")
@@ -74,7 +81,7 @@ done
 echo "engine-agreement: shared-medium campaigns took $(( $(date +%s) - start )) s"
 
 start=$(date +%s)
-if [[ -z $only || $only == cost ]]; then
+if [[ (-z $only || $only == cost) && " ${engines[*]} " == *" emane "* ]]; then
   echo "== rgg-50 quick on emane, one run at a time"
   python3 emulation/run emulation/scenarios/rgg-50.toml --profile quick --engine emane --jobs 1 --keep-going \
     --out "$out/cost" --subnet-base 10.80.0.0/16 "${bin_dirs[@]}" 2>&1 | tail -n 2 || true  # a run that was not ok is a result: the pages count it
