@@ -90,6 +90,8 @@ echo "engine-agreement: the cost runs took $(( $(date +%s) - start )) s"
 
 cost=()
 [[ -d $out/cost ]] && cost=(--engine-cost "$out/cost")
+# dissem-emu's runs from before the cut-through link (2026-11-28), kept to show what the agreement corrected.
+[[ -d $out/dissem-emu.before-fix ]] && cost+=(--agreement-before "$out/dissem-emu.before-fix")
 if [[ -d $out/dissem-emu && -d $out/emane ]]; then
   python3 emulation/report --agreement "$out/dissem-emu" "$out/emane" "${cost[@]}" --agreement-out "$report"
 fi

@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="set the same cells run on dissem-emu and on EMANE side by side (engine_agreement.py)")
     ap.add_argument("--engine-cost", type=Path, action="append", metavar="EMANE_RESULTS",
                     help="with --agreement (repeatable): add what EMANE's processes cost in these runs")
+    ap.add_argument("--agreement-before", type=Path, metavar="EMU_RESULTS",
+                    help="with --agreement: dissem-emu's runs of the same cells from before a correction, "
+                         "set beside today's and EMANE's")
     ap.add_argument("--agreement-out", type=Path, default=REPO / "docs" / "results" / "emane.md",
                     help="with --agreement: the page to write (default docs/results/emane.md)")
     ap.add_argument("--shared-medium", nargs=3, action="append", metavar=("TITLE", "EMU_RESULTS", "RFPIPE_RESULTS"),
@@ -81,10 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.agreement:
         from . import engine_agreement
-        for d in args.agreement:
+        for d in [*args.agreement, *([args.agreement_before] if args.agreement_before else [])]:
             if not d.is_dir():
                 return _fail(f"{d} is not a directory")
-        print(f"report: wrote {engine_agreement.write(*args.agreement, args.agreement_out, args.engine_cost)}")
+        written = engine_agreement.write(*args.agreement, args.agreement_out, args.engine_cost, args.agreement_before)
+        print(f"report: wrote {written}")
         return 0
     if args.results is None:
         ap.error("give RESULTS_DIR (or --readme / --ours-vs-norm)")

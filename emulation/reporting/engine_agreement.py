@@ -122,6 +122,42 @@ def page(emu_dir: Path, emane_dir: Path) -> str:
     return "\n".join(out)
 
 
+def before_section(before_dir: Path, emu_dir: Path, emane_dir: Path) -> str:
+    """dissem-emu's runs from before a correction the agreement led to, set
+    beside today's and EMANE's: how far each was from EMANE, per cell and
+    system, and ours/NORM on all three."""
+    before_runs = load_runs(before_dir)
+    before = compare(before_runs, load_runs(emane_dir))
+    now = compare(load_runs(emu_dir), load_runs(emane_dir))
+    now_rows = {(r["cell"], r["system"]): r for r in now["rows"]}
+    now_ratios = {r["cell"]: r for r in now["ratios"]}
+    body = []
+    for r in before["rows"]:
+        n = now_rows.get((r["cell"], r["system"]))
+        (kbps, rel), (tb, te, dt_before) = r["cell"], r["time"]
+        body.append([str(kbps), str(rel), r["system"], _num(tb, 2), _num(n["time"][0], 2) if n else "n/a",
+                     _num(te, 2), _pct(dt_before), _pct(n["time"][2]) if n else "n/a"])
+    ratio_body = []
+    for r in before["ratios"]:
+        n = now_ratios.get(r["cell"])
+        ratio_body.append([str(r["cell"][0]), str(r["cell"][1]), _num(r["emu"], 3), _num(n["emu"], 3) if n else "n/a",
+                           _num(r["emane"], 3), "n/a" if r["gap"] is None else f"{r['gap']:+.3f}",
+                           "n/a" if not n or n["gap"] is None else f"{n['gap']:+.3f}"])
+    return ("\n## What the agreement corrected in dissem-emu\n\n"
+            f"dissem-emu before the correction ({_engines(before_runs)}, {len(before_runs)} runs in "
+            f"`{before_dir.name}`) beside dissem-emu now and EMANE. Until 2026-11-28 dissem-emu serialised "
+            "a frame twice when a node had both a radio rate and a link rate: once through the radio, then "
+            "again through the link, store-and-forward, so every frame arrived one frame time late (a "
+            "1442-byte frame at 256 kbit/s: 45 ms more). Rates were right (the two stages pipeline), "
+            "latency was not, and the late arrivals lengthened every repair round's wait. EMANE's shim "
+            "serialises once at min(radio, link); dissem-emu's link is now cut-through behind the radio "
+            "(emulation/emu/README.md, step 3). Δ: EMANE against dissem-emu, as above.\n\n" +
+            table(["kbit/s", "reliability %", "system", "time before (s)", "time now (s)", "time EMANE (s)",
+                   "Δ before", "Δ now"], body) + "\n\n" +
+            table(["kbit/s", "reliability %", "ours/NORM before", "ours/NORM now", "ours/NORM EMANE",
+                   "Δ before", "Δ now"], ratio_body) + "\n")
+
+
 def cost_section(results: Path) -> str:
     """What EMANE's own processes cost per run (from each run's
     emulator-stats: start-up, CPU seconds, peak resident memory)."""
@@ -150,10 +186,14 @@ def cost_section(results: Path) -> str:
                    "CPU (s)", "CPU / run time", "peak RSS (MiB)", "per emane (MiB)", "status"], rows))
 
 
-def write(emu_dir: Path, emane_dir: Path, out: Path, cost_dirs: list[Path] | None = None) -> Path:
+def write(emu_dir: Path, emane_dir: Path, out: Path, cost_dirs: list[Path] | None = None,
+          before_dir: Path | None = None) -> Path:
     """The page, and its line in the results index beside it (if there is one)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    text = page(emu_dir, emane_dir) + "".join(cost_section(d) for d in cost_dirs or [])
+    text = page(emu_dir, emane_dir)
+    if before_dir is not None:
+        text += before_section(before_dir, emu_dir, emane_dir)
+    text += "".join(cost_section(d) for d in cost_dirs or [])
     out.write_text(text)
     index = out.parent / "README.md"
     if out.name == PAGE and index.is_file() and INDEX_LINE not in index.read_text():

@@ -371,6 +371,31 @@ def test_engine_agreement_sets_each_cell_side_by_side_and_judges_the_targets(tmp
     assert ratio[2:] == ["0.750", "0.709", "-0.041", "**no**"]
 
 
+def test_engine_agreement_sets_runs_from_before_a_correction_beside_todays_and_emanes(tmp_path):
+    cell = {"reliability_pct": 70, "capacity_kbps": 256}
+    before, emu, emane = tmp_path / "emu.before", tmp_path / "emu", tmp_path / "emane"
+    write_run(before, "baseline-1to3", cell, "dissem", 1, latency=36.0, frames=700)
+    write_run(before, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800)
+    write_run(emu, "baseline-1to3", cell, "dissem", 1, latency=38.0, frames=700)
+    write_run(emu, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800)
+    write_run(emane, "baseline-1to3", cell, "dissem", 1, latency=38.0, frames=700, engine="emane")
+    write_run(emane, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800, engine="emane")
+    out = tmp_path / "emane.md"
+    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), "--agreement", str(emu), str(emane),
+                           "--agreement-before", str(before), "--agreement-out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text().split("## What the agreement corrected in dissem-emu")[1]
+    (ours,) = table_rows(page, "| 256 | 70 | dissem |")
+    assert ours[3:] == ["36.00", "38.00", "38.00", "+5.6 %", "+0.0 %"]
+    (ratio,) = table_rows(page, "| 256 | 70 | 0.900")
+    assert ratio[2:] == ["0.900", "0.950", "0.950", "+0.050", "+0.000"]
+    missing = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), "--agreement", str(emu), str(emane),
+                              "--agreement-before", str(tmp_path / "nowhere"), "--agreement-out", str(out)],
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode != 0 and "nowhere is not a directory" in missing.stderr
+
+
 def test_shared_medium_page_sets_rfpipe_runs_beside_dissem_emu_with_success_time_and_bytes(tmp_path):
     cell = {"reliability_pct": 90, "capacity_kbps": 256, "shared_channel": 1}
     emu, rf = tmp_path / "emu", tmp_path / "rf"
