@@ -12,9 +12,11 @@
 # Needs root and EMANE (scripts/setup-emane.sh).
 #
 #   scripts/engine-agreement.sh [--out DIR] [--report FILE] [--jobs J] [--only agreement|agreement-lossy|shared|cost]
-#                               [--engine dissem-emu|emane]
+#                               [--engine dissem-emu|emane] [--no-build]
 # --engine runs one engine's half only and reports against the other's runs
 # already in DIR (after a change to one engine, the other's runs still stand).
+# --no-build takes the programs as they are in the Release build (no set-up, no
+# rebuild): for running beside a campaign that uses those same binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,7 @@ report=docs/results/emane.md
 jobs=2
 only=""
 engines=(dissem-emu emane)
+build=1
 while (($#)); do
   case $1 in
     --only) only=$2; shift 2 ;;
@@ -32,6 +35,7 @@ while (($#)); do
     --out) out=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
     *) echo "engine-agreement: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -40,10 +44,12 @@ if [[ $(id -u) -ne 0 ]]; then
   exit 1
 fi
 
-bash scripts/setup.sh
 source scripts/emulation-programs.sh  # emulation_build, emulation_targets, emulation_run_args
-cmake -S . -B "$emulation_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$emulation_build" -j "$(nproc)" --target "${emulation_targets[@]}"
+if ((build)); then
+  bash scripts/setup.sh
+  cmake -S . -B "$emulation_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$emulation_build" -j "$(nproc)" --target "${emulation_targets[@]}"
+fi
 
 # The same programs on both engines; EMANE's runs take its engine program, not --emu.
 bin_dirs=()
