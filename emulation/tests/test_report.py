@@ -349,17 +349,25 @@ def test_gateway_report_counts_distinct_contents_and_copies_each_way(tmp_path):
     assert row == ["80", "2", "ok", "2/2", "3", "1/2", "1", "4", "2", "8", "2"]
 
 
+def write_ours_and_norm(root: Path, cell: dict, ours_s: float, norm_s: float, engine: str | None = None) -> None:
+    """One baseline-1to3 run of dissem and one of NORM in `cell` (700 and 800 frames)."""
+    write_run(root, "baseline-1to3", cell, "dissem", 1, latency=ours_s, frames=700, engine=engine)
+    write_run(root, "baseline-1to3", cell, "norm", 1, latency=norm_s, frames=800, engine=engine)
+
+
+def run_agreement_report(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(REPO / "emulation" / "report"), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
 def test_engine_agreement_sets_each_cell_side_by_side_and_judges_the_targets(tmp_path):
     cell = {"reliability_pct": 90, "capacity_kbps": 256}
     emu, emane = tmp_path / "emu", tmp_path / "emane"
-    write_run(emu, "baseline-1to3", cell, "dissem", 1, latency=30.0, frames=700)
-    write_run(emu, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800)
+    write_ours_and_norm(emu, cell, 30.0, 40.0)
     # On EMANE: ours 4 % slower (within 5 %), NORM 10 % slower (not), so ours/NORM moves by 0.041.
-    write_run(emane, "baseline-1to3", cell, "dissem", 1, latency=31.2, frames=700, engine="emane")
-    write_run(emane, "baseline-1to3", cell, "norm", 1, latency=44.0, frames=800, engine="emane")
+    write_ours_and_norm(emane, cell, 31.2, 44.0, engine="emane")
     out = tmp_path / "emane.md"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), "--agreement", str(emu), str(emane),
-                           "--agreement-out", str(out)], capture_output=True, text=True, timeout=120)
+    proc = run_agreement_report("--agreement", str(emu), str(emane), "--agreement-out", str(out))
     assert proc.returncode == 0, proc.stderr
     page = out.read_text()
     assert "dissem-emu (2 runs) and EMANE 1.5.3 (2 runs" in page
@@ -374,25 +382,20 @@ def test_engine_agreement_sets_each_cell_side_by_side_and_judges_the_targets(tmp
 def test_engine_agreement_sets_runs_from_before_a_correction_beside_todays_and_emanes(tmp_path):
     cell = {"reliability_pct": 70, "capacity_kbps": 256}
     before, emu, emane = tmp_path / "emu.before", tmp_path / "emu", tmp_path / "emane"
-    write_run(before, "baseline-1to3", cell, "dissem", 1, latency=36.0, frames=700)
-    write_run(before, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800)
-    write_run(emu, "baseline-1to3", cell, "dissem", 1, latency=38.0, frames=700)
-    write_run(emu, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800)
-    write_run(emane, "baseline-1to3", cell, "dissem", 1, latency=38.0, frames=700, engine="emane")
-    write_run(emane, "baseline-1to3", cell, "norm", 1, latency=40.0, frames=800, engine="emane")
+    write_ours_and_norm(before, cell, 36.0, 40.0)
+    write_ours_and_norm(emu, cell, 38.0, 40.0)
+    write_ours_and_norm(emane, cell, 38.0, 40.0, engine="emane")
     out = tmp_path / "emane.md"
-    proc = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), "--agreement", str(emu), str(emane),
-                           "--agreement-before", str(before), "--agreement-out", str(out)],
-                          capture_output=True, text=True, timeout=120)
+    proc = run_agreement_report("--agreement", str(emu), str(emane), "--agreement-before", str(before),
+                                "--agreement-out", str(out))
     assert proc.returncode == 0, proc.stderr
     page = out.read_text().split("## What the agreement corrected in dissem-emu")[1]
     (ours,) = table_rows(page, "| 256 | 70 | dissem |")
     assert ours[3:] == ["36.00", "38.00", "38.00", "+5.6 %", "+0.0 %"]
     (ratio,) = table_rows(page, "| 256 | 70 | 0.900")
     assert ratio[2:] == ["0.900", "0.950", "0.950", "+0.050", "+0.000"]
-    missing = subprocess.run([sys.executable, str(REPO / "emulation" / "report"), "--agreement", str(emu), str(emane),
-                              "--agreement-before", str(tmp_path / "nowhere"), "--agreement-out", str(out)],
-                             capture_output=True, text=True, timeout=120)
+    missing = run_agreement_report("--agreement", str(emu), str(emane), "--agreement-before", str(tmp_path / "nowhere"),
+                                   "--agreement-out", str(out))
     assert missing.returncode != 0 and "nowhere is not a directory" in missing.stderr
 
 

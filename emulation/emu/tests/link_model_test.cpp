@@ -272,16 +272,22 @@ TEST(LinkModel, RadioSerialisesOnceForAllReceiversBeforeTheLinks) {
 // A radio and a link rate on one path: the copy pays one serialisation, at
 // the slower of the two (EMANE's comm effect shim sees min(radio, link)),
 // not the radio's and then the link's.
-TEST(LinkModel, RadioAndLinkRatesSerialiseOnceAtTheSlower) {
+// Node 1 with a 1 Mbit/s radio; its link to node i + 2 at link_bps[i].
+LinkModel radio_before_links(const std::vector<std::uint64_t>& link_bps) {
   ModelConfig config;
-  config.radio_bps = {1'000'000, 0, 0};
-  LinkModel m = make_model(3, config);
-  LinkEffects faster;
-  faster.broadcast_bps = 2'000'000;
-  m.set_effects(1, 2, faster);
-  LinkEffects slower;
-  slower.broadcast_bps = 500'000;
-  m.set_effects(1, 3, slower);
+  config.radio_bps.assign(link_bps.size() + 1, 0);
+  config.radio_bps[0] = 1'000'000;
+  LinkModel m = make_model(link_bps.size() + 1, config);
+  for (std::size_t i = 0; i < link_bps.size(); ++i) {
+    LinkEffects e;
+    e.broadcast_bps = link_bps[i];
+    m.set_effects(1, static_cast<NodeId>(i + 2), e);
+  }
+  return m;
+}
+
+TEST(LinkModel, RadioAndLinkRatesSerialiseOnceAtTheSlower) {
+  LinkModel m = radio_before_links({2'000'000, 500'000});
   m.offer(0, 1, broadcast_frame(1000));
   m.offer(0, 1, broadcast_frame(1000));
   const auto out = drain(m);
@@ -298,12 +304,7 @@ TEST(LinkModel, RadioAndLinkRatesSerialiseOnceAtTheSlower) {
 // Radio and link at one rate: each frame is due when it has left the radio,
 // whatever its size and whatever the link carried before it.
 TEST(LinkModel, EqualRatesAddNothingToAnyFrame) {
-  ModelConfig config;
-  config.radio_bps = {1'000'000, 0};
-  LinkModel m = make_model(2, config);
-  LinkEffects e;
-  e.broadcast_bps = 1'000'000;
-  m.set_effects(1, 2, e);
+  LinkModel m = radio_before_links({1'000'000});
   m.offer(0, 1, broadcast_frame(1000));
   m.offer(0, 1, broadcast_frame(250));
   const auto out = drain(m);
