@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/types.h"
-#include "engine/node.h"
+#include "engine/node_types.h"
 #include "wire/data_frame.h"
 
 namespace dissem::engine {

@@ -157,6 +157,10 @@ struct EngineConfig {
   // Filled by the host from key files (dissemd: [security]); empty = open.
   // Not in config_keys: key material is never text in a configuration.
   SecurityConfig security;
+
+  // --- derived values: each written once, here ------------------------------
+  // The rate this node sends at, at most: its own budget, else the link's capacity.
+  std::uint64_t send_rate_bps() const { return rate_limit_bps != 0 ? rate_limit_bps : link_capacity_bps; }
 };
 
 }  // namespace dissem::engine

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cache/store.h"
-#include "engine/node.h"
+#include "engine/node_types.h"
 #include "engine/range_set.h"
 
 namespace dissem::engine {

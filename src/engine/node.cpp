@@ -43,29 +43,25 @@ RateAdaptationParams adaptation_params(const EngineConfig& c) {
 }
 
 ServeBudget::Settings serve_budget_settings(const EngineConfig& c) {
-  const auto capacity = static_cast<double>(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps);
+  const auto capacity = static_cast<double>(c.send_rate_bps());
   return {c.serve_member_share * capacity, c.serve_stranger_share * capacity, c.serve_burst, c.max_peers};
 }
 
 }  // namespace
 
 NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micros now)
-    : config(with_link_timers(checked(c))),
-      store(std::move(s)),
-      rng(c.seed),
+    : NodeContext(with_link_timers(checked(c)), std::move(s)),
       naming(c.node_id, c.max_streams * 2),
-      tracker(c.max_tracked_messages, c.reassembly_memory, c.max_streams),
       peers(c.max_peers),
       ntm(0),
       meter(config.traffic_window),
       first_pass_meter(config.traffic_window),
-      channel(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.channel_share_min),
-      adaptation(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, adaptation_params(c)),
-      pacer(c.rate_limit_bps != 0 ? c.rate_limit_bps : c.link_capacity_bps, c.per_datagram_overhead, Pacer::kDefaultBurst),
+      channel(c.send_rate_bps(), c.channel_share_min),
+      adaptation(c.send_rate_bps(), adaptation_params(c)),
+      pacer(c.send_rate_bps(), c.per_datagram_overhead, Pacer::kDefaultBurst),
       split(c.repair_share),
       floor(c.priority_floor),
       serve_budget(serve_budget_settings(c)),
-      security(c.max_peers, c.security.replay_window_us),
       frame_sizes(std::min(config.payload_size, EngineConfig{}.payload_size) + 48, config.payload_size + 48),
       coded(c.coding_memory),
       coded_streams(c.coding_memory / 4),
@@ -135,7 +131,7 @@ bool NodeImpl::traffic_below(double fraction, Micros now) {
 }
 
 void NodeImpl::update_pacing(Micros now) {
-  std::uint64_t rate = config.rate_limit_bps != 0 ? config.rate_limit_bps : config.link_capacity_bps;
+  std::uint64_t rate = config.send_rate_bps();
   if (config.channel_aware) {
     double loss = 0;
     for (const auto& [publisher, counts] : reception.publishers())

@@ -23,7 +23,7 @@ bool is_control(TrafficKind k) {
 // Seals and paces a datagram whose frames were counted (by kind) at
 // `counted` bytes: the framing and trailer are counted with its first kind.
 OutgoingDatagram emit(NodeImpl& n, OutgoingDatagram d, std::size_t counted, Micros now) {
-  n.seal_outgoing(d.bytes, now);
+  n.security.seal_outgoing(d.bytes, now);
   n.pacer.on_sent(d.bytes.size(), now);
   n.own.paced.on_emitted(n.pacer.next_send_time());
   n.links.on_sent(d.bytes.size(), now);

@@ -12,7 +12,7 @@ std::optional<Delivery> NodeImpl::get(const MessageId& id, Micros now) {
   store->flush();
   auto stored = store->read_message(id);
   if (!stored) return std::nullopt;
-  auto payload = readable(id, std::move(*stored));  // sealed groups: opened
+  auto payload = security.readable(id, std::move(*stored));  // sealed groups: opened
   if (!payload) return std::nullopt;
   store->touch(id, now);
   Delivery d{0, *st->meta, std::move(*payload)};

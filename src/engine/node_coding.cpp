@@ -73,7 +73,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
   if (!subscribed && !config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
   if (refuse_own_id(meta, now)) return;
-  if (!authentic(meta)) return;
+  if (!security.authentic(meta)) return;
   if (screen_supersession(meta, now)) return;
   learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
 

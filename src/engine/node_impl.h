@@ -15,7 +15,7 @@
 //   node_coding.cpp       coded symbols: receiving, decoding, generating (coder_cache)
 //   node_windows.cpp      window coding across a stream's small messages
 //   node_integrity.cpp    digests checked, contradictions and forged own data refused
-//   node_security.cpp     sealed datagrams, signed manifests          (security)
+//   security.cpp          sealed datagrams, signed manifests: class Security (security)
 //   node_replication.cpp  anti-entropy summaries and pushes           (pushes)
 //   node_subscriptions.cpp, node_durable.cpp, node_supersession.cpp,
 //   node_cache_queries.cpp, node_links.cpp, node_relay_watch.cpp: as named
@@ -52,7 +52,8 @@
 #include "engine/link_watch.h"
 #include "engine/manifest_chain.h"
 #include "engine/message_tracker.h"
-#include "engine/node.h"
+#include "engine/node_context.h"
+#include "engine/node_types.h"
 #include "engine/own_publications.h"
 #include "engine/group_naming.h"
 #include "engine/peers.h"
@@ -64,7 +65,7 @@
 #include "engine/replication_pushes.h"
 #include "engine/request_round_clock.h"
 #include "engine/request_server.h"
-#include "engine/security_state.h"
+#include "engine/security.h"
 #include "engine/send_queues.h"
 #include "engine/serve_budget.h"
 #include "engine/datagram_auth.h"
@@ -96,7 +97,9 @@ struct ArrivedFrom {
 // The block traffic memory's key for a stream's window symbols (seq 0 names no message).
 MessageId window_key(const StreamId& stream);
 
-class NodeImpl {
+// The node: its parts, composed over one NodeContext (configuration,
+// counters, tracker, cache, randomness), and the timers that drive them.
+class NodeImpl : public NodeContext {
  public:
   NodeImpl(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now);
 
@@ -227,16 +230,11 @@ class NodeImpl {
   // node.cpp: the newest sequence number this node ever published in `group`.
   std::uint64_t published_up_to(const std::string& group) const;
 
-  EngineConfig config;
-  std::unique_ptr<cache::Store> store;
-  Random rng;
   wire::Limits limits;
   wire::Decoded decoded;  // reused decode target
   wire::Decoded bundle_item;  // ... and for the items of a bundle
-  Stats stats;
   GroupNaming naming;  // short group references: learnt, our own, and when to name in full
 
-  MessageTracker tracker;
   Subscriptions subscriptions;
   DurableSubscriptions durable;
   PeerTable peers;
@@ -250,7 +248,7 @@ class NodeImpl {
   PriorityFloor floor;  // lower levels' share while a higher one saturates
   RequestServer server;
   ServeBudget serve_budget;
-  SecurityState security;  // authenticated groups (node_security.cpp)
+  Security security{*this};  // authenticated groups (security.h)
   // One datagram of a batch (on_datagrams), opened and decoded.
   struct BatchItem {
     wire::Decoded decoded;
@@ -343,23 +341,6 @@ class NodeImpl {
   std::uint32_t window_symbol_size(const StreamId& stream, const wire::WindowNeed& need, Micros now);
   // The part of a deficit of symbols `allowed` covers (spent from it).
   std::uint32_t trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed);
-  // --- authenticated groups (node_security.cpp) ---
-  // Appends the network-key trailer (nothing in an open network).
-  void seal_outgoing(std::vector<std::uint8_t>& datagram, Micros now);
-  // The frame of a datagram whose trailer verifies and is not a replay (the
-  // whole datagram in an open network); nothing, counted, otherwise.
-  std::optional<std::span<const std::uint8_t>> open_incoming(std::span<const std::uint8_t> datagram);
-  // A control datagram naming `claimed` as its sender was sealed by it.
-  bool sealed_by(NodeId claimed);
-  // Data of a keyed group carries a valid signature of its manifest (checked
-  // once per message); always true in open groups. Counted when false.
-  bool authentic(const MessageMeta& meta);
-  // Publication in a keyed group: seals the payload (if the group has a seal
-  // key) and signs the manifest; throws PublishError without a signing key.
-  void sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& payload, Micros now);
-  // What an application is given of a stored message: opened if its group is
-  // sealed (nothing, counted, if it does not open).
-  std::optional<std::vector<std::uint8_t>> readable(const MessageId& id, std::vector<std::uint8_t> stored);
   // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
   // handler, then the traffic meters.
   void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);
@@ -383,13 +364,9 @@ class NodeImpl {
   // How to frame a data fragment of `publisher` in `group` now.
   wire::DataEncoding data_encoding(NodeId publisher, const std::string& group, Micros now);
   void dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now);
-  // The manifest is authentic: vouched for by the chain, or its signature
-  // verifies under `key`. Failures are not counted here (the caller does),
-  // only remembered for the batch; `ahead`: the check before a batch.
-  bool check_signature(const MessageMeta& meta, const VerifyKey& key, bool ahead);
-  // Before a batch is handled: checks the signatures its data will need,
-  // newest message of each stream first, so the chain vouches for the rest.
-  void authenticate_ahead(std::span<BatchItem> items, Micros now);
+  // Before a batch is handled: the manifests its data would be taken with
+  // (Security::authenticate_ahead checks their signatures).
+  std::vector<MessageMeta> manifests_ahead(std::span<const BatchItem> items, Micros now) const;
   void handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now);
  private:
   // node_replication.cpp

@@ -100,7 +100,7 @@ void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes, 
   // Budgets are link time: bytes at the configured rate, queued or taken
   // into datagrams the pacer has not yet let go by (pacer_debt.h). A message
   // larger than a budget still goes when nothing else waits.
-  const double rate = static_cast<double>(config.rate_limit_bps != 0 ? config.rate_limit_bps : config.link_capacity_bps);
+  const double rate = static_cast<double>(config.send_rate_bps());
   auto over = [&](Micros budget, std::uint64_t queued) {
     if (budget <= 0 || queued == 0) return false;
     return static_cast<double>(queued + bytes) > rate / 8.0 * static_cast<double>(budget) / static_cast<double>(kSeconds);
@@ -151,7 +151,7 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   const std::vector<std::uint8_t>* body = &payload;
   if (config.security.group(group) != nullptr) {
     sealed = payload;
-    sign_and_seal(meta, sealed, now);
+    security.sign_and_seal(meta, sealed, now);
     body = &sealed;
   }
 

@@ -146,7 +146,7 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
     ++n.stats.own_datagrams_ignored;
     return;
   }
-  if (!n.sealed_by(r.requester())) return;
+  if (!n.security.sealed_by(r.requester())) return;
   ++n.stats.mfrs_received;
   // A requester is a neighbour, but not an established one (peers.h) until
   // its beacons are heard: invented requester ids set no timers or budgets,
@@ -170,7 +170,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     ++n.stats.own_datagrams_ignored;
     return;
   }
-  if (!n.sealed_by(b.node())) return;
+  if (!n.security.sealed_by(b.node())) return;
   // A neighbour appears (an event, timers rescaled, backoffs reset) once its
   // beacons establish it: a one-off beacon from an invented id does nothing.
   n.peers.heard(b.node(), now);
@@ -223,7 +223,7 @@ void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micro
     ++n.stats.own_datagrams_ignored;
     return;
   }
-  if (!n.sealed_by(s.node())) return;
+  if (!n.security.sealed_by(s.node())) return;
   ++n.stats.summaries_received;
   n.peers.heard(s.node(), now);
   n.on_summary(s, now);
@@ -235,7 +235,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
                                           std::span<const std::uint8_t> payload, bool subscribed,
                                           const ArrivedFrom& from, Micros now) {
   if (refuse_own_id(meta, now)) return FragmentOutcome::Duplicate;
-  if (!authentic(meta)) return FragmentOutcome::DigestConflict;
+  if (!security.authentic(meta)) return FragmentOutcome::DigestConflict;
   if (screen_supersession(meta, now)) return FragmentOutcome::Settled;
   if (refused_as_ended(meta, from, now)) return FragmentOutcome::Settled;
   const auto length = static_cast<std::uint32_t>(payload.size());
@@ -287,7 +287,7 @@ wire::DataEncoding NodeImpl::data_encoding(NodeId publisher, const std::string& 
 }
 
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
-  const auto frame = open_incoming(bytes);
+  const auto frame = security.open_incoming(bytes);
   if (!frame) return;
   if (auto err = decode_frame(*frame, decoded, nullptr)) {
     ++stats.malformed[static_cast<std::size_t>(*err)];
@@ -307,7 +307,7 @@ void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
   } else {
     handle_decoded(decoded, bytes.size(), now);
   }
-  security.batch_forged.clear();
+  security.end_datagram();
 }
 
 void NodeImpl::note_data_frame(wire::Kind kind, std::size_t bytes) {
@@ -338,7 +338,7 @@ void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
                                    stats.duplicate_fragments != duplicates_before;
   if (replayed_first_pass) return;
   meter.add(now, size);
-  links.on_received(sender_of(d, security.sealer), size, now, peers);
+  links.on_received(sender_of(d, security.sealer()), size, now, peers);
   if (first_pass) first_pass_meter.add(now, size + config.per_datagram_overhead);
 }
 

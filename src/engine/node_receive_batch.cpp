@@ -3,6 +3,7 @@
 // its completed messages durable; in keyed groups the burst's signatures are
 // checked newest first, so one verification can vouch for a stream's
 // earlier messages (engine/manifest_chain.h).
+#include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 
 namespace dissem::engine {
@@ -36,7 +37,7 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
     return item;
   };
   for (const auto& datagram : batch) {
-    const auto frame = open_incoming(datagram);
+    const auto frame = security.open_incoming(datagram);
     if (!frame) continue;
     BatchItem& item = next_entry();
     if (auto err = decode_frame(*frame, item.decoded, nullptr)) {
@@ -44,14 +45,14 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
       continue;
     }
     note_data_frame(item.decoded.kind, datagram.size());
-    item.sealer = security.sealer;
+    item.sealer = security.sealer();
     item.size = datagram.size();
     item.usable = true;
     if (item.decoded.kind != wire::Kind::Bundle) continue;
     ++stats.bundles_received;
     item.usable = false;
     const auto received = item.decoded.items;  // entries may move as the batch grows
-    const NodeId bundle_sealer = security.sealer;
+    const NodeId bundle_sealer = security.sealer();
     wire::DataContext context;
     for (const auto& bytes : received) {
       BatchItem& inner = next_entry();
@@ -65,14 +66,33 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
     }
   }
   const std::span items(batch_items.data(), used);
-  authenticate_ahead(items, now);
+  security.authenticate_ahead(manifests_ahead(items, now));
   for (BatchItem& item : items) {
     if (!item.usable) continue;
-    security.sealer = item.sealer;
+    security.set_sealer(item.sealer);
     handle_decoded(item.decoded, item.size, now);
   }
-  security.batch_forged.clear();
-  security.batch_checked.clear();
+  security.end_batch();
+}
+
+std::vector<MessageMeta> NodeImpl::manifests_ahead(std::span<const BatchItem> items, Micros now) const {
+  std::vector<MessageMeta> metas;
+  for (const BatchItem& item : items) {
+    if (!item.usable) continue;
+    MessageMeta meta;
+    if (item.decoded.kind == wire::Kind::Data) {
+      meta = meta_of(item.decoded.data, now);
+    } else if (item.decoded.kind == wire::Kind::Coded && config.coding) {
+      meta = meta_of(item.decoded.coded, now);
+    } else {
+      continue;
+    }
+    // Only data the handlers would take (handle_data, on_coded_symbol).
+    if (!subscriptions.any(meta.id.group) && !config.cache_unsubscribed) continue;
+    if (meta.expired_at(now)) continue;
+    metas.push_back(std::move(meta));
+  }
+  return metas;
 }
 
 }  // namespace dissem::engine

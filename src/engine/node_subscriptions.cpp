@@ -113,7 +113,7 @@ void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros 
     if (cached_id == nullptr || *cached_id != o.message) {
       auto buffer = tracker.take_buffer(o.message);
       cached = buffer.empty() ? store->read_message(o.message) : std::optional(std::move(buffer));
-      if (cached) cached = readable(o.message, std::move(*cached));  // sealed groups: opened
+      if (cached) cached = security.readable(o.message, std::move(*cached));  // sealed groups: opened
       cached_id = &o.message;
     }
     const MessageState* st = tracker.find(o.message);
