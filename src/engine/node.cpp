@@ -113,7 +113,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   naming.restore(*store);
   ended.restore(*store);
   // Spread first beacons so nodes started together do not collide.
-  beacons.next = now + rng.uniform_int(0, config.beacon_interval / 4);
+  beacons.start(now);
   next_housekeeping = now + kHousekeepingInterval;
   rounds.next = now;
   pushes.tokens_at = now;
@@ -268,7 +268,7 @@ void NodeImpl::on_timer(Micros now) {
     run_request_round(now);
     rounds.next = std::max(now + timing.request_round, rounds.spacing_until);
   }
-  if (now >= beacons.next) beacon_due(now);
+  if (now >= beacons.next()) beacon_due(now);
   expire_due(now);
   if (now >= next_housekeeping) {
     housekeeping(now);
@@ -279,8 +279,18 @@ void NodeImpl::on_timer(Micros now) {
   emit_deliveries(orders, now);
 }
 
+void NodeImpl::beacon_due(Micros now) {
+  if (beacons.hold(now, !queues.publications.empty())) return;
+  auto beacon = beacons.build(now);
+  const std::size_t size = beacon.bytes.size();
+  // Rate adaptation pairs each beacon that goes out with its stamp, in order.
+  if (enqueue_control(std::move(beacon.bytes), TrafficKind::Beacon))
+    adaptation.on_beacon_built(static_cast<std::uint64_t>(now));
+  beacons.sent(now, size, beacon.content);
+}
+
 Micros NodeImpl::next_deadline() const {
-  Micros t = std::min(beacons.next, next_housekeeping);
+  Micros t = std::min(beacons.next(), next_housekeeping);
   if (!expiries.empty()) t = std::min(t, static_cast<Micros>(expiries.begin()->first) * kMillis);
   if (tracker.incomplete_count() > 0) t = std::min(t, rounds.next);
   if (auto due = server.next_due()) t = std::min(t, *due);

@@ -55,7 +55,7 @@ void NodeImpl::on_claim_about_own_stream(const StreamId& stream, std::uint64_t e
   raise_alarm(Event::Kind::EndedClaimContested, MessageId{stream.group, stream.publisher, end}, now, claimer);
   // Our next beacon states the true watermark; it goes soon, at most four
   // times as often as usual however often the claim is repeated.
-  beacons.next = std::min(beacons.next, std::max(now, beacons.last_at + config.beacon_interval / 4));
+  beacons.hasten(now);
 }
 
 bool NodeImpl::refused_as_ended(const MessageMeta& meta, const ArrivedFrom& from, Micros now) {

@@ -11,7 +11,7 @@
 //   node_request_budget.cpp  what a requester's serving budget covers
 //   node_serving.cpp      answering requests after their random delay
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
-//   node_beacon.cpp       building and pacing beacons                 (beacons)
+//   beacons.cpp           building and pacing beacons: class Beacons  (beacons)
 //   node_coding.cpp       coded symbols: receiving, decoding, generating (coder_cache)
 //   node_windows.cpp      window coding across a stream's small messages
 //   node_integrity.cpp    digests checked, contradictions and forged own data refused
@@ -35,7 +35,7 @@
 #include "controllers/forwarding/forwarding_controller.h"
 #include "controllers/node_view.h"
 #include "controllers/replication/replication_controller.h"
-#include "engine/beacon_schedule.h"
+#include "engine/beacons.h"
 #include "engine/block_traffic_memory.h"
 #include "engine/bundle_state.h"
 #include "engine/coder_cache.h"
@@ -272,6 +272,7 @@ class NodeImpl : public NodeContext {
   LinkQuality links;     // per neighbour, for applications (node_links.cpp)
   LinkWatch link_watch;  // engine.link_* thresholds: Event::Kind::LinkChanged
 
+  // The controllers in force (Node::set_*_controller replaces one at run time).
   std::unique_ptr<controllers::ForwardingController> forwarding;
   std::unique_ptr<controllers::ReplicationController> replication;
   std::unique_ptr<controllers::DeletionController> deletion;
@@ -298,17 +299,16 @@ class NodeImpl : public NodeContext {
   Micros last_alarm = 0;            // last integrity event raised to applications
   RequestRoundClock rounds;
   Micros next_housekeeping = 0;
-  BeaconSchedule beacons;
+  Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended, forwarding, replication,
+                                       relay_watch, interests, subscriptions}};
 
  private:
   // node_requests.cpp
   void run_request_round(Micros now);
   // node_serving.cpp
   void serve_due_requests(Micros now);
-  // node_beacon.cpp: sends a beacon now or defers it; schedules the next.
+  // node.cpp: sends a beacon now (beacons.h) or lets it wait for our first pass.
   void beacon_due(Micros now);
-  // Builds and queues one; returns its size and a hash of what it says.
-  std::pair<std::size_t, std::size_t> send_beacon(Micros now);
   // node.cpp
   void housekeeping(Micros now);
   // node_forwarding.cpp: rebroadcasts whose delay is over join the repair queue.

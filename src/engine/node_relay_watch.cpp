@@ -7,7 +7,7 @@
 namespace dissem::engine {
 
 void NodeImpl::note_named_relays(const std::string& group, std::uint32_t hops, Micros now) {
-  if (beacons.named_relays.empty() || !forwarding->names_relays()) return;
+  if (beacons.named_relays().empty() || !forwarding->names_relays()) return;
   // As the relay judges it (controllers/forwarding/subscriber_tree.cpp,
   // naming_by_transmitter): named towards a subscriber other than itself
   // that the hop limit still reaches after its rebroadcast.
@@ -15,7 +15,7 @@ void NodeImpl::note_named_relays(const std::string& group, std::uint32_t hops, M
   if (hops >= hop_limit) return;
   const std::uint32_t reach = hop_limit - hops + 1;
   std::vector<NodeId> named;
-  for (const auto& e : beacons.named_relays)
+  for (const auto& e : beacons.named_relays())
     if (e.group == group && e.subscriber != e.via && e.distance <= reach) named.push_back(e.via);
   std::sort(named.begin(), named.end());
   named.erase(std::unique(named.begin(), named.end()), named.end());
