@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/key_table.h"
+#include "config/key_table.h"
 
 namespace dissem::controllers {
 namespace {

@@ -25,12 +25,12 @@
 #include <string>
 #include <vector>
 
-#include "core/setting_text.h"
+#include "config/setting_text.h"
 #include "core/types.h"
 
 namespace dissem::controllers {
 
-// A refused setting: "<key>: <what>" (core/setting_text.h).
+// A refused setting: "<key>: <what>" (config/setting_text.h).
 using SettingsError = SettingError;
 
 struct ControllerSettings {

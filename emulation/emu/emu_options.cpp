@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "core/setting_text.h"
+#include "config/setting_text.h"
 
 namespace dissem::emu {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "sim/link/link_time.h"
+#include "link/link_time.h"
 
 namespace dissem::emu {
 

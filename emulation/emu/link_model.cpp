@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "sim/link/link_draws.h"
+#include "link/link_draws.h"
 
 namespace dissem::emu {
 namespace {

@@ -39,9 +39,9 @@
 #include "core/random.h"
 #include "ethernet.h"
 #include "link_effects.h"
-#include "sim/link/channel.h"
-#include "sim/link/gilbert_elliott.h"
-#include "sim/link/link_spec.h"
+#include "link/channel.h"
+#include "link/gilbert_elliott.h"
+#include "link/link_spec.h"
 
 namespace dissem::emu {
 

@@ -10,7 +10,7 @@
 #include <iterator>
 
 #include "daemon/daemon_keys.h"
-#include "engine/toml_parse.h"
+#include "config/toml_parse.h"
 
 namespace dissem::daemon {
 namespace {
@@ -118,7 +118,7 @@ std::pair<char32_t, std::size_t> utf8_at(const std::string& s, std::size_t i) {
 
 // A TOML basic string. Everything outside printable ASCII is escaped, so the
 // printed file never holds a raw character the input guard refuses
-// (engine/toml_input_guard.h): a value given as an escape prints back as one.
+// (config/toml_input_guard.h): a value given as an escape prints back as one.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (std::size_t i = 0; i < s.size(); ++i) {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/key_table.h"
+#include "config/key_table.h"
 #include "daemon/key_files.h"
 
 namespace dissem::daemon {
@@ -141,7 +141,7 @@ std::string mode_text(std::uint32_t mode) {
 using C = DaemonConfig;
 using S = std::string;
 
-// A whole number in [lo, hi] (core/setting_text.h).
+// A whole number in [lo, hi] (config/setting_text.h).
 std::uint64_t whole(const S& key, const S& text, std::uint64_t lo, std::uint64_t hi) {
   return parse_number<std::uint64_t>(key, text, lo, hi);
 }

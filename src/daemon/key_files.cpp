@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/setting_text.h"
+#include "config/setting_text.h"
 #include "engine/config_keys.h"
 
 namespace dissem::daemon {

@@ -11,8 +11,8 @@
 #include <optional>
 #include <unordered_map>
 
-#include "engine/coding/block_decoder.h"
-#include "engine/coding/block_layout.h"
+#include "coding/block_decoder.h"
+#include "coding/block_layout.h"
 #include "core/types.h"
 
 namespace dissem::engine {

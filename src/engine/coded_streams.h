@@ -11,7 +11,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "engine/coding/window_decoder.h"
+#include "coding/window_decoder.h"
 #include "core/types.h"
 
 namespace dissem::engine {

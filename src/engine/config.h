@@ -95,7 +95,7 @@ struct EngineConfig {
   double serve_stranger_share = 0.1;
   Micros serve_burst = 4 * kSeconds;
 
-  // --- erasure coding (engine/coding/) ---------------------------------------
+  // --- erasure coding (coding/) ---------------------------------------
   // Repairs are coded symbols (linear combinations of a block's fragments):
   // one symbol fixes different losses at different receivers, requests state
   // a deficit per block, and the publisher adds proactive redundancy. false:

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/key_table.h"
+#include "config/key_table.h"
 #include "engine/config.h"
 
 namespace dissem::engine {

@@ -5,8 +5,8 @@
 // the decoder holds (explicit coefficients).
 #include <algorithm>
 
-#include "engine/coding/coefficients.h"
-#include "engine/coding/linear_combination.h"
+#include "coding/coefficients.h"
+#include "coding/linear_combination.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 

@@ -4,8 +4,8 @@
 // redundancy, answers to window requests), and scheduling those answers.
 #include <algorithm>
 
-#include "engine/coding/coefficients.h"
-#include "engine/coding/linear_combination.h"
+#include "coding/coefficients.h"
+#include "coding/linear_combination.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 #include "engine/window_image.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/types.h"
-#include "engine/coding/block_layout.h"
+#include "coding/block_layout.h"
 #include "engine/node_types.h"
 #include "engine/leveled_queue.h"
 #include "engine/network_traffic_memory.h"

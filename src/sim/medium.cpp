@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "sim/link/link_draws.h"
+#include "link/link_draws.h"
 
 namespace dissem::sim {
 namespace {

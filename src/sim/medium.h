@@ -2,7 +2,7 @@
 // over an ordered (sender, receiver) link, or is lost on it.
 //
 // Model (MANE semantics, as in the paper's emulation): the link-effects
-// model of sim/link/, which the emulator (emulation/emu) drives too, so the
+// model of link/, which the emulator (emulation/emu) drives too, so the
 // two agree by construction:
 //  * per ordered link (link::LinkSpec): enabled (an asymmetric link is one
 //    direction disabled), reliability (Bernoulli loss per packet and per
@@ -43,9 +43,9 @@
 #include "engine/stats.h"
 #include "core/types.h"
 #include "sim/event_queue.h"
-#include "sim/link/channel.h"
-#include "sim/link/gilbert_elliott.h"
-#include "sim/link/link_spec.h"
+#include "link/channel.h"
+#include "link/gilbert_elliott.h"
+#include "link/link_spec.h"
 #include "core/random.h"
 
 namespace dissem::sim {

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "engine/config_keys.h"
-#include "engine/toml_parse.h"
+#include "config/toml_parse.h"
 #include "sim/toml_table_reader.h"
 
 namespace dissem::sim {

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/coding/block_decoder.h"
-#include "engine/coding/coefficients.h"
-#include "engine/coding/linear_combination.h"
+#include "coding/block_decoder.h"
+#include "coding/coefficients.h"
+#include "coding/linear_combination.h"
 #include "core/random.h"
 
 using namespace dissem;

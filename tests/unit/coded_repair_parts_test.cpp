@@ -5,7 +5,7 @@
 
 #include "engine/block_traffic_memory.h"
 #include "engine/channel_share.h"
-#include "engine/coding/block_layout.h"
+#include "coding/block_layout.h"
 #include "engine/reception_meter.h"
 #include "engine/redundancy_planner.h"
 #include "wire/codec.h"

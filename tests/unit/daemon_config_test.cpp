@@ -429,7 +429,7 @@ namespace dissem::daemon {
 TEST(ConfigPrinting, CharactersGivenAsEscapesPrintAsEscapesAndReadBack) {
   // Found by the configuration fuzzer: U+FB44 given as an escape was
   // accepted, printed raw, and the printed file was then refused (toml++
-  // 3.3.0 mishandles that character raw; engine/toml_input_guard.h).
+  // 3.3.0 mishandles that character raw; config/toml_input_guard.h).
   DaemonConfig c;
   apply_toml(c, "[controllers]\nplugin.params = \"a\\uFB44b \\u00e9 \\U0001F600 \\u0001\"\n", "in.toml");
   const std::string printed = to_toml(c);

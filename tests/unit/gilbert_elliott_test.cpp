@@ -1,4 +1,4 @@
-#include "sim/link/gilbert_elliott.h"
+#include "link/gilbert_elliott.h"
 
 #include <gtest/gtest.h>
 

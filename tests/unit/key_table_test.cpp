@@ -1,9 +1,9 @@
-// core/key_table.h: a table of settings set by name from text and printed back.
+// config/key_table.h: a table of settings set by name from text and printed back.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "core/key_table.h"
+#include "config/key_table.h"
 
 namespace dissem {
 namespace {

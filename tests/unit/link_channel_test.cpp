@@ -1,13 +1,13 @@
 // link::Channel alone, in virtual time (nanoseconds here): FIFO radios and
 // shared channels, the half-duplex round robin with turnaround and max hold,
 // drop-tail per sender. Exact times, no tolerances.
-#include "sim/link/channel.h"
+#include "link/channel.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "sim/link/link_time.h"
+#include "link/link_time.h"
 
 namespace dissem::link {
 namespace {

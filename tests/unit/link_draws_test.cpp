@@ -1,7 +1,7 @@
 // link_draws.h: which uniform draws each decision takes, in which order, and
 // the pass probability under burst loss. A twin generator with the same seed
 // replays the draws the model must have made.
-#include "sim/link/link_draws.h"
+#include "link/link_draws.h"
 
 #include <gtest/gtest.h>
 

@@ -146,7 +146,7 @@ TEST(ScenarioFile, EngineSpreadAndLastSizeErrorsSayWhere) {
 }  // namespace
 
 TEST(ScenarioFile, CharactersTheTomlParserMishandlesAreRefusedWithTheirLine) {
-  // toml++ 3.3.0 reaches undefined behaviour on them (see engine/toml_input_guard.h).
+  // toml++ 3.3.0 reaches undefined behaviour on them (see config/toml_input_guard.h).
   EXPECT_NE(error_of("# a scenario\n# \xCE\xA7\n").find("s.toml:2: character U+03A7"), std::string::npos);
 }
 

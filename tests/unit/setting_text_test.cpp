@@ -1,11 +1,11 @@
-// core/setting_text.h: strict parsing of setting values, refusals naming the key.
+// config/setting_text.h: strict parsing of setting values, refusals naming the key.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "core/setting_text.h"
+#include "config/setting_text.h"
 
 namespace dissem {
 namespace {

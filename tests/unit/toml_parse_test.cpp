@@ -1,7 +1,7 @@
-// engine/toml_parse.h: the one way TOML documents are read, and where their errors are.
+// config/toml_parse.h: the one way TOML documents are read, and where their errors are.
 #include <gtest/gtest.h>
 
-#include "engine/toml_parse.h"
+#include "config/toml_parse.h"
 
 namespace dissem::engine {
 namespace {

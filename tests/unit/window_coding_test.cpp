@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/coding/coefficients.h"
-#include "engine/coding/linear_combination.h"
-#include "engine/coding/window_decoder.h"
+#include "coding/coefficients.h"
+#include "coding/linear_combination.h"
+#include "coding/window_decoder.h"
 #include "core/random.h"
 #include "engine/window_image.h"
 #include "wire/codec.h"

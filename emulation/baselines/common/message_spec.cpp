@@ -4,12 +4,12 @@
 #include <string>
 
 #include "command_line.h"
-#include "core/setting_text.h"
+#include "config/setting_text.h"
 
 namespace dissem::baseline {
 namespace {
 
-// Whole-string unsigned decimal (core/setting_text.h); std::stoul would
+// Whole-string unsigned decimal (config/setting_text.h); std::stoul would
 // accept "12abc" and "-1".
 std::uint64_t parse_count(std::string_view text, const char* what) {
   const auto value = read_whole_number(text);

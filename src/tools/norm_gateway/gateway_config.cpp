@@ -9,8 +9,8 @@
 #include <limits>
 #include <sstream>
 
-#include "engine/toml_input_guard.h"
-#include "engine/toml_parse.h"
+#include "config/toml_input_guard.h"
+#include "config/toml_parse.h"
 #include "tools/norm_gateway/bridge_origin.h"
 
 namespace dissem::norm_gateway {

@@ -1,6 +1,6 @@
-#include "engine/toml_parse.h"
+#include "config/toml_parse.h"
 
-#include "engine/toml_input_guard.h"
+#include "config/toml_input_guard.h"
 
 namespace dissem::engine {
 

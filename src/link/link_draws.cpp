@@ -1,4 +1,4 @@
-#include "sim/link/link_draws.h"
+#include "link/link_draws.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "engine/coding/coefficients.h"
+#include "coding/coefficients.h"
 
 #include "core/random.h"
 

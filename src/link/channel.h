@@ -36,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/link/link_time.h"
+#include "link/link_time.h"
 
 namespace dissem::link {
 

@@ -1,11 +1,11 @@
-#include "engine/coding/window_decoder.h"
+#include "coding/window_decoder.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "engine/coding/block_decoder.h"
-#include "engine/coding/linear_combination.h"
+#include "coding/block_decoder.h"
+#include "coding/linear_combination.h"
 
 namespace dissem::engine::coding {
 namespace {

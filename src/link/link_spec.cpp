@@ -1,4 +1,4 @@
-#include "sim/link/link_spec.h"
+#include "link/link_spec.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "engine/coding/linear_combination.h"
+#include "coding/linear_combination.h"
 
 #include <isa-l/erasure_code.h>
 

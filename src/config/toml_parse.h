@@ -1,7 +1,7 @@
 // Reading a TOML document the one way dissemd's configuration
 // (daemon/config_toml.h), dissem-sim's scenario files (sim/scenario_file.h)
 // and the NORM gateway's configuration do: the input guard first
-// (engine/toml_input_guard.h), then toml++, whose refusal is told as
+// (config/toml_input_guard.h), then toml++, whose refusal is told as
 // "<source>:<line>:<column>: <what>".
 #pragma once
 

@@ -1,12 +1,12 @@
-#include "engine/coding/block_decoder.h"
+#include "coding/block_decoder.h"
 
 #include <isa-l/erasure_code.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "engine/coding/coefficients.h"
-#include "engine/coding/linear_combination.h"
+#include "coding/coefficients.h"
+#include "coding/linear_combination.h"
 
 namespace dissem::engine::coding {
 

@@ -12,8 +12,8 @@
 #pragma once
 
 #include "core/random.h"
-#include "sim/link/gilbert_elliott.h"
-#include "sim/link/link_spec.h"
+#include "link/gilbert_elliott.h"
+#include "link/link_spec.h"
 
 namespace dissem::link {
 

@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "sim/link/gilbert_elliott.h"
-#include "sim/link/link_time.h"
+#include "link/gilbert_elliott.h"
+#include "link/link_time.h"
 
 namespace dissem::link {
 

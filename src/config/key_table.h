@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/setting_text.h"
+#include "config/setting_text.h"
 
 namespace dissem {
 

@@ -1,4 +1,4 @@
-#include "engine/toml_input_guard.h"
+#include "config/toml_input_guard.h"
 
 #include <fmt/format.h>
 

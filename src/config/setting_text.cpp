@@ -1,4 +1,4 @@
-#include "core/setting_text.h"
+#include "config/setting_text.h"
 
 #include <cmath>
 #include <sstream>
