@@ -4,7 +4,7 @@
 // tests exactly as it runs on the wall clock in the emulator. The link
 // effects themselves (loss and burst loss, delay, duplicates, rates and
 // drop-tail queues, shared and half-duplex channels) are the link-effects
-// model of src/sim/link, which the simulator's medium drives too; this class
+// model of src/link, which the simulator's medium drives too; this class
 // maps EEL effects and options onto it and keeps the events.
 //
 // Path of one frame sent by node S at time t:

@@ -1,4 +1,4 @@
-// Erasure-coding throughput per core (ISA-L through engine/coding), k = 64
+// Erasure-coding throughput per core (ISA-L through src/coding), k = 64
 // symbols of 1,400 bytes: encoding r repair symbols from a whole block, and
 // decoding a block with a share of its sources missing. Prints figures; the
 // issue's targets are encode >= 1 GB/s and decode >= 500 MB/s.

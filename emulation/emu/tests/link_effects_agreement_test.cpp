@@ -1,5 +1,5 @@
 // One link specification through both drivers of the link-effects model
-// (src/sim/link): the simulator's Medium (microseconds, one random stream for
+// (src/link): the simulator's Medium (microseconds, one random stream for
 // the medium) and the emulator's LinkModel (nanoseconds, one stream per link,
 // configured as dissem-emu is: options and EEL-style effects). Same offers,
 // many frames; the statistics must agree.
