@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <optional>
 
 #include <fmt/format.h>
+
+#include "config/setting_text.h"
 
 namespace dissem::emu {
 namespace {
@@ -43,20 +44,6 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
          });
 }
 
-std::optional<double> to_double(std::string_view text) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v))
-    return std::nullopt;
-  return v;
-}
-
-std::optional<std::uint64_t> to_uint(std::string_view text) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return v;
-}
 
 // Reports problems as "<source>:<line>: <what>".
 class LineParser {
@@ -69,7 +56,7 @@ class LineParser {
   }
 
   TimeNs seconds(std::string_view field, std::string_view text) const {
-    const auto v = to_double(text);
+    const auto v = read_finite_number(text);
     if (!v) fail(fmt::format("field '{}': '{}' is not a number of seconds", field, text));
     if (*v < 0) fail(fmt::format("field '{}': {} is negative", field, text));
     if (*v > 1e9) fail(fmt::format("field '{}': {} seconds is too large", field, text));
@@ -77,21 +64,21 @@ class LineParser {
   }
 
   double percent(std::string_view field, std::string_view text) const {
-    const auto v = to_double(text);
+    const auto v = read_finite_number(text);
     if (!v) fail(fmt::format("field '{}': '{}' is not a number", field, text));
     if (*v < 0 || *v > 100) fail(fmt::format("field '{}': {} is not a percentage in 0..100", field, text));
     return *v;
   }
 
   std::uint64_t bitrate(std::string_view field, std::string_view text) const {
-    const auto v = to_uint(text);
+    const auto v = read_whole_number(text);
     if (!v) fail(fmt::format("field '{}': '{}' is not a non-negative whole number of bits per second", field, text));
     return *v;
   }
 
   NodeId nem(std::string_view field, std::string_view text) const {
     if (text.substr(0, 4) != "nem:") fail(fmt::format("field '{}': '{}' is not of the form nem:<id>", field, text));
-    const auto v = to_uint(text.substr(4));
+    const auto v = read_whole_number(text.substr(4));
     if (!v) fail(fmt::format("field '{}': '{}' has no numeric nem id", field, text));
     if (*v < 1 || *v > nodes_) fail(fmt::format("field '{}': nem id {} is not in 1..{}", field, *v, nodes_));
     return static_cast<NodeId>(*v);

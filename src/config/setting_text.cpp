@@ -34,6 +34,14 @@ std::optional<std::uint64_t> read_whole_number(std::string_view text) {
   return v;
 }
 
+std::optional<double> read_finite_number(std::string_view text) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ptr != end || ec != std::errc{} || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
 namespace setting_text_detail {
 
 std::uint64_t parse_unsigned(const std::string& key, const std::string& text, std::uint64_t lo, std::uint64_t hi) {

@@ -49,6 +49,9 @@ class SettingError : public std::runtime_error {
 // otherwise (no sign, no spaces, no overflow). For the pieces of a value
 // with a form of its own ("EPOCH=SECONDS"), whose refusal names that form.
 std::optional<std::uint64_t> read_whole_number(std::string_view text);
+// A finite decimal number (exponent forms too) and nothing else; nullopt
+// otherwise (no leading '+', no spaces, no "nan" or "inf", no overflow).
+std::optional<double> read_finite_number(std::string_view text);
 
 namespace setting_text_detail {
 std::uint64_t parse_unsigned(const std::string& key, const std::string& text, std::uint64_t lo, std::uint64_t hi);

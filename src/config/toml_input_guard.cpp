@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace dissem::engine {
+namespace dissem::config {
 namespace {
 
 // The code points toml++ 3.3.0's whitespace lookup does not cover.
@@ -35,4 +35,4 @@ std::optional<std::string> toml_input_problem(std::string_view text, const std::
   return std::nullopt;
 }
 
-}  // namespace dissem::engine
+}  // namespace dissem::config

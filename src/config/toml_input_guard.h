@@ -15,10 +15,10 @@
 #include <string>
 #include <string_view>
 
-namespace dissem::engine {
+namespace dissem::config {
 
 // What is wrong with `text` (naming `source`, the line and the character),
 // or nullopt when the parser may have it.
 std::optional<std::string> toml_input_problem(std::string_view text, const std::string& source);
 
-}  // namespace dissem::engine
+}  // namespace dissem::config

@@ -2,7 +2,7 @@
 
 #include "config/toml_input_guard.h"
 
-namespace dissem::engine {
+namespace dissem::config {
 
 std::optional<std::string> parse_toml(std::string_view text, const std::string& source, toml::table& out) {
   if (auto problem = toml_input_problem(text, source)) return problem;
@@ -19,4 +19,4 @@ std::string toml_where(const std::string& source, const toml::node& node) {
   return " (" + source + ":" + std::to_string(node.source().begin.line) + ")";
 }
 
-}  // namespace dissem::engine
+}  // namespace dissem::config

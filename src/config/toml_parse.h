@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace dissem::engine {
+namespace dissem::config {
 
 // Parses `text` (named `source` in messages) into `out`. Returns what is
 // wrong with it, or nullopt when `out` holds the document.
@@ -20,4 +20,4 @@ std::optional<std::string> parse_toml(std::string_view text, const std::string& 
 // " (<source>:<line>)": where `node` stands, to append to a message about it.
 std::string toml_where(const std::string& source, const toml::node& node);
 
-}  // namespace dissem::engine
+}  // namespace dissem::config

@@ -94,7 +94,7 @@ void apply_section(DaemonConfig& config, const std::string& section, const toml:
       if (!type) throw ConfigError("unknown key '" + key + "'");
       set_value(config, key, value_text(key, *type, node));
     } catch (const ConfigError& e) {
-      throw ConfigError(e.what() + engine::toml_where(source, node));
+      throw ConfigError(e.what() + config::toml_where(source, node));
     }
   }
 }
@@ -227,18 +227,18 @@ std::string value_toml(const KeyValue& kv) {
 
 void apply_toml(DaemonConfig& config, std::string_view text, const std::string& source) {
   toml::table root;
-  if (auto problem = engine::parse_toml(text, source, root)) throw ConfigError(*problem);
+  if (auto problem = config::parse_toml(text, source, root)) throw ConfigError(*problem);
   const auto& sections = section_names();
   for (auto&& [name, node] : root) {
     const std::string section(name.str());
     const bool known = std::find(sections.begin(), sections.end(), section) != sections.end();
     if (!known) {
       const std::string what = node.is_table() ? "unknown table [" + section + "]" : "unknown key '" + section + "'";
-      throw ConfigError(what + engine::toml_where(source, node));
+      throw ConfigError(what + config::toml_where(source, node));
     }
     const toml::table* table = node.as_table();
     if (table == nullptr)
-      throw ConfigError(section + ": expected a table [" + section + "], got " + type_name(node) + engine::toml_where(source, node));
+      throw ConfigError(section + ": expected a table [" + section + "], got " + type_name(node) + config::toml_where(source, node));
     apply_section(config, section, *table, source);
   }
 }

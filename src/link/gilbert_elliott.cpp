@@ -1,11 +1,12 @@
 #include "link/gilbert_elliott.h"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "config/setting_text.h"
 
 namespace dissem::link {
 
@@ -44,14 +45,12 @@ GilbertParams parse_gilbert(std::string_view text) {
   double values[3] = {};
   for (std::size_t i = 0; i < 3; ++i) {
     const std::string_view part = parts[i];
-    double v = 0;
-    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    const auto v = read_finite_number(part);
     std::string message = kFields[i];
     message.append(" '").append(part).append("' ");
-    if (part.empty() || ec != std::errc{} || end != part.data() + part.size() || !std::isfinite(v))
-      throw std::invalid_argument(message.append("is not a number"));
-    if (v < 0 || v > 1) throw std::invalid_argument(message.append("is not a probability in [0, 1]"));
-    values[i] = v;
+    if (!v) throw std::invalid_argument(message.append("is not a number"));
+    if (*v < 0 || *v > 1) throw std::invalid_argument(message.append("is not a probability in [0, 1]"));
+    values[i] = *v;
   }
   return {values[0], values[1], values[2]};
 }

@@ -269,7 +269,7 @@ class Parser {
 
 Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& base_dir) {
   toml::table root;
-  if (auto problem = engine::parse_toml(text, source, root)) throw ScenarioError(*problem);
+  if (auto problem = config::parse_toml(text, source, root)) throw ScenarioError(*problem);
   return Parser(source, base_dir).run(root);
 }
 

@@ -132,6 +132,14 @@ TEST(SettingText, ReadWholeNumberTakesDigitsThatFit64BitsOnly) {
     EXPECT_FALSE(read_whole_number(bad).has_value()) << bad;
 }
 
+TEST(SettingText, ReadFiniteNumberTakesAWholeDecimalOrExponentFormOnly) {
+  EXPECT_EQ(read_finite_number("0"), 0.0);
+  EXPECT_EQ(read_finite_number("-2.5"), -2.5);
+  EXPECT_EQ(read_finite_number("1e3"), 1000.0);
+  for (const std::string bad : {"", "+1", " 1", "1 ", "1.0x", "nan", "inf", "-inf", "1e999", "0x10", "x"})
+    EXPECT_FALSE(read_finite_number(bad).has_value()) << bad;
+}
+
 TEST(SettingText, ErrorsNameTheKeyOrSayItIsUnknown) {
   const SettingError refused("net.port", "70000 is out of range [1, 65535]");
   EXPECT_EQ(std::string(refused.what()), "net.port: 70000 is out of range [1, 65535]");

@@ -3,7 +3,7 @@
 
 #include "config/toml_parse.h"
 
-namespace dissem::engine {
+namespace dissem::config {
 namespace {
 
 TEST(TomlParse, ReadsADocument) {
@@ -28,4 +28,4 @@ TEST(TomlParse, TheInputGuardSpeaksFirst) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::config

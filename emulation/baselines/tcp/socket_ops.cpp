@@ -11,10 +11,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <thread>
+
+#include "config/setting_text.h"
 
 namespace dissem::tcp_baseline {
 namespace {
@@ -59,11 +60,9 @@ Endpoint parse_endpoint(const std::string& text, bool host_required) {
   Endpoint e;
   e.host = colon == std::string::npos ? "0.0.0.0" : text.substr(0, colon);
   const std::string port = colon == std::string::npos ? text : text.substr(colon + 1);
-  unsigned value = 0;
-  const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (port.empty() || ec != std::errc{} || ptr != port.data() + port.size() || value == 0 || value > 65535)
-    throw std::invalid_argument("'" + text + "': the port is not 1..65535");
-  e.port = static_cast<std::uint16_t>(value);
+  const auto value = read_whole_number(port);
+  if (!value || *value == 0 || *value > 65535) throw std::invalid_argument("'" + text + "': the port is not 1..65535");
+  e.port = static_cast<std::uint16_t>(*value);
   address_of(e);  // checks the host
   return e;
 }

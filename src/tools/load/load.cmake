@@ -9,7 +9,7 @@ add_library(dissem_load_payload STATIC ${CMAKE_CURRENT_LIST_DIR}/stamped_payload
                                        ${CMAKE_CURRENT_LIST_DIR}/publication_log.cpp
                                        ${CMAKE_CURRENT_LIST_DIR}/reception_log.cpp)
 target_include_directories(dissem_load_payload PUBLIC ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(dissem_load_payload PUBLIC fmt::fmt nlohmann_json::nlohmann_json)
+target_link_libraries(dissem_load_payload PUBLIC dissem_config fmt::fmt nlohmann_json::nlohmann_json)
 target_compile_options(dissem_load_payload PRIVATE ${DISSEM_WARNINGS})
 
 add_executable(dissem-load ${CMAKE_CURRENT_LIST_DIR}/dissem_load_main.cpp

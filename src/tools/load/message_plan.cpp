@@ -1,20 +1,19 @@
 #include "tools/load/message_plan.h"
 
-#include <charconv>
 #include <stdexcept>
 #include <string>
 
+#include "config/setting_text.h"
 #include "tools/load/stamped_payload.h"
 
 namespace dissem::load {
 namespace {
 
 std::size_t number(const std::string& item, std::string_view text) {
-  std::size_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || ptr != text.data() + text.size() || text.empty())
+  const auto v = read_whole_number(text);
+  if (!v)
     throw std::invalid_argument("message sizes: '" + item + "' is not COUNTxBYTES or BYTES");
-  return v;
+  return static_cast<std::size_t>(*v);
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -10,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "config/setting_text.h"
 #include "tools/load/stamped_payload.h"
 
 namespace dissem::load {
@@ -40,19 +40,17 @@ std::vector<std::string_view> split_items(std::string_view text) {
 }
 
 std::uint64_t whole(std::string_view stream, std::string_view key, std::string_view text, std::uint64_t max) {
-  std::uint64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || v > max)
+  const auto v = read_whole_number(text);
+  if (!v || *v > max)
     fail(stream, std::string(key) + "=" + std::string(text) + " is not a whole number in 0.." + std::to_string(max));
-  return v;
+  return *v;
 }
 
 double real(std::string_view stream, std::string_view key, std::string_view text, double max) {
-  double v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(v) || v < 0 || v > max)
+  const auto v = read_finite_number(text);
+  if (!v || *v < 0 || *v > max)
     fail(stream, std::string(key) + "=" + std::string(text) + " is not a number in 0.." + std::to_string(max));
-  return v;
+  return *v;
 }
 
 bool yes_no(std::string_view stream, std::string_view text) {

@@ -181,12 +181,12 @@ bool known_section(const std::string& section) {
 
 void apply_toml(GatewayConfig& config, std::string_view text, const std::string& source) {
   toml::table doc;
-  if (auto problem = engine::parse_toml(text, source, doc)) throw ConfigError(*problem);
+  if (auto problem = config::parse_toml(text, source, doc)) throw ConfigError(*problem);
   for (auto&& [section_name, section_node] : doc) {
     const std::string section(section_name.str());
     const toml::table* table = section_node.as_table();
-    if (!known_section(section)) throw ConfigError("unknown section [" + section + "]" + engine::toml_where(source, section_node));
-    if (table == nullptr) throw ConfigError(section + ": expected a table" + engine::toml_where(source, section_node));
+    if (!known_section(section)) throw ConfigError("unknown section [" + section + "]" + config::toml_where(source, section_node));
+    if (table == nullptr) throw ConfigError(section + ": expected a table" + config::toml_where(source, section_node));
     for (auto&& [name_key, node] : *table) {
       const std::string name(name_key.str());
       const std::string full = section + "." + name;
@@ -195,7 +195,7 @@ void apply_toml(GatewayConfig& config, std::string_view text, const std::string&
         if (key == nullptr) throw ConfigError("unknown key '" + full + "'");
         key->read(config, node, full);
       } catch (const ConfigError& e) {
-        throw ConfigError(e.what() + engine::toml_where(source, node));
+        throw ConfigError(e.what() + config::toml_where(source, node));
       }
     }
   }
@@ -221,7 +221,7 @@ void apply_assignment(GatewayConfig& config, const std::string& assignment) {
   const std::string full = section + "." + name;
   const Key* key = find_key(section, name);
   if (key == nullptr) throw ConfigError("unknown key '" + full + "'");
-  if (auto problem = engine::toml_input_problem(value, "--set " + full)) throw ConfigError(*problem);
+  if (auto problem = config::toml_input_problem(value, "--set " + full)) throw ConfigError(*problem);
   // The value as TOML (a number, a boolean, a quoted string); anything that
   // does not parse as one is taken as a bare string.
   toml::table parsed;
