@@ -79,9 +79,17 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   limits.max_request_messages = c.max_request_fragments;
   subscriptions.set_reorder_time(c.reorder_time);
   update_timing();
+  restore_cache();
+  // Spread first beacons so nodes started together do not collide.
+  beacons.start(now);
+  next_housekeeping = now + kHousekeepingInterval;
+  rounds.next = now;
+  pushes.tokens_at = now;
+}
 
-  // Restart: everything cached comes back; what was complete stays settled
-  // and what was partial is requested again once someone subscribes.
+// Restart: everything cached comes back; what was complete stays settled
+// and what was partial is requested again once someone subscribes.
+void NodeImpl::restore_cache() {
   for (auto& rec : store->load_index()) {
     // Messages cached before digests existed get theirs now.
     if (rec.complete && rec.meta.digest == 0) {
@@ -112,11 +120,6 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   restore_durable();
   naming.restore(*store);
   ended.restore(*store);
-  // Spread first beacons so nodes started together do not collide.
-  beacons.start(now);
-  next_housekeeping = now + kHousekeepingInterval;
-  rounds.next = now;
-  pushes.tokens_at = now;
 }
 
 void NodeImpl::update_timing() {

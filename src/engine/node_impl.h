@@ -110,6 +110,11 @@ class NodeImpl : public NodeContext {
   // id, length and digest set.
   MessageId publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
                             Micros now);
+  // Refuses (QueueFull, counted) a publication the send budgets have no room for.
+  void admit_publication(const std::string& group, const MessageMeta& meta, std::uint64_t bytes, Micros now);
+  // Our message, numbered, stored and tracked, joins the publication queue at
+  // its priority (in the place of the oldest one it replaces, if any).
+  void queue_publication(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now);
   // A publication leaves the queue (sent, evicted, superseded): its bytes are released.
   void release_publication(const PublicationCursor& cur);
   // Throws QueueFull if `bytes` more of `group` would exceed a send budget.
@@ -174,6 +179,15 @@ class NodeImpl : public NodeContext {
   // nullopt: ask by ranges (layout unknown); empty: no block is due yet.
   std::optional<std::vector<wire::BlockNeed>> block_needs(const MessageId& id, const MessageState& st,
                                                           const MissingRanges& missing, Micros now);
+  // How far the first pass of a message with a known layout is seen to have
+  // gone (`end`: past the message when a later one of its stream arrived),
+  // and whether it has been silent long enough to be a tail.
+  struct FirstPassSeen {
+    std::uint32_t end = 0;
+    bool silent = false;
+  };
+  FirstPassSeen first_pass_seen(const MessageId& id, const MessageState& st, const coding::BlockLayout& layout,
+                                Micros now) const;
 
   // node_windows.cpp: window coding across small messages of a stream.
   bool window_coding() const;
@@ -311,6 +325,9 @@ class NodeImpl : public NodeContext {
   void beacon_due(Micros now);
   // node.cpp
   void housekeeping(Micros now);
+  // At construction: the cached messages, our streams' counters, durable
+  // subscriptions, group references and ended streams, as the cache kept them.
+  void restore_cache();
   // node_forwarding.cpp: rebroadcasts whose delay is over join the repair queue.
   void release_due_forwards(Micros now);
   // Our own first pass has yet to send (all of) `block` of `id`.

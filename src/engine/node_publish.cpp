@@ -118,24 +118,28 @@ void NodeImpl::check_send_budget(const std::string& group, std::uint64_t bytes, 
                     ")");
 }
 
-MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
-                                    Micros now) {
-  // A cancel only frees the queue: never refused for room. A replacement
-  // needs room only for what it adds beyond the queued messages it ends.
+// A cancel only frees the queue: never refused for room. A replacement
+// needs room only for what it adds beyond the queued messages it ends.
+void NodeImpl::admit_publication(const std::string& group, const MessageMeta& meta, std::uint64_t bytes, Micros now) {
+  if (meta.cancel) return;
   std::uint64_t freed = 0;
   if (meta.replace)
     queues.publications.for_each([&](const PublicationCursor& c) {
       const MessageState* st = c.id.group == group ? tracker.find(c.id) : nullptr;
       if (st != nullptr && st->meta && st->meta->tag == meta.tag) freed += c.length;
     });
-  if (!meta.cancel && freed < payload.size()) {
-    try {
-      check_send_budget(group, payload.size() - freed, now);
-    } catch (const QueueFull&) {
-      ++stats.publish_queue_full;
-      throw;
-    }
+  if (freed >= bytes) return;
+  try {
+    check_send_budget(group, bytes - freed, now);
+  } catch (const QueueFull&) {
+    ++stats.publish_queue_full;
+    throw;
   }
+}
+
+MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
+                                    Micros now) {
+  admit_publication(group, meta, payload.size(), now);
   // The counter is durable before the message is acknowledged, and also kept
   // in node_state so eviction of our own messages can never make it go back.
   // Groups seen at restart were merged with it then; a new group reads it once.
@@ -165,13 +169,21 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   tracker.restore(meta, true, {}, now);
   note_expiry(meta);
   own_tags.note(group, seq, meta.tag);
+  queue_publication(meta, *body, now);
+  // Local subscribers on this node get it too.
+  on_message_settled(meta.id, true, now);
+  return meta.id;
+}
+
+void NodeImpl::queue_publication(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now) {
+  const std::string& group = meta.id.group;
   PublicationCursor cursor{meta.id, 0, nullptr};
   cursor.length = meta.total_length;
   own.queued_bytes += cursor.length;
   own.queued_group_bytes[group] += cursor.length;
-  if (own.payload_bytes + body->size() <= config.reassembly_memory) {
-    cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(*body);
-    own.payload_bytes += body->size();
+  if (own.payload_bytes + body.size() <= config.reassembly_memory) {
+    cursor.payload = std::make_shared<const std::vector<std::uint8_t>>(body);
+    own.payload_bytes += body.size();
   }
   // A replacement takes the place in the queue of the oldest message it
   // replaces that has not begun to go out (Mockets' replace): a stream whose
@@ -191,9 +203,6 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   } else {
     queues.publications.push(meta.priority, std::move(cursor));
   }
-  // Local subscribers on this node get it too.
-  on_message_settled(meta.id, true, now);
-  return meta.id;
 }
 
 }  // namespace dissem::engine

@@ -167,10 +167,41 @@ namespace {
 constexpr std::uint32_t kTailSymbols = 8;  // as the byte-range tail: 8 fragments at a time
 }  // namespace
 
-std::optional<std::vector<wire::BlockNeed>> NodeImpl::block_needs(const MessageId& id, const MessageState& st,
-                                                                  const MissingRanges& missing, Micros now) {
-  const coding::BlockLayout* layout = coded.layout(id);
-  if (!st.meta || layout == nullptr) return std::nullopt;  // ask by ranges
+namespace {
+
+// What one block lacks: its deficit and the sources held (nullopt when its
+// rank is whole). A block whose first pass is not seen to be over may simply
+// not be sent yet: like a silent tail, it is asked for a few symbols at a time.
+std::optional<wire::BlockNeed> block_need(const coding::BlockLayout& layout, std::uint32_t block,
+                                          const MessageState& st, const coding::BlockDecoder* decoder,
+                                          bool first_pass_over) {
+  const std::uint32_t k = layout.symbols_in(block);
+  std::string held((k + 7) / 8, '\0');
+  std::uint32_t sources = 0;
+  for (std::uint32_t i = 0; i < k; ++i) {
+    const std::uint32_t off = layout.source_offset(block, i);
+    if (st.have.contains(off, off + layout.source_length(block, i)) || (decoder != nullptr && decoder->has_source(i))) {
+      held[i / 8] = static_cast<char>(held[i / 8] | (1 << (i % 8)));
+      ++sources;
+    }
+  }
+  const std::uint32_t rank = decoder != nullptr ? static_cast<std::uint32_t>(decoder->rank()) : sources;
+  if (rank >= k) return std::nullopt;
+  std::uint32_t deficit = k - rank;
+  if (!first_pass_over) deficit = std::min(deficit, kTailSymbols);
+  wire::BlockNeed need;
+  need.set_block(block);
+  need.set_deficit(deficit);
+  need.set_symbol_size(layout.stride);
+  if (sources > 0) need.set_held(std::move(held));
+  if (layout.block_symbols != wire::kDefaultBlockSymbols) need.set_block_symbols(layout.block_symbols);
+  return need;
+}
+
+}  // namespace
+
+NodeImpl::FirstPassSeen NodeImpl::first_pass_seen(const MessageId& id, const MessageState& st,
+                                                  const coding::BlockLayout& layout, Micros now) const {
   // A block is asked for once its first pass, proactive redundancy
   // included, is over: something of a later block arrived, or the message
   // has been silent as long as a tail must be before it is asked for.
@@ -178,8 +209,8 @@ std::optional<std::vector<wire::BlockNeed>> NodeImpl::block_needs(const MessageI
   // Publishers send their messages in order: a later one seen means this
   // one's first pass is over.
   if (const StreamState* stream = tracker.stream(stream_of(id)); stream != nullptr && stream->newest > id.seq)
-    seen_end = layout->total + 1;
-  if (const auto b = coded.last_block_heard(id)) seen_end = std::max(seen_end, layout->end(*b));
+    seen_end = layout.total + 1;
+  if (const auto b = coded.last_block_heard(id)) seen_end = std::max(seen_end, layout.end(*b));
   const Micros mean_gap = st.fragments > 1 ? (st.last_arrival - st.first_seen) / (st.fragments - 1) : 0;
   // Silence: the byte-range tail rule, and also long enough, at the
   // publisher's own pace and loss, that the gap is unlikely to be a run of
@@ -190,35 +221,21 @@ std::optional<std::vector<wire::BlockNeed>> NodeImpl::block_needs(const MessageI
     const double run = loss > 0.01 ? std::clamp(std::ceil(std::log(0.005) / std::log(loss)), 4.0, 50.0) : 4.0;
     quiet = std::max(quiet, static_cast<Micros>(run * static_cast<double>(*interval)));
   }
-  const bool silent = now - st.last_arrival >= quiet;
+  return {seen_end, now - st.last_arrival >= quiet};
+}
+
+std::optional<std::vector<wire::BlockNeed>> NodeImpl::block_needs(const MessageId& id, const MessageState& st,
+                                                                  const MissingRanges& missing, Micros now) {
+  const coding::BlockLayout* layout = coded.layout(id);
+  if (!st.meta || layout == nullptr) return std::nullopt;  // ask by ranges
+  const FirstPassSeen seen = first_pass_seen(id, st, *layout, now);
   std::vector<wire::BlockNeed> out;
   auto consider = [&](std::uint32_t block) {
     if (!out.empty() && out.back().block() >= block) return;
-    if (!silent && seen_end <= layout->end(block)) return;
-    const std::uint32_t k = layout->symbols_in(block);
-    const coding::BlockDecoder* decoder = coded.decoder(id, block);
-    std::string held((k + 7) / 8, '\0');
-    std::uint32_t sources = 0;
-    for (std::uint32_t i = 0; i < k; ++i) {
-      const std::uint32_t off = layout->source_offset(block, i);
-      if (st.have.contains(off, off + layout->source_length(block, i)) || (decoder != nullptr && decoder->has_source(i))) {
-        held[i / 8] = static_cast<char>(held[i / 8] | (1 << (i % 8)));
-        ++sources;
-      }
-    }
-    const std::uint32_t rank = decoder != nullptr ? static_cast<std::uint32_t>(decoder->rank()) : sources;
-    if (rank >= k) return;
-    std::uint32_t deficit = k - rank;
-    // A block whose first pass we have not seen end may simply not be sent
-    // yet: like a silent tail, it is asked for a few symbols at a time.
-    if (seen_end <= layout->end(block)) deficit = std::min(deficit, kTailSymbols);
-    wire::BlockNeed need;
-    need.set_block(block);
-    need.set_deficit(deficit);
-    need.set_symbol_size(layout->stride);
-    if (sources > 0) need.set_held(std::move(held));
-    if (layout->block_symbols != wire::kDefaultBlockSymbols) need.set_block_symbols(layout->block_symbols);
-    out.push_back(std::move(need));
+    const bool first_pass_over = seen.end > layout->end(block);
+    if (!seen.silent && !first_pass_over) return;
+    if (auto need = block_need(*layout, block, st, coded.decoder(id, block), first_pass_over))
+      out.push_back(std::move(*need));
   };
   if (missing.whole) {
     for (std::uint32_t b = 0; b < layout->blocks(); ++b) consider(b);
