@@ -151,12 +151,14 @@ class NodeImpl : public NodeContext {
   // with the signatures of keyed groups checked newest first (the chain
   // vouches for the rest of the burst).
   void on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now);
-  // A fragment this node may not hold yet (received, or recovered by
-  // decoding): tracked, cached, offered to the forwarding controller.
   // node_forwarding.cpp: the forwarding controller's verdict on a fragment
   // held for the first time; a rebroadcast waits in queues.forwards.
   void offer_to_forwarding(const MessageMeta& meta, std::uint32_t offset, std::uint32_t length, bool subscribed,
                            const ArrivedFrom& from, Micros now);
+  // A fragment this node may not hold yet (received, or recovered by
+  // decoding): tracked, cached, offered to the forwarding controller. Data
+  // under our own id never gets here: the receive path refuses it first
+  // (handle_data, on_coded_symbol; window symbols of our streams are ignored).
   FragmentOutcome accept_fragment(const MessageMeta& meta, std::uint32_t offset, std::span<const std::uint8_t> payload,
                                   bool subscribed, const ArrivedFrom& from, Micros now);
 

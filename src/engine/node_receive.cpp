@@ -234,7 +234,6 @@ void handle_summary(NodeImpl& n, const wire::Summary& s, std::size_t size, Micro
 FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t offset,
                                           std::span<const std::uint8_t> payload, bool subscribed,
                                           const ArrivedFrom& from, Micros now) {
-  if (refuse_own_id(meta, now)) return FragmentOutcome::Duplicate;
   if (!security.authentic(meta)) return FragmentOutcome::DigestConflict;
   if (screen_supersession(meta, now)) return FragmentOutcome::Settled;
   if (refused_as_ended(meta, from, now)) return FragmentOutcome::Settled;
