@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/datagram_auth.h"
+#include "engine/security/datagram_auth.h"
 #include "wire/codec.h"
 
 namespace dissem::rogue {
@@ -51,7 +51,7 @@ namespace {
 
 // A data fragment heard, read as an outsider can: as it is, or, in a network
 // with a network key, without the authentication trailer it cannot forge
-// but can strip (engine/datagram_auth.h: the last 32 bytes).
+// but can strip (engine/security/datagram_auth.h: the last 32 bytes).
 bool decode_data(const Datagram& heard, wire::Decoded& d) {
   constexpr std::size_t kTrailer = engine::kAuthTrailerBytes;
   if (!wire::decode(heard, wire::Limits{}, d) && d.kind == wire::Kind::Data) return true;

@@ -63,12 +63,12 @@ struct MessageMeta {
   // existed, until their digest is computed or learnt.
   std::uint64_t digest = 0;
   // Keyed groups: the publisher's signature over the manifest (64 bytes,
-  // engine/message_signature.h) and its group key's epoch; empty in open
+  // engine/security/message_signature.h) and its group key's epoch; empty in open
   // groups. Kept with the message so any holder can serve it signed.
   std::string signature;
   std::uint32_t key_epoch = 0;
   // Keyed groups: the link to the publisher's previous message of the
-  // stream (16 bytes, engine/manifest_chain.h), signed with the manifest;
+  // stream (16 bytes, engine/security/manifest_chain.h), signed with the manifest;
   // empty when the publisher had none (its first message after a restart).
   std::string chain;
 

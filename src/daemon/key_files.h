@@ -1,4 +1,4 @@
-// Key files: the text form of the keys a node holds (engine/security_config.h).
+// Key files: the text form of the keys a node holds (engine/security/security_config.h).
 // The configuration names them; key material is never in the configuration.
 //
 //   # comment lines start with '#'; blank lines are ignored
@@ -26,7 +26,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/security_config.h"
+#include "engine/security/security_config.h"
 
 namespace dissem::daemon {
 

@@ -7,7 +7,7 @@
 
 #include "controllers/controller_settings.h"
 #include "engine/link_thresholds.h"
-#include "engine/security_config.h"
+#include "engine/security/security_config.h"
 #include "core/types.h"
 
 namespace dissem::engine {

@@ -55,7 +55,7 @@ class Node {
   // Datagrams read together (a host draining its socket): the same as
   // on_datagram for each in order, except that the signatures of keyed
   // groups are checked newest first, so one check vouches for the messages
-  // before it (engine/manifest_chain.h). The cheaper per datagram the
+  // before it (engine/security/manifest_chain.h). The cheaper per datagram the
   // longer the burst: the receive path speeds up as load grows.
   void on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now);
   void on_timer(Micros now);

@@ -2,7 +2,7 @@
 // wake-up's): deliveries wait for the burst's end, so one commit makes all
 // its completed messages durable; in keyed groups the burst's signatures are
 // checked newest first, so one verification can vouch for a stream's
-// earlier messages (engine/manifest_chain.h).
+// earlier messages (engine/security/manifest_chain.h).
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 

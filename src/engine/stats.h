@@ -37,7 +37,7 @@ enum class IntegrityEvent : std::uint8_t {
   VerifyFailed,        // a whole message did not match its digest: its data dropped, fetched again
   ConflictReset,       // an unverified partial message contradicted more than supported: dropped, fetched again
   OwnId,               // data under this node's id that it never published
-  // Authenticated groups (engine/security_config.h):
+  // Authenticated groups (engine/security/security_config.h):
   Unauthenticated,     // a datagram without a valid network-key tag (no tag, bad tag, unknown epoch)
   Replayed,            // a sealed datagram whose counter was already heard from its sender
   SenderMismatch,      // a sealed control datagram naming another node than its sealer
@@ -70,7 +70,7 @@ struct Stats {
   std::uint64_t own_datagrams_ignored = 0;  // our own broadcasts looped back
   std::array<std::uint64_t, kIntegrityEvents> integrity{};
   // Keyed groups: manifests checked on their Ed25519 signature, and those
-  // vouched for by an authentic successor instead (engine/manifest_chain.h).
+  // vouched for by an authentic successor instead (engine/security/manifest_chain.h).
   std::uint64_t signatures_checked = 0;
   std::uint64_t signatures_vouched = 0;
 

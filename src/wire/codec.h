@@ -41,7 +41,7 @@ constexpr std::uint32_t kMaxBlockSymbols = 255;
 constexpr std::uint32_t kMaxWindowMessages = 64;
 // A manifest signature (Ed25519), when a fragment or symbol carries one.
 constexpr std::size_t kSignatureBytes = 64;
-// A manifest chain link (engine/manifest_chain.h), when one is carried.
+// A manifest chain link (engine/security/manifest_chain.h), when one is carried.
 constexpr std::size_t kChainLinkBytes = 16;
 
 struct Limits {

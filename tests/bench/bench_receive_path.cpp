@@ -2,7 +2,7 @@
 // Prints fragments per second on one core (decode + reassembly + NTM + cache
 // insert + completion + delivery read-back) and the header bytes per fragment,
 // in an open network and with authentication on (every datagram sealed with
-// the network key, every message signed: engine/security_config.h), for
+// the network key, every message signed: engine/security/security_config.h), for
 // large messages (140 fragments) and for one-fragment messages (a signature
 // check per fragment when they arrive one by one: the worst case), and for
 // bursts handed over together as a loaded daemon reads them.
@@ -18,10 +18,10 @@
 
 #include <sodium.h>
 
-#include "engine/datagram_auth.h"
+#include "engine/security/datagram_auth.h"
 #include "engine/fragmenter.h"
-#include "engine/manifest_chain.h"
-#include "engine/message_signature.h"
+#include "engine/security/manifest_chain.h"
+#include "engine/security/message_signature.h"
 #include "engine/node.h"
 #include "wire/codec.h"
 #include "wire/message_digest.h"
@@ -65,7 +65,7 @@ std::vector<std::vector<std::uint8_t>> make_datagrams(std::size_t fragments, std
   for (std::uint32_t f = 0; f < per_message; ++f) whole.insert(whole.end(), payload.begin(), payload.end());
   const std::uint64_t digest = wire::message_digest(whole);
   wire::DataFragment d;
-  std::string previous_link;  // as a publisher chains its manifests (engine/manifest_chain.h)
+  std::string previous_link;  // as a publisher chains its manifests (engine/security/manifest_chain.h)
   for (std::uint64_t seq = 1; out.size() < fragments; ++seq) {
     MessageMeta meta;
     meta.id = {"bench/group1", 0x0BADCAFE, seq};
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
     run("1-fragment msgs, auth on", ":memory:", small_sealed, keys.receiver);
     // A receiver at its limit finds its socket full: the daemon hands each
     // wake-up's datagrams over together (up to 64), and one signature check
-    // vouches for the burst (engine/manifest_chain.h).
+    // vouches for the burst (engine/security/manifest_chain.h).
     for (const std::size_t batch : {8, 64}) {
       const std::string off = "1-fragment msgs, auth off, burst " + std::to_string(batch);
       const std::string on = "1-fragment msgs, auth on, burst " + std::to_string(batch);

@@ -11,7 +11,7 @@
 
 #include <sodium.h>
 
-#include "engine/datagram_auth.h"
+#include "engine/security/datagram_auth.h"
 #include "engine/node.h"
 #include "wire/codec.h"
 

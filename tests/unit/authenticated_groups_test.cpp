@@ -1,4 +1,4 @@
-// Authenticated groups (engine/security_config.h): the datagram trailer and
+// Authenticated groups (engine/security/security_config.h): the datagram trailer and
 // replay guard, manifest signatures, sealed payloads, and nodes using them:
 // outsiders and replays are refused and counted, forged messages of keyed
 // groups never reach an application, sealed groups are readable only with
@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 #include <sodium.h>
 
-#include "engine/datagram_auth.h"
-#include "engine/message_signature.h"
+#include "engine/security/datagram_auth.h"
+#include "engine/security/message_signature.h"
 #include "engine/node.h"
-#include "engine/payload_seal.h"
+#include "engine/security/payload_seal.h"
 #include "sim/simulation.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"

@@ -1,4 +1,4 @@
-// The manifest chain (engine/manifest_chain.h): each signed manifest of a
+// The manifest chain (engine/security/manifest_chain.h): each signed manifest of a
 // keyed group links to its predecessor, so a receiver handed a burst
 // (Node::on_datagrams) checks one signature for the burst, and repairs of
 // older messages are vouched for by the newer ones already verified. A
@@ -9,10 +9,10 @@
 
 #include <algorithm>
 
-#include "engine/datagram_auth.h"
+#include "engine/security/datagram_auth.h"
 #include "engine/fragmenter.h"
-#include "engine/manifest_chain.h"
-#include "engine/message_signature.h"
+#include "engine/security/manifest_chain.h"
+#include "engine/security/message_signature.h"
 #include "engine/node.h"
 #include "sim/simulation.h"
 #include "support/air_reader.h"

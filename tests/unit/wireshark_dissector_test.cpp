@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/datagram_auth.h"
+#include "engine/security/datagram_auth.h"
 #include "wire/codec.h"
 
 using namespace dissem;

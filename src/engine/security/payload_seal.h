@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/security_config.h"
+#include "engine/security/security_config.h"
 #include "core/types.h"
 
 namespace dissem::engine {

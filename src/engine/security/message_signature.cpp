@@ -1,4 +1,4 @@
-#include "engine/message_signature.h"
+#include "engine/security/message_signature.h"
 
 #include <sodium.h>
 

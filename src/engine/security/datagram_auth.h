@@ -27,7 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/security_config.h"
+#include "engine/security/security_config.h"
 #include "core/types.h"
 
 namespace dissem::engine {

@@ -3,14 +3,14 @@
 //
 // - Network keys (32-byte secrets shared by every member) authenticate every
 //   datagram with a keyed BLAKE2b tag and a replay counter
-//   (engine/datagram_auth.h). With any network key configured, a node sends
+//   (engine/security/datagram_auth.h). With any network key configured, a node sends
 //   every datagram sealed with the newest epoch's key and refuses datagrams
 //   that are not sealed with one of its keys.
 // - Group keys: an Ed25519 public key per epoch verifies a group's messages
 //   (every node that caches, relays or receives the group holds it); the
 //   secret signing key lets this node publish in the group; an optional
 //   32-byte XChaCha20-Poly1305 key seals the group's payloads
-//   (engine/message_signature.h, engine/payload_seal.h).
+//   (engine/security/message_signature.h, engine/security/payload_seal.h).
 //
 // Keys carry an epoch. Every epoch configured is accepted; the newest one
 // that is due (send_from) is used to send, sign and seal. A rotation adds the

@@ -1,4 +1,4 @@
-#include "engine/payload_seal.h"
+#include "engine/security/payload_seal.h"
 
 #include <sodium.h>
 

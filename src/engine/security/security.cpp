@@ -1,11 +1,11 @@
-#include "engine/security.h"
+#include "engine/security/security.h"
 
 #include <algorithm>
 #include <array>
 
-#include "engine/message_signature.h"
+#include "engine/security/message_signature.h"
 #include "engine/node_types.h"
-#include "engine/payload_seal.h"
+#include "engine/security/payload_seal.h"
 #include "wire/message_digest.h"
 
 namespace dissem::engine {
@@ -156,7 +156,7 @@ void Security::sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& paylo
   const auto& [epoch, key] = ctx_.config.security.sending(keys->sign, to_unix_seconds(now));
   meta.key_epoch = epoch;
   // The link to our previous message of the group, if this run of the
-  // node signed it (engine/manifest_chain.h).
+  // node signed it (engine/security/manifest_chain.h).
   const auto previous = publish_links_.find(meta.id.group);
   const bool linked = previous != publish_links_.end() && previous->second.first + 1 == meta.id.seq;
   meta.chain = linked ? link_bytes(previous->second.second) : std::string();

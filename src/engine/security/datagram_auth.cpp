@@ -1,4 +1,4 @@
-#include "engine/datagram_auth.h"
+#include "engine/security/datagram_auth.h"
 
 #include <sodium.h>
 

@@ -15,7 +15,7 @@
 // group bytes, u32 publisher, u64 seq, u32 total_length, u32 priority,
 // u64 expiry_ms, u32 history_window, u32 tag length, tag bytes, u64 digest,
 // u32 key_epoch, u32 chain length (16, or 0 without a link to the
-// predecessor: engine/manifest_chain.h), chain bytes, u32 flags (1 replace,
+// predecessor: engine/security/manifest_chain.h), chain bytes, u32 flags (1 replace,
 // 2 cancel), u32 count of superseded range bounds, that many u64.
 #pragma once
 
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/security_config.h"
+#include "engine/security/security_config.h"
 #include "core/types.h"
 
 namespace dissem::engine {

@@ -1,4 +1,4 @@
-// Authenticated groups (engine/security_config.h), the node's part that owns
+// Authenticated groups (engine/security/security_config.h), the node's part that owns
 // their state: datagrams sealed on the way out and opened on the way in
 // (network key, replay guard, who sealed the datagram being handled);
 // messages of keyed groups signed at publication and their signatures
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "core/types.h"
-#include "engine/datagram_auth.h"
-#include "engine/manifest_chain.h"
+#include "engine/security/datagram_auth.h"
+#include "engine/security/manifest_chain.h"
 #include "engine/node_context.h"
 
 namespace dissem::engine {
@@ -78,7 +78,7 @@ class Security {
   ReplayGuard replay_;
   std::uint64_t auth_counter_ = 0;  // the counter of our last sealed datagram
   NodeId sealer_ = 0;
-  // Manifests known authentic (engine/manifest_chain.h), and per keyed
+  // Manifests known authentic (engine/security/manifest_chain.h), and per keyed
   // group our last signed message (seq, link): the next one links to it.
   ManifestChain chain_{kChainMemory};
   std::unordered_map<std::string, std::pair<std::uint64_t, ChainLink>> publish_links_;

@@ -1,10 +1,10 @@
-#include "engine/manifest_chain.h"
+#include "engine/security/manifest_chain.h"
 
 #include <sodium.h>
 
 #include <cstring>
 
-#include "engine/message_signature.h"
+#include "engine/security/message_signature.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {
