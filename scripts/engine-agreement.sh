@@ -94,12 +94,12 @@ if [[ (-z $only || $only == cost) && " ${engines[*]} " == *" emane "* ]]; then
 fi
 echo "engine-agreement: the cost runs took $(( $(date +%s) - start )) s"
 
-cost=()
-[[ -d $out/cost ]] && cost=(--engine-cost "$out/cost")
+extra_sections=()
+[[ -d $out/cost ]] && extra_sections=(--engine-cost "$out/cost")
 # dissem-emu's runs from before the cut-through link (2026-11-28), kept to show what the agreement corrected.
-[[ -d $out/dissem-emu.before-fix ]] && cost+=(--agreement-before "$out/dissem-emu.before-fix")
+[[ -d $out/dissem-emu.before-fix ]] && extra_sections+=(--agreement-before "$out/dissem-emu.before-fix")
 if [[ -d $out/dissem-emu && -d $out/emane ]]; then
-  python3 emulation/report --agreement "$out/dissem-emu" "$out/emane" "${cost[@]}" --agreement-out "$report"
+  python3 emulation/report --agreement "$out/dissem-emu" "$out/emane" "${extra_sections[@]}" --agreement-out "$report"
 fi
 if [[ -d $out/shared/emane/baseline-1to3 && -d $out/shared/emane/tactical ]]; then
   python3 emulation/report --shared-medium "baseline-1to3, one shared channel" "$out/shared/dissem-emu/baseline-1to3" \

@@ -10,8 +10,8 @@
 #   cmake --build B --target dissem-sim
 #   diff <(scripts/trace-hashes.sh /tmp/before) <(scripts/trace-hashes.sh B/src/dissem-sim)
 #
-# The runs are in virtual time and CPU-bound: about a minute in all on one
-# core of a Release build.
+# The runs are in virtual time and CPU-bound: a few seconds in all with a
+# Release build.
 set -euo pipefail
 sim=${1:?usage: $0 PATH/TO/dissem-sim}
 [[ -x $sim ]] || { echo "trace-hashes: $sim is not an executable" >&2; exit 2; }

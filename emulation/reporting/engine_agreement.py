@@ -82,9 +82,8 @@ def compare(emu_runs: list[RunMetrics], emane_runs: list[RunMetrics]) -> dict:
     return {"rows": rows, "ratios": ratios}
 
 
-def page(emu_dir: Path, emane_dir: Path) -> str:
-    emu_runs, emane_runs = load_runs(emu_dir), load_runs(emane_dir)
-    c = compare(emu_runs, emane_runs)
+def page(emu_runs: list[RunMetrics], emane_runs: list[RunMetrics], c: dict) -> str:
+    """The page's tables from both engines' runs and their comparison (compare())."""
     rows, ratios = c["rows"], c["ratios"]
     agree = sum(r["agree"] for r in rows)
     ratio_agree = sum(r["agree"] for r in ratios)
@@ -122,13 +121,12 @@ def page(emu_dir: Path, emane_dir: Path) -> str:
     return "\n".join(out)
 
 
-def before_section(before_dir: Path, emu_dir: Path, emane_dir: Path) -> str:
+def before_section(before_dir: Path, emane_runs: list[RunMetrics], now: dict) -> str:
     """dissem-emu's runs from before a correction the agreement led to, set
-    beside today's and EMANE's: how far each was from EMANE, per cell and
-    system, and ours/NORM on all three."""
+    beside today's comparison (`now`, compare()) and EMANE's: how far each was
+    from EMANE, per cell and system, and ours/NORM on all three."""
     before_runs = load_runs(before_dir)
-    before = compare(before_runs, load_runs(emane_dir))
-    now = compare(load_runs(emu_dir), load_runs(emane_dir))
+    before = compare(before_runs, emane_runs)
     now_rows = {(r["cell"], r["system"]): r for r in now["rows"]}
     now_ratios = {r["cell"]: r for r in now["ratios"]}
     body = []
@@ -190,9 +188,11 @@ def write(emu_dir: Path, emane_dir: Path, out: Path, cost_dirs: list[Path] | Non
           before_dir: Path | None = None) -> Path:
     """The page, and its line in the results index beside it (if there is one)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    text = page(emu_dir, emane_dir)
+    emu_runs, emane_runs = load_runs(emu_dir), load_runs(emane_dir)
+    now = compare(emu_runs, emane_runs)
+    text = page(emu_runs, emane_runs, now)
     if before_dir is not None:
-        text += before_section(before_dir, emu_dir, emane_dir)
+        text += before_section(before_dir, emane_runs, now)
     text += "".join(cost_section(d) for d in cost_dirs or [])
     out.write_text(text)
     index = out.parent / "README.md"
