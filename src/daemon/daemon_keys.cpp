@@ -298,13 +298,13 @@ void apply_assignment(DaemonConfig& config, const std::string& assignment) {
 
 std::optional<ValueType> value_type(const std::string& key) {
   if (key.rfind(kEnginePrefix, 0) == 0) {
-    if (is_engine_key(key.substr(kEnginePrefix.size()))) return ValueType::EngineScalar;
+    if (is_engine_key(key.substr(kEnginePrefix.size()))) return ValueType::Scalar;
     return std::nullopt;
   }
   if (key.rfind(kControllersPrefix, 0) == 0) {
     const std::string name = key.substr(kControllersPrefix.size());
     if (!controllers::is_setting(name)) return std::nullopt;
-    return controllers::is_text_setting(name) ? ValueType::String : ValueType::EngineScalar;
+    return controllers::is_text_setting(name) ? ValueType::String : ValueType::Scalar;
   }
   if (const auto* k = daemon_keys().find(key)) return k->info;
   return std::nullopt;
@@ -315,10 +315,10 @@ std::vector<KeyValue> describe(const DaemonConfig& config) {
   for (const auto& k : daemon_keys().entries()) out.push_back({k.name, k.info, k.field.get(config)});
   for (const auto& [name, text] : engine::describe_config(config.engine)) {
     if (name == "node_id") continue;
-    out.push_back({std::string(kEnginePrefix) + name, ValueType::EngineScalar, text});
+    out.push_back({std::string(kEnginePrefix) + name, ValueType::Scalar, text});
   }
   for (const auto& [name, text] : controllers::describe_settings(config.engine.controllers)) {
-    const ValueType type = controllers::is_text_setting(name) ? ValueType::String : ValueType::EngineScalar;
+    const ValueType type = controllers::is_text_setting(name) ? ValueType::String : ValueType::Scalar;
     out.push_back({std::string(kControllersPrefix) + name, type, text});
   }
   return out;

@@ -18,13 +18,14 @@
 #include <string_view>
 #include <vector>
 
+#include "config/toml_value.h"
 #include "daemon/daemon_config.h"
 
 namespace dissem::daemon {
 
-// The TOML type a key takes. Engine keys take any scalar: the engine's own
-// table parses their text form.
-enum class ValueType { Integer, Boolean, String, StringList, EngineScalar };
+// The TOML type a key takes (config/toml_value.h). Engine keys take any
+// scalar: the engine's own table parses their text form.
+using ValueType = config::ValueType;
 
 struct KeyValue {
   std::string key;  // full name

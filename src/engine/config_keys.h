@@ -3,19 +3,16 @@
 // key is spelt and validated the same way everywhere.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "config/config_error.h"
 #include "config/key_table.h"
 #include "engine/config.h"
 
 namespace dissem::engine {
 
-class ConfigError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using ConfigError = dissem::ConfigError;
 
 // Sets `key` from its text form. Throws ConfigError naming the key when the
 // key is unknown or the value is malformed or out of range.

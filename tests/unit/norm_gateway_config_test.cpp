@@ -92,7 +92,7 @@ memory = 1000
 TEST(NormGatewayConfig, BadValuesNameTheKeyAndLine) {
   EXPECT_EQ(error_of("[norm]\nport = 70000\n"), "norm.port: 70000 is out of range [1, 65535] (gw.toml:2)");
   EXPECT_EQ(error_of("[norm]\nportt = 1\n"), "unknown key 'norm.portt' (gw.toml:2)");
-  EXPECT_EQ(error_of("[nrom]\nport = 1\n"), "unknown section [nrom] (gw.toml:1)");
+  EXPECT_EQ(error_of("[nrom]\nport = 1\n"), "unknown table [nrom] (gw.toml:1)");
   EXPECT_NE(error_of("[norm]\naddress = \"10.0.0.1\"\n").find("norm.address: '10.0.0.1' is not a multicast"),
             std::string::npos);
   EXPECT_NE(error_of("[norm]\nloopback = 1\n").find("norm.loopback: expected true or false"), std::string::npos);

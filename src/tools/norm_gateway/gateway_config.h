@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/config_keys.h"
+#include "config/config_error.h"
 
 namespace dissem::norm_gateway {
 
-using ConfigError = engine::ConfigError;
+using ConfigError = dissem::ConfigError;
 
 enum class Direction { Both, NormToDissem, DissemToNorm };
 
