@@ -26,10 +26,10 @@ template <typename T>
 
 }  // namespace
 
-std::optional<std::uint64_t> read_whole_number(std::string_view text) {
+std::optional<std::uint64_t> read_whole_number(std::string_view text, int base) {
   std::uint64_t v = 0;
   const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v, base);
   if (text.empty() || ptr != end || ec != std::errc{}) return std::nullopt;
   return v;
 }

@@ -45,10 +45,11 @@ class SettingError : public std::runtime_error {
 // Throws SettingError(key, reason).
 [[noreturn]] void refuse(const std::string& key, const std::string& reason);
 
-// Decimal digits and nothing else, as a value that fits 64 bits; nullopt
-// otherwise (no sign, no spaces, no overflow). For the pieces of a value
-// with a form of its own ("EPOCH=SECONDS"), whose refusal names that form.
-std::optional<std::uint64_t> read_whole_number(std::string_view text);
+// Digits of `base` (10, or 16: 0-9, a-f, A-F) and nothing else, as a value
+// that fits 64 bits; nullopt otherwise (no sign, no spaces, no "0x", no
+// overflow). For the pieces of a value with a form of its own
+// ("EPOCH=SECONDS", a hexadecimal node id), whose refusal names that form.
+std::optional<std::uint64_t> read_whole_number(std::string_view text, int base = 10);
 // A finite decimal number (exponent forms too) and nothing else; nullopt
 // otherwise (no leading '+', no spaces, no "nan" or "inf", no overflow).
 std::optional<double> read_finite_number(std::string_view text);

@@ -22,6 +22,7 @@
 #include "ipc/socket_file.h"
 #include "tools/dissem_commands.h"
 #include "tools/dissem_common.h"
+#include "config/setting_text.h"
 #include "tools/dissem_keygen.h"
 
 namespace {
@@ -30,16 +31,10 @@ using namespace dissem::cli;
 
 // Node ids are written in hexadecimal (as message ids print them).
 std::string hex_node_id(const std::string& s) {
-  std::size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(s, &used, 16);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || v == 0 || v > 0xffffffffULL)
+  const auto v = dissem::read_whole_number(s, 16);
+  if (!v || *v == 0 || *v > 0xffffffffULL)
     throw CLI::ValidationError("'" + s + "' is not a node id (1..ffffffff, hexadecimal)");
-  return std::to_string(v);
+  return std::to_string(*v);
 }
 
 void error_line(const std::string& message) {

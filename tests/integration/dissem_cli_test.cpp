@@ -284,6 +284,8 @@ TEST_F(DissemCli, BadUsageExitsTwo) {
   EXPECT_EQ(cli.run({"subscribe", "g", "--count", "many"}).code, 2);
   EXPECT_EQ(cli.run({"subscribe", "g", "--out", "d", "-o", "f"}).code, 2);
   EXPECT_EQ(cli.run({"publish", "g", (dir_ / "no-such-file").string()}).code, 2);
+  for (const char* id : {" 1", "0x1", "-1", "0", "100000000"})
+    EXPECT_EQ(cli.run({"list", "--publisher", id}).code, 2) << "not a node id: '" << id << "'";
   EXPECT_EQ(cli.run({"--help"}).code, 0);
 }
 

@@ -132,6 +132,13 @@ TEST(SettingText, ReadWholeNumberTakesDigitsThatFit64BitsOnly) {
     EXPECT_FALSE(read_whole_number(bad).has_value()) << bad;
 }
 
+TEST(SettingText, ReadWholeNumberInBase16TakesHexDigitsOnly) {
+  EXPECT_EQ(read_whole_number("a1", 16), 0xa1u);
+  EXPECT_EQ(read_whole_number("FFFFFFFF", 16), 0xffffffffu);
+  for (const std::string bad : {"", "0x1", " 1", "1 ", "-1", "+1", "g", "10000000000000000"})
+    EXPECT_FALSE(read_whole_number(bad, 16).has_value()) << bad;
+}
+
 TEST(SettingText, ReadFiniteNumberTakesAWholeDecimalOrExponentFormOnly) {
   EXPECT_EQ(read_finite_number("0"), 0.0);
   EXPECT_EQ(read_finite_number("-2.5"), -2.5);
