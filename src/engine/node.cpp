@@ -105,7 +105,7 @@ void NodeImpl::restore_cache() {
       continue;
     }
     tracker.restore(rec.meta, rec.complete, rec.fragments, rec.first_seen);
-    note_expiry(rec.meta);
+    expiries.note(rec.meta);
     if (rec.own) {
       // Whether their first pass finished before the restart is unknown:
       // advertise them, and receivers that miss any will ask.
@@ -182,22 +182,17 @@ void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, Micros held, std::optio
   }
 }
 
-void NodeImpl::note_expiry(const MessageMeta& meta) {
-  if (meta.expiry_ms != 0) expiries.emplace(meta.expiry_ms, meta.id);
-}
-
 void NodeImpl::expire_due(Micros now) {
   const std::uint64_t now_ms = to_unix_millis(now);
-  while (!expiries.empty() && expiries.begin()->first <= now_ms) {
-    const MessageId id = expiries.begin()->second;
-    expiries.erase(expiries.begin());
+  while (const auto due = expiries.take_due(now_ms)) {
+    const MessageId& id = *due;
     const MessageState* st = tracker.find(id);
     if (st == nullptr || !st->meta || !st->meta->expired_at(now)) continue;  // gone, or learnt anew
     if (store->contains(id)) store->erase(id);
     tracker.settle(id);
     if (id.publisher == config.node_id) ended.own_ended(id.group, id.seq);
     ++stats.messages_expired;
-    events.push_back(Event{Event::Kind::MessageEvicted, 0, id});
+    events.push(Event{Event::Kind::MessageEvicted, 0, id});
     on_message_settled(id, false, now);
   }
 }
@@ -216,7 +211,7 @@ std::vector<std::string> NodeImpl::wanted_groups() const {
 }
 
 void NodeImpl::on_peer_appeared(NodeId peer, Micros now) {
-  events.push_back(Event{Event::Kind::PeerAppeared, peer, {}});
+  events.push(Event{Event::Kind::PeerAppeared, peer, {}});
   update_timing();  // the serving window scales with the peers
   std::optional<Micros> summary_delay;
   if (replication->active()) summary_delay = replication->on_contact(peer, view, now, rng);
@@ -279,7 +274,7 @@ void NodeImpl::on_timer(Micros now) {
   }
   std::vector<DeliveryOrder> orders;
   subscriptions.on_timer(tracker, now, orders);
-  emit_deliveries(orders, now);
+  delivery.emit(orders, now);
 }
 
 void NodeImpl::beacon_due(Micros now) {
@@ -294,7 +289,7 @@ void NodeImpl::beacon_due(Micros now) {
 
 Micros NodeImpl::next_deadline() const {
   Micros t = std::min(beacons.next(), next_housekeeping);
-  if (!expiries.empty()) t = std::min(t, static_cast<Micros>(expiries.begin()->first) * kMillis);
+  if (const auto due = expiries.next_due()) t = std::min(t, *due);
   if (tracker.incomplete_count() > 0) t = std::min(t, rounds.next);
   if (auto due = server.next_due()) t = std::min(t, *due);
   if (auto due = next_window_due()) t = std::min(t, *due);
@@ -316,7 +311,7 @@ void NodeImpl::housekeeping(Micros now) {
   stats.hearsay_refused = tracker.hearsay_refused();
   stats.peers_refused = peers.refused();
   for (NodeId gone : peers.expire(now, config.peer_silent_after)) {
-    events.push_back(Event{Event::Kind::PeerSilent, gone, {}});
+    events.push(Event{Event::Kind::PeerSilent, gone, {}});
     interests.forget(gone);
     relay_watch.forget(gone);
     replication->on_peer_silent(gone);
@@ -346,7 +341,7 @@ void NodeImpl::enforce_quota(Micros now) {
       store->erase(v);
       tracker.settle(v);
       ++(expired ? stats.messages_expired : stats.messages_evicted);
-      events.push_back(Event{Event::Kind::MessageEvicted, 0, v});
+      events.push(Event{Event::Kind::MessageEvicted, 0, v});
       on_message_settled(v, false, now);
     }
   }

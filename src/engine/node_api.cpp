@@ -38,19 +38,8 @@ std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) { return impl_->
 std::optional<Delivery> Node::get(const MessageId& id, Micros now) { return impl_->get(id, now); }
 std::vector<CachedMessage> Node::list(const ListRequest& request) { return impl_->list(request); }
 
-std::optional<Delivery> Node::poll_delivery() {
-  if (impl_->deliveries.empty()) return std::nullopt;
-  Delivery d = std::move(impl_->deliveries.front());
-  impl_->deliveries.pop_front();
-  return d;
-}
-
-std::optional<Event> Node::poll_event() {
-  if (impl_->events.empty()) return std::nullopt;
-  Event e = std::move(impl_->events.front());
-  impl_->events.pop_front();
-  return e;
-}
+std::optional<Delivery> Node::poll_delivery() { return impl_->delivery.pop(); }
+std::optional<Event> Node::poll_event() { return impl_->events.pop(); }
 
 Micros Node::next_deadline() const { return impl_->next_deadline(); }
 const Stats& Node::stats() const { return impl_->stats; }

@@ -81,7 +81,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
                                    block_symbols_of(c.block_symbols())};
   switch (const auto outcome = tracker.on_symbol(meta, now, !c.repair() && c.hops() == 0)) {
     case FragmentOutcome::New:
-      note_expiry(meta);
+      expiries.note(meta);
       break;
     case FragmentOutcome::LengthConflict:
     case FragmentOutcome::DigestConflict:

@@ -54,7 +54,7 @@ SubscriptionId NodeImpl::subscribe_durable(const std::string& group, const Subsc
   std::sort(backlog.begin(), backlog.end());
   std::vector<DeliveryOrder> orders;
   for (const auto& id : backlog) orders.push_back({d->id, id, false});
-  emit_deliveries(orders, now);
+  delivery.emit(orders, now);
   return d->id;
 }
 

@@ -52,7 +52,7 @@ void NodeImpl::take_back_claims(const StreamId& stream, std::uint64_t below, Mic
 void NodeImpl::on_claim_about_own_stream(const StreamId& stream, std::uint64_t end, NodeId claimer, Micros now) {
   if (end <= std::max<std::uint64_t>(ended.own_watermark(stream.group, *store), 1)) return;
   ++stats.own_ended_claims_contested;
-  raise_alarm(Event::Kind::EndedClaimContested, MessageId{stream.group, stream.publisher, end}, now, claimer);
+  events.alarm(Event::Kind::EndedClaimContested, MessageId{stream.group, stream.publisher, end}, now, claimer);
   // Our next beacon states the true watermark; it goes soon, at most four
   // times as often as usual however often the claim is repeated.
   beacons.hasten(now);
@@ -67,7 +67,7 @@ bool NodeImpl::refused_as_ended(const MessageMeta& meta, const ArrivedFrom& from
     return false;
   }
   ++stats.fragments_refused_ended;
-  raise_alarm(Event::Kind::DataRefusedAsEnded, meta.id, now, *claimer);
+  events.alarm(Event::Kind::DataRefusedAsEnded, meta.id, now, *claimer);
   return true;
 }
 

@@ -35,6 +35,7 @@
 #include "controllers/forwarding/forwarding_controller.h"
 #include "controllers/node_view.h"
 #include "controllers/replication/replication_controller.h"
+#include "engine/application_events.h"
 #include "engine/beacons.h"
 #include "engine/block_traffic_memory.h"
 #include "engine/bundle_state.h"
@@ -50,6 +51,8 @@
 #include "engine/leveled_queue.h"
 #include "engine/link_quality.h"
 #include "engine/link_watch.h"
+#include "engine/local_delivery.h"
+#include "engine/message_expiries.h"
 #include "engine/security/manifest_chain.h"
 #include "engine/message_tracker.h"
 #include "engine/node_context.h"
@@ -127,8 +130,6 @@ class NodeImpl : public NodeContext {
   void apply_supersession(const MessageMeta& by, Micros now);
   // Ends `id` if it is superseded: out of the cache and the tracker. True if it is.
   bool end_if_superseded(const MessageId& id, Micros now);
-  // Known superseded (by number; a message ended by its tag is recorded so too).
-  bool superseded_here(const MessageId& id) const;
   // node.cpp
   SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
   void unsubscribe(SubscriptionId id);
@@ -239,7 +240,6 @@ class NodeImpl : public NodeContext {
   // Data under this node's own id: never taken from the air. Always true
   // for such data (counted as a duplicate or as forged); false otherwise.
   bool refuse_own_id(const MessageMeta& meta, Micros now);
-  void raise_alarm(Event::Kind kind, const MessageId& id, Micros now, NodeId peer = 0);
   // Our id on a number of one of our streams that we have not used yet
   // (forged): our counter moves past it, so our next message does not collide.
   void skip_forged_seq(const MessageId& id);
@@ -273,11 +273,6 @@ class NodeImpl : public NodeContext {
     bool usable = false;
   };
   std::vector<BatchItem> batch_items;  // reused across batches
-  // While a batch of datagrams is handled, deliveries wait for its end: one
-  // commit makes the whole batch's messages durable before any is handed
-  // on, instead of one commit per completed message.
-  bool holding_deliveries = false;
-  std::vector<DeliveryOrder> held_deliveries;
   Timing timing;
   FrameSizeEstimate frame_sizes;  // the data frames on the air, for timing
   CodedMessages coded;
@@ -301,20 +296,18 @@ class NodeImpl : public NodeContext {
   CoderCache coder_cache;
   ReplicationPushes pushes;
 
-  std::deque<Delivery> deliveries;
-  std::deque<Event> events;
+  ApplicationEvents events;  // to applications, integrity alarms rate-limited
 
   Supersession superseded;
   EndedStreams ended{config.max_streams};  // what has ended below a watermark, ours and heard (ended_streams.h)
   OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
 
   OwnPublications own;
-  // Messages that expire, by expiry (Unix ms): each is dropped at its
-  // moment (stale entries, of messages already gone, are skipped).
-  std::set<std::pair<std::uint64_t, MessageId>> expiries;
-  Micros last_alarm = 0;            // last integrity event raised to applications
+  MessageExpiries expiries;  // dropped at their moment (expire_due)
   RequestRoundClock rounds;
   Micros next_housekeeping = 0;
+  // Settled messages handed to applications (batches: at the burst's end).
+  LocalDelivery delivery{*this, DeliverySources{security, subscriptions, durable, superseded, events}};
   Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended, forwarding, replication,
                                        relay_watch, interests, subscriptions}};
 
@@ -398,7 +391,6 @@ class NodeImpl : public NodeContext {
   void enforce_quota(Micros now);
   // Shared by the data paths.
   void on_message_settled(const MessageId& id, bool complete, Micros now);
-  void emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now);
   // Whether this node requests missing data of `group`: a reliable local
   // subscription, or the forwarding controller relays the group for others.
   bool wants_group(const std::string& group) const;
@@ -418,7 +410,6 @@ class NodeImpl : public NodeContext {
   // A data-bearing datagram (fragment, symbol or bundle) heard or sent.
   void note_data_frame(wire::Kind kind, std::size_t bytes);
   bool traffic_below(double fraction, Micros now);
-  void note_expiry(const MessageMeta& meta);
   // Drops every message whose expiry has come: cache, tracker, queues.
   void expire_due(Micros now);
   // False (counted in queue_drops) when the control queue is full.

@@ -24,10 +24,6 @@ namespace {
 // that arrived first would otherwise block the real message for good.
 constexpr std::uint32_t kConflictSlack = 4;
 
-// Events about hostile data go to applications at most this often, so a
-// flood cannot fill the event queue; the counters count every one.
-constexpr Micros kAlarmInterval = 1 * kSeconds;
-
 }  // namespace
 
 std::uint64_t NodeImpl::cached_digest(const MessageId& id) {
@@ -48,7 +44,7 @@ bool NodeImpl::verify_message(const MessageId& id) {
 
 void NodeImpl::distrust_message(const MessageId& id, IntegrityEvent why, Micros now) {
   ++stats.integrity[static_cast<std::size_t>(why)];
-  raise_alarm(Event::Kind::MessageRejected, id, now);
+  events.alarm(Event::Kind::MessageRejected, id, now);
   store->erase(id);
   coded.forget(id);
   coder_cache.window_images.erase(id);
@@ -80,15 +76,10 @@ bool NodeImpl::refuse_own_id(const MessageMeta& meta, Micros now) {
   }
   ++stats.integrity[static_cast<std::size_t>(IntegrityEvent::OwnId)];
   if (!ours) skip_forged_seq(meta.id);
-  raise_alarm(Event::Kind::ForgedOwnData, meta.id, now);
+  events.alarm(Event::Kind::ForgedOwnData, meta.id, now);
   return true;
 }
 
-void NodeImpl::raise_alarm(Event::Kind kind, const MessageId& id, Micros now, NodeId peer) {
-  if (last_alarm != 0 && now - last_alarm < kAlarmInterval) return;
-  last_alarm = now;
-  events.push_back(Event{kind, peer, id});
-}
 
 void NodeImpl::skip_forged_seq(const MessageId& id) {
   // Only streams we publish, and not far ahead: a forgery in an invented

@@ -10,7 +10,7 @@ void NodeImpl::evaluate_links(Micros now) {
   for (auto& e : changed) {
     Event event{Event::Kind::LinkChanged, e.link.node, {}};
     event.link = std::move(e);
-    events.push_back(std::move(event));
+    events.push(std::move(event));
   }
 }
 

@@ -167,7 +167,7 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   store->flush();
 
   tracker.restore(meta, true, {}, now);
-  note_expiry(meta);
+  expiries.note(meta);
   own_tags.note(group, seq, meta.tag);
   queue_publication(meta, *body, now);
   // Local subscribers on this node get it too.

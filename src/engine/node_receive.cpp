@@ -256,7 +256,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
       break;
   }
   store->put_fragment(meta, offset, payload, now);
-  if (outcome == FragmentOutcome::New || outcome == FragmentOutcome::Completed) note_expiry(meta);
+  if (outcome == FragmentOutcome::New || outcome == FragmentOutcome::Completed) expiries.note(meta);
 
   offer_to_forwarding(meta, offset, length, subscribed, from, now);
 

@@ -13,16 +13,13 @@ void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch
     for (const auto& bytes : batch) on_datagram(bytes, now);
     return;
   }
-  holding_deliveries = true;
+  delivery.hold();
   if (config.security.groups.empty()) {
     for (const auto& bytes : batch) on_datagram(bytes, now);
   } else {
     handle_sealed_batch(batch, now);
   }
-  holding_deliveries = false;
-  std::vector<DeliveryOrder> held;
-  held.swap(held_deliveries);
-  emit_deliveries(held, now);
+  delivery.release(now);
 }
 
 // Keyed groups: the batch's signatures are checked together, newest first

@@ -50,7 +50,7 @@ SubscriptionId NodeImpl::subscribe(const std::string& group, const SubscriptionO
     }
   }
   if (o.ordered) subscriptions.on_timer(tracker, now, orders);
-  emit_deliveries(orders, now);
+  delivery.emit(orders, now);
   return id;
 }
 
@@ -89,56 +89,7 @@ void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now
   if (!subscriptions.any(id.group)) return;
   std::vector<DeliveryOrder> orders;
   subscriptions.on_settled(id, complete, tracker, now, orders);
-  emit_deliveries(orders, now);
-}
-
-void NodeImpl::emit_deliveries(const std::vector<DeliveryOrder>& orders, Micros now) {
-  if (orders.empty()) return;
-  if (holding_deliveries) {
-    held_deliveries.insert(held_deliveries.end(), orders.begin(), orders.end());
-    return;
-  }
-  // Deliver only what the cache has committed: a crash after this point
-  // cannot lose a message an application has already seen.
-  store->flush();
-  const MessageId* cached_id = nullptr;
-  std::optional<std::vector<std::uint8_t>> cached;
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    const auto& o = orders[i];
-    if (o.skipped) {
-      // Superseded: nothing was lost, the replacement (or cancel) says so.
-      if (!superseded_here(o.message)) events.push_back(Event{Event::Kind::MessageSkipped, 0, o.message});
-      continue;
-    }
-    if (cached_id == nullptr || *cached_id != o.message) {
-      auto buffer = tracker.take_buffer(o.message);
-      cached = buffer.empty() ? store->read_message(o.message) : std::optional(std::move(buffer));
-      if (cached) cached = security.readable(o.message, std::move(*cached));  // sealed groups: opened
-      cached_id = &o.message;
-    }
-    const MessageState* st = tracker.find(o.message);
-    if (!cached || st == nullptr || !st->meta) continue;  // evicted (or superseded) meanwhile
-    if (st->meta->cancel) continue;                        // a cancel carries nothing to deliver
-    if (const Subscription* sub = subscriptions.find(o.subscription); sub != nullptr) {
-      if (!sub->accepts(*st->meta) || !sub->attached) continue;  // filtered out, or no client holds it
-      if (!sub->name.empty()) {
-        const DurableSubscription* d = durable.find(sub->name);
-        if (d != nullptr && durable.acknowledged(*d, o.message)) continue;  // handled before
-      }
-    }
-    store->touch(o.message, now);  // used: the LRU deletion policy keeps it longer
-    // Orders for one message are adjacent: the last one takes the buffer.
-    const bool last_use = i + 1 == orders.size() || orders[i + 1].message != o.message;
-    MessageMeta meta = *st->meta;
-    meta.total_length = static_cast<std::uint32_t>(cached->size());  // what the application gets
-    if (last_use) {
-      deliveries.push_back(Delivery{o.subscription, std::move(meta), std::move(*cached)});
-      cached_id = nullptr;
-    } else {
-      deliveries.push_back(Delivery{o.subscription, std::move(meta), *cached});
-    }
-    ++stats.deliveries;
-  }
+  delivery.emit(orders, now);
 }
 
 }  // namespace dissem::engine

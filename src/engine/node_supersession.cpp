@@ -67,8 +67,4 @@ bool NodeImpl::end_if_superseded(const MessageId& id, Micros now) {
   return true;
 }
 
-bool NodeImpl::superseded_here(const MessageId& id) const {
-  return !superseded.empty() && superseded.ended(stream_of(id), id.seq);
-}
-
 }  // namespace dissem::engine
