@@ -77,7 +77,6 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   limits.max_group_name = c.max_group_name;
   limits.max_request_ranges = c.max_request_fragments;
   limits.max_request_messages = c.max_request_fragments;
-  subscriptions.set_reorder_time(c.reorder_time);
   update_timing();
   restore_cache();
   // Spread first beacons so nodes started together do not collide.
@@ -117,7 +116,7 @@ void NodeImpl::restore_cache() {
   // The durable counters can be ahead of the messages still cached (our own
   // may have been evicted): the counter, not the cache, is what never goes back.
   for (auto& [group, last] : own.published_seq) last = std::max(last, saved_seq(*store, group));
-  restore_durable();
+  subscribers.restore();
   naming.restore(*store);
   ended.restore(*store);
 }
@@ -198,11 +197,11 @@ void NodeImpl::expire_due(Micros now) {
 }
 
 bool NodeImpl::wants_group(const std::string& group) const {
-  return subscriptions.reliable(group) || forwarding->relays(group, view);
+  return subscribers.subscriptions().reliable(group) || forwarding->relays(group, view);
 }
 
 std::vector<std::string> NodeImpl::wanted_groups() const {
-  std::set<std::string> known = subscriptions.groups();
+  std::set<std::string> known = subscribers.subscriptions().groups();
   for (const auto& [stream, st] : tracker.streams())
     if (!known.contains(stream.group) && forwarding->relays(stream.group, view)) known.insert(stream.group);
   for (const auto& g : interests.groups())
@@ -272,9 +271,7 @@ void NodeImpl::on_timer(Micros now) {
     housekeeping(now);
     next_housekeeping = now + kHousekeepingInterval;
   }
-  std::vector<DeliveryOrder> orders;
-  subscriptions.on_timer(tracker, now, orders);
-  delivery.emit(orders, now);
+  subscribers.on_timer(now);
 }
 
 void NodeImpl::beacon_due(Micros now) {
@@ -297,7 +294,7 @@ Micros NodeImpl::next_deadline() const {
   if (pushes.summary_due) t = std::min(t, *pushes.summary_due);
   if (!pushes.pending.empty()) t = std::min(t, pushes.pending.begin()->first);
   if (!pushes.queue.empty()) t = std::min(t, next_push_time());
-  t = std::min(t, subscriptions.next_deadline(config.reorder_time));
+  t = std::min(t, subscribers.next_deadline());
   if (!queues.control.empty() || !queues.publications.empty() || !queues.repairs.empty() || !queues.coded.empty() ||
       !queues.windows.empty())
     t = std::min(t, pacer.next_send_time());

@@ -26,19 +26,19 @@ MessageId Node::publish(const PublishRequest& request, Micros now) {
 }
 MessageId Node::cancel(const CancelRequest& request, Micros now) { return impl_->cancel(request, now); }
 SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {
-  return impl_->subscribe(group, options, now);
+  return impl_->subscribers.subscribe(group, options, now);
 }
-void Node::unsubscribe(SubscriptionId id, Micros) { impl_->unsubscribe(id); }
-void Node::acknowledge(SubscriptionId id, const MessageId& message, Micros) { impl_->acknowledge(id, message); }
-bool Node::delete_subscription(const std::string& name, Micros) { return impl_->delete_subscription(name); }
+void Node::unsubscribe(SubscriptionId id, Micros) { impl_->subscribers.unsubscribe(id); }
+void Node::acknowledge(SubscriptionId id, const MessageId& message, Micros) { impl_->subscribers.acknowledge(id, message); }
+bool Node::delete_subscription(const std::string& name, Micros) { return impl_->subscribers.delete_subscription(name); }
 void Node::request_history(const std::string& group, std::uint32_t count, Micros now) {
-  impl_->request_history(group, count, now);
+  impl_->subscribers.request_history(group, count, now);
 }
 std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) { return impl_->poll_datagram(now); }
 std::optional<Delivery> Node::get(const MessageId& id, Micros now) { return impl_->get(id, now); }
 std::vector<CachedMessage> Node::list(const ListRequest& request) { return impl_->list(request); }
 
-std::optional<Delivery> Node::poll_delivery() { return impl_->delivery.pop(); }
+std::optional<Delivery> Node::poll_delivery() { return impl_->subscribers.delivery().pop(); }
 std::optional<Event> Node::poll_event() { return impl_->events.pop(); }
 
 Micros Node::next_deadline() const { return impl_->next_deadline(); }
@@ -50,7 +50,7 @@ cache::Store& Node::store() { return *impl_->store; }
 std::size_t Node::incomplete_wanted() const {
   std::size_t n = 0;
   impl_->tracker.for_each_incomplete([&](const MessageId& id, const MessageState&) {
-    if (impl_->subscriptions.reliable(id.group)) ++n;
+    if (impl_->subscribers.subscriptions().reliable(id.group)) ++n;
   });
   return n;
 }

@@ -69,7 +69,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
     ++stats.coded_ignored;
     return;
   }
-  const bool subscribed = subscriptions.any(meta.id.group);
+  const bool subscribed = subscribers.subscriptions().any(meta.id.group);
   if (!subscribed && !config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
   if (refuse_own_id(meta, now)) return;

@@ -17,8 +17,11 @@
 //   node_integrity.cpp    digests checked, contradictions and forged own data refused
 //   security.cpp          sealed datagrams, signed manifests: class Security (security)
 //   node_replication.cpp  anti-entropy summaries and pushes           (pushes)
-//   node_subscriptions.cpp, node_durable.cpp, node_supersession.cpp,
-//   node_cache_queries.cpp, node_links.cpp, node_relay_watch.cpp: as named
+//   local_subscribers.cpp local applications' subscriptions, plain and durable,
+//                         and their deliveries: class LocalSubscribers (subscribers)
+//   node_streams.cpp      streams learnt, messages settled
+//   node_supersession.cpp, node_cache_queries.cpp, node_links.cpp,
+//   node_relay_watch.cpp: as named
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
 
@@ -51,7 +54,7 @@
 #include "engine/leveled_queue.h"
 #include "engine/link_quality.h"
 #include "engine/link_watch.h"
-#include "engine/local_delivery.h"
+#include "engine/local_subscribers.h"
 #include "engine/message_expiries.h"
 #include "engine/security/manifest_chain.h"
 #include "engine/message_tracker.h"
@@ -72,8 +75,6 @@
 #include "engine/send_queues.h"
 #include "engine/serve_budget.h"
 #include "engine/security/datagram_auth.h"
-#include "engine/durable_subscriptions.h"
-#include "engine/subscriptions.h"
 #include "engine/ended_streams.h"
 #include "engine/supersession.h"
 #include "engine/timing.h"
@@ -130,16 +131,6 @@ class NodeImpl : public NodeContext {
   void apply_supersession(const MessageMeta& by, Micros now);
   // Ends `id` if it is superseded: out of the cache and the tracker. True if it is.
   bool end_if_superseded(const MessageId& id, Micros now);
-  // node.cpp
-  SubscriptionId subscribe(const std::string& group, const SubscriptionOptions& options, Micros now);
-  void unsubscribe(SubscriptionId id);
-  // node_durable.cpp
-  SubscriptionId subscribe_durable(const std::string& group, const SubscriptionOptions& options, Micros now);
-  void acknowledge(SubscriptionId id, const MessageId& message);
-  bool delete_subscription(const std::string& name);
-  // Restart: the durable subscriptions kept in the cache run again, detached.
-  void restore_durable();
-  void request_history(const std::string& group, std::uint32_t count, Micros now);
   // node_cache_queries.cpp
   std::optional<Delivery> get(const MessageId& id, Micros now);
   std::vector<CachedMessage> list(const ListRequest& request);
@@ -251,8 +242,6 @@ class NodeImpl : public NodeContext {
   wire::Decoded bundle_item;  // ... and for the items of a bundle
   GroupNaming naming;  // short group references: learnt, our own, and when to name in full
 
-  Subscriptions subscriptions;
-  DurableSubscriptions durable;
   PeerTable peers;
   NetworkTrafficMemory ntm;
   IncomingTrafficMeter meter;  // datagrams from others: the MFR gate; with framing, the channel occupancy they cause
@@ -306,10 +295,10 @@ class NodeImpl : public NodeContext {
   MessageExpiries expiries;  // dropped at their moment (expire_due)
   RequestRoundClock rounds;
   Micros next_housekeeping = 0;
-  // Settled messages handed to applications (batches: at the burst's end).
-  LocalDelivery delivery{*this, DeliverySources{security, subscriptions, durable, superseded, events}};
+  // Local applications' subscriptions, plain and durable, and their deliveries.
+  LocalSubscribers subscribers{*this, security, superseded, events};
   Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended, forwarding, replication,
-                                       relay_watch, interests, subscriptions}};
+                                       relay_watch, interests, subscribers.subscriptions()}};
 
  private:
   // node_requests.cpp

@@ -40,7 +40,7 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
     if (!d.repair() && d.hops() == 0) n.reception.on_first_pass(meta.id, offset / stride, now);
   }
 
-  const bool subscribed = n.subscriptions.any(meta.id.group);
+  const bool subscribed = n.subscribers.subscriptions().any(meta.id.group);
   if (!subscribed && !n.config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
   if (n.refuse_own_id(meta, now)) return;

@@ -13,13 +13,13 @@ void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch
     for (const auto& bytes : batch) on_datagram(bytes, now);
     return;
   }
-  delivery.hold();
+  subscribers.delivery().hold();
   if (config.security.groups.empty()) {
     for (const auto& bytes : batch) on_datagram(bytes, now);
   } else {
     handle_sealed_batch(batch, now);
   }
-  delivery.release(now);
+  subscribers.delivery().release(now);
 }
 
 // Keyed groups: the batch's signatures are checked together, newest first
@@ -85,7 +85,7 @@ std::vector<MessageMeta> NodeImpl::manifests_ahead(std::span<const BatchItem> it
       continue;
     }
     // Only data the handlers would take (handle_data, on_coded_symbol).
-    if (!subscriptions.any(meta.id.group) && !config.cache_unsubscribed) continue;
+    if (!subscribers.subscriptions().any(meta.id.group) && !config.cache_unsubscribed) continue;
     if (meta.expired_at(now)) continue;
     metas.push_back(std::move(meta));
   }

@@ -161,7 +161,7 @@ void NodeImpl::on_window_symbol(const wire::WindowSymbol& w, std::size_t size, M
     return;
   }
   if (w.publisher() == config.node_id) return;
-  const bool subscribed = subscriptions.any(w.group());
+  const bool subscribed = subscribers.subscriptions().any(w.group());
   if (!subscribed && !config.cache_unsubscribed) return;
   const std::uint64_t last = w.first_seq() + w.count() - 1;
   learn_stream(stream, last, 0, true, now);
@@ -210,7 +210,7 @@ void NodeImpl::solve_window(const StreamId& stream, Micros now) {
     if (meta.expired_at(now)) continue;
     ++stats.fragments_decoded;
     const auto* payload = reinterpret_cast<const std::uint8_t*>(d->payload().data());
-    accept_fragment(meta, 0, std::span(payload, d->payload().size()), subscriptions.any(stream.group),
+    accept_fragment(meta, 0, std::span(payload, d->payload().size()), subscribers.subscriptions().any(stream.group),
                     ArrivedFrom{0, 0, true, true, 0}, now);
   }
 }
