@@ -83,7 +83,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   beacons.start(now);
   next_housekeeping = now + kHousekeepingInterval;
   rounds.next = now;
-  pushes.tokens_at = now;
+  replicator.start(now);
 }
 
 // Restart: everything cached comes back; what was complete stays settled
@@ -212,24 +212,17 @@ std::vector<std::string> NodeImpl::wanted_groups() const {
 void NodeImpl::on_peer_appeared(NodeId peer, Micros now) {
   events.push(Event{Event::Kind::PeerAppeared, peer, {}});
   update_timing();  // the serving window scales with the peers
-  std::optional<Micros> summary_delay;
-  if (replication->active()) summary_delay = replication->on_contact(peer, view, now, rng);
+  const std::optional<Micros> summary_delay = replicator.on_contact(peer, now);  // our summary scheduled
   if (!summary_delay) {
     // A new peer may hold what we miss: ask again soon.
     tracker.reset_backoff_all();
     return;
   }
-  schedule_summary(now + *summary_delay, false);
   // The same, but after the summaries have crossed: what the peer pushes
   // need not be asked for, and asking would race the pushes.
   const Micros exchange = now + *summary_delay + timing.serve_delay_max + timing.rtt;
   tracker.reset_backoff_all(exchange);
   tracker.hold_new_requests_until(exchange);
-}
-
-void NodeImpl::schedule_summary(Micros due, bool reply) {
-  if (!pushes.summary_due || due < *pushes.summary_due) pushes.summary_due = due;
-  pushes.summary_reply = pushes.summary_reply || reply;
 }
 
 bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind) {
@@ -256,10 +249,11 @@ void NodeImpl::on_timer(Micros now) {
   serve_due_requests(now);
   release_due_windows(now);
   release_due_forwards(now);
-  if (replication->active()) {
-    start_due_pushes(now);
-    release_pushes(now);
-    if (pushes.summary_due && now >= *pushes.summary_due) send_summary(now);
+  if (replicator.active()) {
+    replicator.start_due_pushes(now);
+    replicator.release_pushes(now);
+    if (replicator.summary_due_by(now))
+      enqueue_control(replicator.build_summary(wanted_groups(), now), TrafficKind::Summary);
   }
   if (now >= rounds.next) {
     run_request_round(now);
@@ -291,9 +285,7 @@ Micros NodeImpl::next_deadline() const {
   if (auto due = server.next_due()) t = std::min(t, *due);
   if (auto due = next_window_due()) t = std::min(t, *due);
   if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);
-  if (pushes.summary_due) t = std::min(t, *pushes.summary_due);
-  if (!pushes.pending.empty()) t = std::min(t, pushes.pending.begin()->first);
-  if (!pushes.queue.empty()) t = std::min(t, next_push_time());
+  if (auto due = replicator.next_deadline()) t = std::min(t, *due);
   t = std::min(t, subscribers.next_deadline());
   if (!queues.control.empty() || !queues.publications.empty() || !queues.repairs.empty() || !queues.coded.empty() ||
       !queues.windows.empty())

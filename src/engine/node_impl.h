@@ -16,7 +16,7 @@
 //   node_windows.cpp      window coding across a stream's small messages
 //   node_integrity.cpp    digests checked, contradictions and forged own data refused
 //   security.cpp          sealed datagrams, signed manifests: class Security (security)
-//   node_replication.cpp  anti-entropy summaries and pushes           (pushes)
+//   replicator.cpp        anti-entropy summaries and pushes: class Replicator (replicator)
 //   local_subscribers.cpp local applications' subscriptions, plain and durable,
 //                         and their deliveries: class LocalSubscribers (subscribers)
 //   node_streams.cpp      streams learnt, messages settled
@@ -68,7 +68,7 @@
 #include "engine/rate_limiter.h"
 #include "engine/reception_meter.h"
 #include "engine/redundancy_planner.h"
-#include "engine/replication_pushes.h"
+#include "engine/replicator.h"
 #include "engine/request_round_clock.h"
 #include "engine/request_server.h"
 #include "engine/security/security.h"
@@ -283,7 +283,7 @@ class NodeImpl : public NodeContext {
   SendQueues queues;
   BundleState bundling;
   CoderCache coder_cache;
-  ReplicationPushes pushes;
+  Replicator replicator{*this, ReplicatorSources{replication, view, timing, ntm, queues, pacer}};
 
   ApplicationEvents events;  // to applications, integrity alarms rate-limited
 
@@ -370,10 +370,6 @@ class NodeImpl : public NodeContext {
   std::vector<MessageMeta> manifests_ahead(std::span<const BatchItem> items, Micros now) const;
   void handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now);
  private:
-  // node_replication.cpp
-  void send_summary(Micros now);
-  void start_due_pushes(Micros now);
-  void release_pushes(Micros now);
 
  public:
   // Evicts down to the deletion controller's low watermark when over the quota.
@@ -387,11 +383,9 @@ class NodeImpl : public NodeContext {
   std::vector<std::string> wanted_groups() const;
   // A peer was heard for the first time, or again after going silent.
   void on_peer_appeared(NodeId peer, Micros now);
-  void schedule_summary(Micros due, bool reply);
-  // node_replication.cpp
+  // node_streams.cpp: a peer's summary (the replicator answers it); what
+  // it holds in groups we want is fetched like any gap.
   void on_summary(const wire::Summary& summary, Micros now);
-  // When the next push fragment fits the budget (only with a push queue).
-  Micros next_push_time() const;
   void learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history, bool inclusive,
                     Micros now);
   // Re-derives the timers from the RTT, the peers and the data frames' size.

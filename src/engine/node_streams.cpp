@@ -1,6 +1,7 @@
 // Streams learnt (a publisher's newest number, from any frame that names
-// it) and messages settled (complete, or given up): what the tracker, the
-// coders and the local subscribers are told.
+// it, and what a peer's summary says it holds) and messages settled
+// (complete, or given up): what the tracker, the coders and the local
+// subscribers are told.
 #include "engine/node_impl.h"
 
 namespace dissem::engine {
@@ -11,6 +12,25 @@ void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint
   const bool reliable = wants_group(stream.group);
   tracker.learn_newest(stream, seq, reliable, subscribers.subscriptions().history(stream.group, publisher_history), inclusive,
                        now);
+}
+
+void NodeImpl::on_summary(const wire::Summary& s, Micros now) {
+  const auto pull = replicator.on_summary(s, now);
+  if (!pull) return;
+  // What the peer holds in groups we want exists, so we fetch what we lack
+  // like any gap, from when its pushes could have arrived.
+  tracker.hold_new_requests_until(pull->not_before);
+  for (const auto& h : pull->streams) {
+    if (h.stream.publisher == config.node_id || !wants_group(h.stream.group)) continue;
+    if (h.held.empty()) continue;
+    // First the newest, as a beacon would tell it: a stream new to us gets
+    // the baseline its subscription's history asks for, not the oldest
+    // message this peer happens to hold.
+    learn_stream(h.stream, h.held.back().end - 1, 0, true, now);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    for (const auto& r : h.held) ranges.emplace_back(r.begin, r.end);
+    tracker.learn_available(h.stream, ranges, now, pull->not_before);
+  }
 }
 
 void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {

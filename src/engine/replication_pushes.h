@@ -1,4 +1,4 @@
-// Replication's traffic (node_replication.cpp): our next summary (one pending
+// Replication's traffic (the Replicator's, replicator.h): our next summary (one pending
 // at a time: contacts falling due together share it), pushes waiting for
 // their random delay, and fragments waiting for the push budget, a token
 // bucket of bytes refilled at the controller's share of the link.
