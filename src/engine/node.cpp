@@ -14,18 +14,9 @@
 
 namespace dissem::engine {
 
-std::string seq_state_key(const std::string& group) { return "pubseq/" + group; }
-
 namespace {
 
 constexpr Micros kHousekeepingInterval = 250 * kMillis;
-
-// The publisher's durable counter for `group` (0 if it never published there).
-std::uint64_t saved_seq(cache::Store& store, const std::string& group) {
-  std::uint64_t v = 0;
-  if (auto saved = store.get_state(seq_state_key(group))) std::from_chars(saved->data(), saved->data() + saved->size(), v);
-  return v;
-}
 
 // A configuration the node can run with: the host must have resolved the
 // "size it to the link" payload size (0) before constructing the node.
@@ -92,13 +83,13 @@ void NodeImpl::restore_cache() {
   for (auto& rec : store->load_index()) {
     // Messages cached before digests existed get theirs now.
     if (rec.complete && rec.meta.digest == 0) {
-      rec.meta.digest = cached_digest(rec.meta.id);
+      rec.meta.digest = integrity.cached_digest(rec.meta.id);
       store->set_digest(rec.meta.id, rec.meta.digest);
     }
     // After an unclean shutdown a payload file may read back other bytes
     // than were written (a power loss): such a message is checked, and
     // dropped (to be fetched again like any missing one) if it fails.
-    if (rec.complete && rec.unverified && cached_digest(rec.meta.id) != rec.meta.digest) {
+    if (rec.complete && rec.unverified && integrity.cached_digest(rec.meta.id) != rec.meta.digest) {
       ++stats.integrity[static_cast<std::size_t>(IntegrityEvent::VerifyFailed)];
       store->erase(rec.meta.id);
       continue;
@@ -232,13 +223,6 @@ bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind
   }
   queues.control.push_back(OutgoingDatagram{std::move(bytes), kind});
   return true;
-}
-
-std::uint64_t NodeImpl::published_up_to(const std::string& group) const {
-  // Read, never inserted: data forged under our id in invented groups must
-  // not grow the table (the durable counter is read from the cache instead).
-  if (auto it = own.published_seq.find(group); it != own.published_seq.end()) return it->second;
-  return saved_seq(*store, group);
 }
 
 // --- API calls ---------------------------------------------------------------

@@ -72,7 +72,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
   const bool subscribed = subscribers.subscriptions().any(meta.id.group);
   if (!subscribed && !config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
-  if (refuse_own_id(meta, now)) return;
+  if (integrity.refuse_own_id(meta, now)) return;
   if (!security.authentic(meta)) return;
   if (screen_supersession(meta, now)) return;
   learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
@@ -85,7 +85,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
       break;
     case FragmentOutcome::LengthConflict:
     case FragmentOutcome::DigestConflict:
-      on_conflict(meta.id, outcome, now);
+      integrity.on_conflict(meta.id, outcome, now);
       return;
     case FragmentOutcome::Overloaded:
       ++stats.queue_drops;

@@ -14,7 +14,8 @@
 //   beacons.cpp           building and pacing beacons: class Beacons  (beacons)
 //   node_coding.cpp       coded symbols: receiving, decoding, generating (coder_cache)
 //   node_windows.cpp      window coding across a stream's small messages
-//   node_integrity.cpp    digests checked, contradictions and forged own data refused
+//   integrity.cpp         digests checked, contradictions and forged own data refused:
+//                         class Integrity (integrity)
 //   security.cpp          sealed datagrams, signed manifests: class Security (security)
 //   replicator.cpp        anti-entropy summaries and pushes: class Replicator (replicator)
 //   local_subscribers.cpp local applications' subscriptions, plain and durable,
@@ -50,6 +51,7 @@
 #include "engine/coded_streams.h"
 #include "engine/frame_size_estimate.h"
 #include "engine/controller_view.h"
+#include "engine/integrity.h"
 #include "engine/interests.h"
 #include "engine/leveled_queue.h"
 #include "engine/link_quality.h"
@@ -83,9 +85,6 @@
 #include "wire/codec.h"
 
 namespace dissem::engine {
-
-// The cache's key for a group's durable publication counter (node.cpp).
-std::string seq_state_key(const std::string& group);
 
 inline std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? wire::kDefaultBlockSymbols : field; }
 
@@ -218,25 +217,6 @@ class NodeImpl : public NodeContext {
   // The next datagram of priority level `level` (nullopt: an item was dropped instead).
   std::optional<OutgoingDatagram> send_at_level(std::uint32_t level, Micros now);
 
-  // node_integrity.cpp
-  // Whether the message, all of whose bytes are held, matches its digest
-  // (then recorded in the cache).
-  bool verify_message(const MessageId& id);
-  // The digest of a message held whole in the cache (0 if it is not).
-  std::uint64_t cached_digest(const MessageId& id);
-  // Drops everything held of a message that cannot be trusted; it is fetched again.
-  void distrust_message(const MessageId& id, IntegrityEvent why, Micros now);
-  // A fragment or symbol contradicted what is known of its message.
-  void on_conflict(const MessageId& id, FragmentOutcome outcome, Micros now);
-  // Data under this node's own id: never taken from the air. Always true
-  // for such data (counted as a duplicate or as forged); false otherwise.
-  bool refuse_own_id(const MessageMeta& meta, Micros now);
-  // Our id on a number of one of our streams that we have not used yet
-  // (forged): our counter moves past it, so our next message does not collide.
-  void skip_forged_seq(const MessageId& id);
-  // node.cpp: the newest sequence number this node ever published in `group`.
-  std::uint64_t published_up_to(const std::string& group) const;
-
   wire::Limits limits;
   wire::Decoded decoded;  // reused decode target
   wire::Decoded bundle_item;  // ... and for the items of a bundle
@@ -292,6 +272,7 @@ class NodeImpl : public NodeContext {
   OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
 
   OwnPublications own;
+  Integrity integrity{*this, IntegritySources{events, coded, coder_cache, own}};  // digests, forged own data
   MessageExpiries expiries;  // dropped at their moment (expire_due)
   RequestRoundClock rounds;
   Micros next_housekeeping = 0;

@@ -62,7 +62,7 @@ MessageId NodeImpl::publish(const PublishRequest& r, Micros now) {
 MessageId NodeImpl::cancel(const CancelRequest& c, Micros now) {
   check_group(c.group, config);
   if (c.seqs.empty() && c.tag.empty()) throw PublishError("cancel names nothing: give message numbers or a tag");
-  const std::uint64_t newest = published_up_to(c.group);
+  const std::uint64_t newest = own.published_up_to(c.group, *store);
   std::vector<std::uint64_t> named;
   for (const std::uint64_t seq : c.seqs) {
     if (seq == 0 || seq > newest)
@@ -143,7 +143,7 @@ MessageId NodeImpl::publish_message(const std::string& group, MessageMeta meta, 
   // The counter is durable before the message is acknowledged, and also kept
   // in node_state so eviction of our own messages can never make it go back.
   // Groups seen at restart were merged with it then; a new group reads it once.
-  const std::uint64_t seq = published_up_to(group) + 1;
+  const std::uint64_t seq = own.published_up_to(group, *store) + 1;
   own.published_seq[group] = seq;  // from now on the table holds the group
 
   meta.id = MessageId{group, config.node_id, seq};

@@ -43,7 +43,7 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   const bool subscribed = n.subscribers.subscriptions().any(meta.id.group);
   if (!subscribed && !n.config.cache_unsubscribed) return;
   if (meta.expired_at(now)) return;
-  if (n.refuse_own_id(meta, now)) return;
+  if (n.integrity.refuse_own_id(meta, now)) return;
 
   n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
   const auto* payload = reinterpret_cast<const std::uint8_t*>(d.payload().data());
@@ -246,7 +246,7 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
       return outcome;
     case FragmentOutcome::LengthConflict:
     case FragmentOutcome::DigestConflict:
-      on_conflict(meta.id, outcome, now);
+      integrity.on_conflict(meta.id, outcome, now);
       return outcome;
     case FragmentOutcome::Overloaded:
       ++stats.queue_drops;
@@ -261,8 +261,8 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
   offer_to_forwarding(meta, offset, length, subscribed, from, now);
 
   if (outcome == FragmentOutcome::Completed) {
-    if (!verify_message(meta.id)) {
-      distrust_message(meta.id, IntegrityEvent::VerifyFailed, now);
+    if (!integrity.verify(meta.id)) {
+      integrity.distrust(meta.id, IntegrityEvent::VerifyFailed, now);
       return FragmentOutcome::DigestConflict;
     }
     ++stats.messages_completed;

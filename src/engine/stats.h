@@ -30,7 +30,7 @@ using wire::decode_error_name;
 using wire::kDecodeErrors;
 
 // Why data that decoded well was still refused or thrown away: the
-// integrity checks of the receive path (node_integrity.cpp).
+// integrity checks of the receive path (integrity.h).
 enum class IntegrityEvent : std::uint8_t {
   LengthConflict = 0,  // a fragment or symbol gives a message another length than the one known
   DigestConflict,      // ... another digest

@@ -1,4 +1,4 @@
-// Integrity without keys (node_integrity.cpp): forged or corrupted data never
+// Integrity without keys (integrity.h): forged or corrupted data never
 // becomes part of a delivered message, never replaces verified data, does not
 // block the real message for good, and data under a node's own id is never
 // taken from the air. Each attack is played through the public API with
