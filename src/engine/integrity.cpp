@@ -35,9 +35,8 @@ void Integrity::distrust(const MessageId& id, IntegrityEvent why, Micros now) {
   ++node_.stats.integrity[static_cast<std::size_t>(why)];
   from_.events.alarm(Event::Kind::MessageRejected, id, now);
   node_.store->erase(id);
-  from_.coded.forget(id);
+  from_.coder.drop(id);
   from_.coder_cache.window_images.erase(id);
-  std::erase_if(from_.coder_cache.block_rows, [&](const CoderCache::BlockRows& r) { return r.message == id; });
   node_.tracker.reopen(id);
 }
 

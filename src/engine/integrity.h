@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "engine/application_events.h"
-#include "engine/coded_messages.h"
+#include "engine/block_coder.h"
 #include "engine/coder_cache.h"
 #include "engine/message_tracker.h"
 #include "engine/node_context.h"
@@ -28,7 +28,7 @@ namespace dissem::engine {
 // The parts integrity checks report to or clear.
 struct IntegritySources {
   ApplicationEvents& events;
-  CodedMessages& coded;
+  BlockCoder& coder;
   CoderCache& coder_cache;
   OwnPublications& own;
 };

@@ -54,7 +54,6 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       floor(c.priority_floor),
       serve_budget(serve_budget_settings(c)),
       frame_sizes(std::min(config.payload_size, EngineConfig{}.payload_size) + 48, config.payload_size + 48),
-      coded(c.coding_memory),
       coded_streams(c.coding_memory / 4),
       block_memory(0),
       redundancy(c.redundancy_min, c.redundancy_max),

@@ -12,7 +12,8 @@
 //   node_serving.cpp      answering requests after their random delay
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
 //   beacons.cpp           building and pacing beacons: class Beacons  (beacons)
-//   node_coding.cpp       coded symbols: receiving, decoding, generating (coder_cache)
+//   block_coder.cpp       block coding: decoders, recovery, fresh symbols: class BlockCoder (coder)
+//   node_coding.cpp       coded symbols received, and what their blocks recover
 //   node_windows.cpp      window coding across a stream's small messages
 //   integrity.cpp         digests checked, contradictions and forged own data refused:
 //                         class Integrity (integrity)
@@ -47,7 +48,7 @@
 #include "engine/channel_share.h"
 #include "engine/rate_adaptation.h"
 #include "engine/relay_watch.h"
-#include "engine/coded_messages.h"
+#include "engine/block_coder.h"
 #include "engine/coded_streams.h"
 #include "engine/frame_size_estimate.h"
 #include "engine/controller_view.h"
@@ -86,7 +87,7 @@
 
 namespace dissem::engine {
 
-inline std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? wire::kDefaultBlockSymbols : field; }
+using wire::block_symbols_of;
 
 // Where a fragment held for the first time came from.
 struct ArrivedFrom {
@@ -158,16 +159,8 @@ class NodeImpl : public NodeContext {
   // A new source fragment of an incomplete message: into its block's decoder, if one is open.
   void feed_decoder(const MessageMeta& meta, std::uint32_t offset, std::span<const std::uint8_t> payload,
                     std::uint32_t block_symbols, bool subscribed, Micros now);
-  // The stride of a message as a fragment of it, or its known layout, tells (0: unknown).
-  std::uint32_t stride_of(const MessageId& id, std::uint32_t total, std::uint32_t offset, std::uint32_t length) const;
-  coding::BlockLayout own_layout(std::uint32_t total) const;
-  // Whether every source symbol of `block` is held here.
-  bool holds_block(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const;
-  // A fresh coded symbol of `block`: from the whole block when held, else
-  // recoded from what its decoder holds; nullopt when neither is possible.
-  std::optional<std::vector<std::uint8_t>> encode_symbol(const MessageId& id, const coding::BlockLayout& layout,
-                                                         std::uint32_t block, bool repair,
-                                                         std::span<const std::uint8_t> skip = {});
+  // What a completed block recovered, accepted as received fragments.
+  void accept_recovered(const MessageMeta& meta, const BlockCoder::Recovered& block, bool subscribed, Micros now);
   // The coded request entries for a message missing `missing` (empty: ask by ranges).
   // nullopt: ask by ranges (layout unknown); empty: no block is due yet.
   std::optional<std::vector<wire::BlockNeed>> block_needs(const MessageId& id, const MessageState& st,
@@ -244,7 +237,7 @@ class NodeImpl : public NodeContext {
   std::vector<BatchItem> batch_items;  // reused across batches
   Timing timing;
   FrameSizeEstimate frame_sizes;  // the data frames on the air, for timing
-  CodedMessages coded;
+  BlockCoder coder{*this};  // block coding: layouts, decoders, fresh symbols (block_coder.h)
   CodedStreams coded_streams;
   BlockTrafficMemory block_memory;
   ReceptionMeter reception;
@@ -272,7 +265,7 @@ class NodeImpl : public NodeContext {
   OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
 
   OwnPublications own;
-  Integrity integrity{*this, IntegritySources{events, coded, coder_cache, own}};  // digests, forged own data
+  Integrity integrity{*this, IntegritySources{events, coder, coder_cache, own}};  // digests, forged own data
   MessageExpiries expiries;  // dropped at their moment (expire_due)
   RequestRoundClock rounds;
   Micros next_housekeeping = 0;
@@ -300,18 +293,9 @@ class NodeImpl : public NodeContext {
   void queue_fragment_repairs(const ServeTask& task, std::vector<std::uint32_t> offsets, Micros now);
   void serve_block(const ServeTask& task, const MessageState& st, std::uint32_t block, const BlockAsk& ask,
                    Micros now);
-  // node_coding.cpp
-  const std::vector<std::vector<std::uint8_t>>* block_sources(const MessageId& id, const coding::BlockLayout& layout,
-                                                              std::uint32_t block);
-  void finish_block(const MessageMeta& meta, std::uint32_t block, bool subscribed, Micros now);
-  void decode_symbol(const wire::CodedSymbol& c, const MessageMeta& meta, const coding::BlockLayout& layout,
-                     bool subscribed, Micros now);
   // node_windows.cpp: solves what the stream's window equations determine.
   void solve_window(const StreamId& stream, Micros now);
  public:
-  // The decoder of `block`, opened (with the fragments held) if need be; the
-  // layout must be learnt. nullptr over the memory budget.
-  coding::BlockDecoder* open_decoder(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block);
   // node_serving.cpp: a coded request for `m`'s blocks.
   void on_block_request(const MessageId& id, const wire::MessageWants& m, Micros now);
   // Trims `r` to what its requester's serving budget covers (node_request_budget.cpp).

@@ -34,7 +34,7 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
   // A rebroadcast: its forwarder relays (relay_watch.h), whatever we make of the copy.
   if (!d.repair() && d.hops() > 0)
     if (const NodeId forwarder = transmitter_of(d); forwarder != 0) n.relay_watch.on_relay_heard(forwarder);
-  if (const std::uint32_t stride = n.stride_of(meta.id, meta.total_length, offset, length)) {
+  if (const std::uint32_t stride = n.coder.stride_of(meta.id, meta.total_length, offset, length)) {
     // The block's traffic memory, and (first pass only) the publisher's loss.
     n.block_memory.record(meta.id, offset / stride / block_symbols_of(d.block_symbols()), now);
     if (!d.repair() && d.hops() == 0) n.reception.on_first_pass(meta.id, offset / stride, now);

@@ -210,7 +210,7 @@ NodeImpl::FirstPassSeen NodeImpl::first_pass_seen(const MessageId& id, const Mes
   // one's first pass is over.
   if (const StreamState* stream = tracker.stream(stream_of(id)); stream != nullptr && stream->newest > id.seq)
     seen_end = layout.total + 1;
-  if (const auto b = coded.last_block_heard(id)) seen_end = std::max(seen_end, layout.end(*b));
+  if (const auto b = coder.messages().last_block_heard(id)) seen_end = std::max(seen_end, layout.end(*b));
   const Micros mean_gap = st.fragments > 1 ? (st.last_arrival - st.first_seen) / (st.fragments - 1) : 0;
   // Silence: the byte-range tail rule, and also long enough, at the
   // publisher's own pace and loss, that the gap is unlikely to be a run of
@@ -226,7 +226,7 @@ NodeImpl::FirstPassSeen NodeImpl::first_pass_seen(const MessageId& id, const Mes
 
 std::optional<std::vector<wire::BlockNeed>> NodeImpl::block_needs(const MessageId& id, const MessageState& st,
                                                                   const MissingRanges& missing, Micros now) {
-  const coding::BlockLayout* layout = coded.layout(id);
+  const coding::BlockLayout* layout = coder.messages().layout(id);
   if (!st.meta || layout == nullptr) return std::nullopt;  // ask by ranges
   const FirstPassSeen seen = first_pass_seen(id, st, *layout, now);
   std::vector<wire::BlockNeed> out;
@@ -234,7 +234,7 @@ std::optional<std::vector<wire::BlockNeed>> NodeImpl::block_needs(const MessageI
     if (!out.empty() && out.back().block() >= block) return;
     const bool first_pass_over = seen.end > layout->end(block);
     if (!seen.silent && !first_pass_over) return;
-    if (auto need = block_need(*layout, block, st, coded.decoder(id, block), first_pass_over))
+    if (auto need = block_need(*layout, block, st, coder.messages().decoder(id, block), first_pass_over))
       out.push_back(std::move(*need));
   };
   if (missing.whole) {

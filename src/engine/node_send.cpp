@@ -69,7 +69,7 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
   cur.next_offset += length;
   n.own.paced.on_taken(cur.id.group, length);
   if (length > 0 && n.config.coding && cur.parity_left == 0) {
-    const coding::BlockLayout layout = n.own_layout(total);
+    const coding::BlockLayout layout = n.coder.own_layout(total);
     const std::uint32_t block = layout.block_of(offset);
     if (cur.next_offset == layout.end(block)) {
       const double allowance = parity_allowance(n, cur.id);
@@ -119,7 +119,7 @@ std::optional<OutgoingDatagram> next_coded_repair(NodeImpl& n, std::uint32_t lev
     ++n.stats.repairs_suppressed_ntm;
     return std::nullopt;
   }
-  auto bytes = n.encode_symbol(t.message, t.layout, t.block, true, t.skip);
+  auto bytes = n.coder.encode_symbol(t.message, t.layout, t.block, true, t.skip);
   if (!bytes) return std::nullopt;  // evicted, or nothing left to recode
   n.block_memory.record(t.message, t.block, now);
   if (--t.remaining > 0) n.queues.coded.push(level, std::move(t));
@@ -138,7 +138,7 @@ std::optional<OutgoingDatagram> next_parity(NodeImpl& n, std::uint32_t level, Mi
     if (window_coded(n, cur.id)) {
       bytes = n.proactive_window_symbol(cur.id, now);
     } else {
-      bytes = n.encode_symbol(cur.id, n.own_layout(total), cur.parity_block, false);
+      bytes = n.coder.encode_symbol(cur.id, n.coder.own_layout(total), cur.parity_block, false);
       if (bytes) n.block_memory.record(cur.id, cur.parity_block, now);
     }
   }
@@ -175,7 +175,7 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
   }
   n.ntm.record(FragmentKey{cur.id, cur.next_offset}, now);
   if (n.config.coding)
-    n.block_memory.record(cur.id, n.own_layout(st->meta->total_length).block_of(cur.next_offset), now);
+    n.block_memory.record(cur.id, n.coder.own_layout(st->meta->total_length).block_of(cur.next_offset), now);
   n.note_named_relays(cur.id.group, 0, now);
   advance_publication(n, level, length, st->meta->total_length);
   n.split.on_sent(false, bytes->size(), n.queues.repairs.has(level));

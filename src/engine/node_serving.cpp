@@ -34,12 +34,12 @@ void NodeImpl::on_block_request(const MessageId& id, const wire::MessageWants& m
     BlockAsk ask{need.deficit(), need.symbol_size(), layout.block_symbols,
                  std::vector<std::uint8_t>(need.held().begin(), need.held().end())};
     Micros delay = rng.uniform_int(0, timing.serve_delay_max);
-    if (!holds_block(id, layout, need.block())) {
+    if (!coder.holds_block(id, layout, need.block())) {
       // A partial holder helps only with what the requester lacks: a source
       // not in its bitmap, or coded symbols reaching beyond the sources in
       // it (recoded, they carry everything held). It answers after the
       // whole-block holders had their chance.
-      const coding::BlockDecoder* decoder = coded.decoder(id, need.block());
+      const coding::BlockDecoder* decoder = coder.messages().decoder(id, need.block());
       bool useful = decoder != nullptr && config.coding && decoder->innovative_for(ask.held) > 0;
       for (std::uint32_t i = 0; !useful && i < layout.symbols_in(need.block()); ++i) {
         const std::uint32_t off = layout.source_offset(need.block(), i);
@@ -63,13 +63,13 @@ void NodeImpl::serve_block(const ServeTask& task, const MessageState& st, std::u
   }
   std::uint32_t remaining = config.use_traffic_memory ? ask.deficit - heard : ask.deficit;
   std::vector<std::uint8_t> skip;
-  if (!holds_block(task.message, layout, block)) {
+  if (!coder.holds_block(task.message, layout, block)) {
     // A partial holder can give at most what it holds outside the span of
     // the requesters' sources: its other sources, and coded symbols that
     // reach beyond them. (Ranks alone cannot tell: two holders of equal
     // rank, one with a parity symbol, can complete each other.)
-    if (!coded.learn(task.message, layout)) return;
-    const coding::BlockDecoder* decoder = open_decoder(task.message, layout, block);
+    if (!coder.messages().learn(task.message, layout)) return;
+    const coding::BlockDecoder* decoder = coder.open_decoder(task.message, layout, block);
     if (decoder == nullptr) return;
     remaining = std::min(remaining, static_cast<std::uint32_t>(decoder->innovative_for(ask.held)));
     skip = ask.held;

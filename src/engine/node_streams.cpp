@@ -34,7 +34,7 @@ void NodeImpl::on_summary(const wire::Summary& s, Micros now) {
 }
 
 void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
-  coded.forget(id);
+  coder.forget(id);
   if (!complete) {
     coder_cache.window_images.erase(id);
   } else if (const MessageState* st = tracker.find(id); st != nullptr && st->meta) {

@@ -57,7 +57,6 @@ std::optional<DecodeError> check_data(const DataFragment& d, const Limits& limit
   return check_supersession(d, limits);
 }
 
-std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? kDefaultBlockSymbols : field; }
 
 // A coded symbol must fit the block layout it implies: its payload is the
 // stride, its block exists, explicit coefficients cover exactly that block.

@@ -35,6 +35,8 @@ constexpr std::size_t bundle_item_overhead(std::size_t item_bytes) { return vari
 
 // Source symbols per coding block when a fragment or symbol says 0.
 constexpr std::uint32_t kDefaultBlockSymbols = 64;
+// A frame's block_symbols field: 0 (left out) is the default.
+constexpr std::uint32_t block_symbols_of(std::uint32_t field) { return field == 0 ? kDefaultBlockSymbols : field; }
 // Largest block: coefficients are bytes, one per source symbol.
 constexpr std::uint32_t kMaxBlockSymbols = 255;
 // Most messages one window symbol combines (and one window request spans).
