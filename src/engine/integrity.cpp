@@ -36,7 +36,7 @@ void Integrity::distrust(const MessageId& id, IntegrityEvent why, Micros now) {
   from_.events.alarm(Event::Kind::MessageRejected, id, now);
   node_.store->erase(id);
   from_.coder.drop(id);
-  from_.coder_cache.window_images.erase(id);
+  from_.windows.forget_image(id);
   node_.tracker.reopen(id);
 }
 

@@ -17,11 +17,11 @@
 
 #include "engine/application_events.h"
 #include "engine/block_coder.h"
-#include "engine/coder_cache.h"
 #include "engine/message_tracker.h"
 #include "engine/node_context.h"
 #include "engine/own_publications.h"
 #include "engine/stats.h"
+#include "engine/window_coder.h"
 
 namespace dissem::engine {
 
@@ -29,7 +29,7 @@ namespace dissem::engine {
 struct IntegritySources {
   ApplicationEvents& events;
   BlockCoder& coder;
-  CoderCache& coder_cache;
+  WindowCoder& windows;
   OwnPublications& own;
 };
 

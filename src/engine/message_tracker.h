@@ -133,6 +133,11 @@ class MessageTracker {
 
   MessageState* find(const MessageId& id);
   const MessageState* find(const MessageId& id) const;
+  // The priority of a message tracked here with its meta (0 otherwise).
+  std::uint32_t priority_of(const MessageId& id) const {
+    const MessageState* st = find(id);
+    return st != nullptr && st->meta ? st->meta->priority : 0;
+  }
   StreamState* stream(const StreamId& s);
   const StreamState* stream(const StreamId& s) const;
   bool settled(const MessageId& id) const;

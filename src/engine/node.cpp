@@ -54,7 +54,6 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       floor(c.priority_floor),
       serve_budget(serve_budget_settings(c)),
       frame_sizes(std::min(config.payload_size, EngineConfig{}.payload_size) + 48, config.payload_size + 48),
-      coded_streams(c.coding_memory / 4),
       block_memory(0),
       redundancy(c.redundancy_min, c.redundancy_max),
       links(c.max_peers, c.link_rate_window, config.beacon_interval),
@@ -230,7 +229,7 @@ bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind
 
 void NodeImpl::on_timer(Micros now) {
   serve_due_requests(now);
-  release_due_windows(now);
+  window_coder.release_due(now);
   release_due_forwards(now);
   if (replicator.active()) {
     replicator.start_due_pushes(now);
@@ -266,7 +265,7 @@ Micros NodeImpl::next_deadline() const {
   if (const auto due = expiries.next_due()) t = std::min(t, *due);
   if (tracker.incomplete_count() > 0) t = std::min(t, rounds.next);
   if (auto due = server.next_due()) t = std::min(t, *due);
-  if (auto due = next_window_due()) t = std::min(t, *due);
+  if (auto due = window_coder.next_due()) t = std::min(t, *due);
   if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);
   if (auto due = replicator.next_deadline()) t = std::min(t, *due);
   t = std::min(t, subscribers.next_deadline());

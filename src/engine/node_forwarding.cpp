@@ -27,7 +27,7 @@ void NodeImpl::release_due_forwards(Micros now) {
     queues.forwards.erase(queues.forwards.begin());
     if (queues.repair_keys.contains(f.key) || queues.repairs.size() >= config.max_queued_datagrams) continue;
     queues.repair_keys.insert(f.key);
-    queues.repairs.push(priority_of(f.key.message), f);
+    queues.repairs.push(tracker.priority_of(f.key.message), f);
   }
 }
 

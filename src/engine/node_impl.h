@@ -14,7 +14,8 @@
 //   beacons.cpp           building and pacing beacons: class Beacons  (beacons)
 //   block_coder.cpp       block coding: decoders, recovery, fresh symbols: class BlockCoder (coder)
 //   node_coding.cpp       coded symbols received, and what their blocks recover
-//   node_windows.cpp      window coding across a stream's small messages
+//   window_coder.cpp      window coding across a stream's small messages: class WindowCoder (window_coder)
+//   node_windows.cpp      window symbols received, and what their equations recover
 //   integrity.cpp         digests checked, contradictions and forged own data refused:
 //                         class Integrity (integrity)
 //   security.cpp          sealed datagrams, signed manifests: class Security (security)
@@ -44,12 +45,11 @@
 #include "engine/beacons.h"
 #include "engine/block_traffic_memory.h"
 #include "engine/bundle_state.h"
-#include "engine/coder_cache.h"
 #include "engine/channel_share.h"
 #include "engine/rate_adaptation.h"
 #include "engine/relay_watch.h"
 #include "engine/block_coder.h"
-#include "engine/coded_streams.h"
+#include "engine/window_coder.h"
 #include "engine/frame_size_estimate.h"
 #include "engine/controller_view.h"
 #include "engine/integrity.h"
@@ -98,8 +98,6 @@ struct ArrivedFrom {
   std::uint32_t block_symbols = 0;  // the fragment's block_symbols field
 };
 
-// The block traffic memory's key for a stream's window symbols (seq 0 names no message).
-MessageId window_key(const StreamId& stream);
 
 // The node: its parts, composed over one NodeContext (configuration,
 // counters, tracker, cache, randomness), and the timers that drive them.
@@ -175,26 +173,11 @@ class NodeImpl : public NodeContext {
   FirstPassSeen first_pass_seen(const MessageId& id, const MessageState& st, const coding::BlockLayout& layout,
                                 Micros now) const;
 
-  // node_windows.cpp: window coding across small messages of a stream.
-  bool window_coding() const;
-  // The window image of a small message held complete here (cached), or nullptr.
-  const std::vector<std::uint8_t>* image_of(const MessageId& id, Micros now);
+  // node_windows.cpp: a window symbol received, and the small messages
+  // the window coder recovers (accepted as received).
   void on_window_symbol(const wire::WindowSymbol& w, std::size_t size, Micros now);
-  // A message completed here: eliminated from its stream's window equations.
-  void on_window_source(const MessageMeta& meta, Micros now);
-  // A fresh window symbol over [first, first + count) of `stream`, the
-  // messages not held here excluded; nullopt when none is held.
-  std::optional<std::vector<std::uint8_t>> encode_window_symbol(const StreamId& stream, std::uint64_t first,
-                                                                std::uint32_t count, bool repair, Micros now);
-  // The publisher's proactive window symbol ending at its message `last`.
-  std::optional<std::vector<std::uint8_t>> proactive_window_symbol(const MessageId& last, Micros now);
-  void on_window_request(const StreamId& stream, const wire::WindowNeed& need, Micros now);
-  void release_due_windows(Micros now);
-  std::optional<Micros> next_window_due() const;
-  std::optional<std::vector<std::uint8_t>> next_window_repair(std::uint32_t level, Micros now);
-  // node_requests.cpp: whether a missing message is asked for by window, not whole.
-  bool window_member(const MessageId& id, const MessageState& st) const;
-  // The window requests of this round (lost small messages of each stream),
+  void accept_window_recovered(const std::vector<WindowCoder::Recovered>& messages, Micros now);
+  // node_requests.cpp: the window requests of this round (lost small messages of each stream),
   // each member backed off; at most `max_bytes` encoded.
   std::vector<wire::PublisherWants> window_requests(std::size_t max_bytes, Micros now);
 
@@ -205,8 +188,6 @@ class NodeImpl : public NodeContext {
   std::optional<Micros> bundle_due() const;
   // node_send.cpp: the next frame to send, unsealed (nullopt: nothing queued).
   std::optional<OutgoingDatagram> next_frame(Micros now);
-  // The priority of a message this node tracks (0 if unknown).
-  std::uint32_t priority_of(const MessageId& id) const;
   // The next datagram of priority level `level` (nullopt: an item was dropped instead).
   std::optional<OutgoingDatagram> send_at_level(std::uint32_t level, Micros now);
 
@@ -238,7 +219,6 @@ class NodeImpl : public NodeContext {
   Timing timing;
   FrameSizeEstimate frame_sizes;  // the data frames on the air, for timing
   BlockCoder coder{*this};  // block coding: layouts, decoders, fresh symbols (block_coder.h)
-  CodedStreams coded_streams;
   BlockTrafficMemory block_memory;
   ReceptionMeter reception;
   RedundancyPlanner redundancy;
@@ -255,7 +235,7 @@ class NodeImpl : public NodeContext {
 
   SendQueues queues;
   BundleState bundling;
-  CoderCache coder_cache;
+  WindowCoder window_coder{*this, WindowCoderSources{block_memory, queues, timing, limits}};  // window_coder.h
   Replicator replicator{*this, ReplicatorSources{replication, view, timing, ntm, queues, pacer}};
 
   ApplicationEvents events;  // to applications, integrity alarms rate-limited
@@ -265,7 +245,7 @@ class NodeImpl : public NodeContext {
   OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
 
   OwnPublications own;
-  Integrity integrity{*this, IntegritySources{events, coder, coder_cache, own}};  // digests, forged own data
+  Integrity integrity{*this, IntegritySources{events, coder, window_coder, own}};  // digests, forged own data
   MessageExpiries expiries;  // dropped at their moment (expire_due)
   RequestRoundClock rounds;
   Micros next_housekeeping = 0;
@@ -293,8 +273,6 @@ class NodeImpl : public NodeContext {
   void queue_fragment_repairs(const ServeTask& task, std::vector<std::uint32_t> offsets, Micros now);
   void serve_block(const ServeTask& task, const MessageState& st, std::uint32_t block, const BlockAsk& ask,
                    Micros now);
-  // node_windows.cpp: solves what the stream's window equations determine.
-  void solve_window(const StreamId& stream, Micros now);
  public:
   // node_serving.cpp: a coded request for `m`'s blocks.
   void on_block_request(const MessageId& id, const wire::MessageWants& m, Micros now);
@@ -302,9 +280,6 @@ class NodeImpl : public NodeContext {
   void budget_request(wire::MissingFragmentRequest& r, Micros now);
   // Cuts a plain item to the held fragments `allowed` covers; returns their cost.
   std::uint64_t trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m, std::uint64_t allowed);
-  // The size of a window symbol this node would send for `need`: its largest
-  // image among the messages the requester lacks; 0 if it holds none of them.
-  std::uint32_t window_symbol_size(const StreamId& stream, const wire::WindowNeed& need, Micros now);
   // The part of a deficit of symbols `allowed` covers (spent from it).
   std::uint32_t trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed);
   // Handles a datagram opened (sealer set) and decoded into `d`: its kind's

@@ -158,7 +158,7 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
   n.budget_request(r, now);
   for (const auto& w : r.wants())
-    for (const auto& need : w.windows()) n.on_window_request(StreamId{w.group(), w.publisher()}, need, now);
+    for (const auto& need : w.windows()) n.window_coder.on_request(StreamId{w.group(), w.publisher()}, need, now);
   std::uint64_t air_bytes = 0;
   const auto answers = plain_answers(n, r, air_bytes, now);
   schedule_answers(n, r.requester(), answers, air_bytes, now);

@@ -73,7 +73,7 @@ void NodeImpl::budget_request(wire::MissingFragmentRequest& r, Micros now) {
       auto& need = *windows->Mutable(i);
       // A symbol is as large as the largest message it combines, not a full
       // payload; a window holding nothing the requester lacks costs nothing.
-      const std::uint32_t symbol = window_symbol_size(StreamId{w.group(), w.publisher()}, need, now);
+      const std::uint32_t symbol = window_coder.symbol_size(StreamId{w.group(), w.publisher()}, need, now);
       if (symbol == 0) {
         ++i;
         continue;

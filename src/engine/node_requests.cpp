@@ -39,8 +39,8 @@ void NodeImpl::run_request_round(Micros now) {
     p.block_needs = [this, now](const MessageId& id, const MessageState& st, const MissingRanges& missing) {
       return block_needs(id, st, missing, now);
     };
-  if (window_coding())
-    p.window_member = [this](const MessageId& id, const MessageState& st) { return window_member(id, st); };
+  if (window_coder.enabled())
+    p.window_member = [this](const MessageId& id, const MessageState& st) { return window_coder.member(id, st); };
   auto wanted = [this](const std::string& g) { return wants_group(g); };
   auto round = build_request_round(tracker, wanted, p, now, rng);
   const std::size_t used = round ? wire::encoded_size(round->request) : wire::mfr_header_size();
@@ -73,11 +73,6 @@ constexpr std::uint64_t kRequestWindows = 4;
 constexpr Micros kWindowWaitMax = 2 * kSeconds;
 }  // namespace
 
-bool NodeImpl::window_member(const MessageId& id, const MessageState& st) const {
-  const StreamId stream = stream_of(id);
-  return !st.complete && !st.meta && coded_streams.small(stream) && !coded_streams.excluded(stream, id.seq);
-}
-
 namespace {
 
 // A lost small message, with whether it may be asked for now: its backoff
@@ -92,7 +87,7 @@ struct LostSmall {
 std::map<StreamId, std::vector<LostSmall>> lost_small(NodeImpl& n, Micros now) {
   std::map<StreamId, std::vector<LostSmall>> lost;
   n.tracker.for_each_incomplete([&](const MessageId& id, MessageState& st) {
-    if (!n.wants_group(id.group) || !n.window_member(id, st)) return;
+    if (!n.wants_group(id.group) || !n.window_coder.member(id, st)) return;
     const StreamState* s = n.tracker.stream(stream_of(id));
     const std::uint64_t wait = kRequestWindows * n.config.window_messages;
     const bool passed = s != nullptr && s->newest >= id.seq + wait;
@@ -127,7 +122,7 @@ wire::PublisherWants window_want(const StreamId& stream, std::uint64_t first, co
 
 std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_bytes, Micros now) {
   std::vector<wire::PublisherWants> out;
-  if (!window_coding()) return out;
+  if (!window_coder.enabled()) return out;
   auto lost = lost_small(*this, now);
   wire::FrameBudget budget(max_bytes);
   for (auto& [stream, members] : lost) {
@@ -141,7 +136,7 @@ std::vector<wire::PublisherWants> NodeImpl::window_requests(std::size_t max_byte
     std::set<std::uint64_t> unknown;
     for (auto it = start; it != members.end() && it->seq <= limit; ++it) unknown.insert(it->seq);
     std::size_t rank = 0;
-    if (const coding::WindowDecoder* decoder = coded_streams.decoder(stream)) {
+    if (const coding::WindowDecoder* decoder = window_coder.streams().decoder(stream)) {
       for (const auto seq : decoder->unknowns())
         if (seq >= first && seq <= limit) unknown.insert(seq);
       rank = decoder->rank_within(first, *unknown.rbegin());

@@ -57,7 +57,7 @@ double parity_allowance(const NodeImpl& n, const MessageId& current) {
 // Whether our own message `id` gets window symbols as its proactive redundancy.
 bool window_coded(NodeImpl& n, const MessageId& id) {
   const MessageState* st = n.tracker.find(id);
-  return n.window_coding() && st != nullptr && st->meta && window_eligible(*st->meta, n.config.payload_size);
+  return n.window_coder.enabled() && st != nullptr && st->meta && window_eligible(*st->meta, n.config.payload_size);
 }
 
 // Moves the first pass past one fragment; a block just finished gets its
@@ -136,7 +136,7 @@ std::optional<OutgoingDatagram> next_parity(NodeImpl& n, std::uint32_t level, Mi
   if (st != nullptr && st->meta) {
     total = st->meta->total_length;
     if (window_coded(n, cur.id)) {
-      bytes = n.proactive_window_symbol(cur.id, now);
+      bytes = n.window_coder.proactive_symbol(cur.id, now);
     } else {
       bytes = n.coder.encode_symbol(cur.id, n.coder.own_layout(total), cur.parity_block, false);
       if (bytes) n.block_memory.record(cur.id, cur.parity_block, now);
@@ -203,11 +203,6 @@ std::optional<std::uint32_t> highest_waiting(const NodeImpl& n, std::optional<st
 
 }  // namespace
 
-std::uint32_t NodeImpl::priority_of(const MessageId& id) const {
-  const MessageState* st = tracker.find(id);
-  return st != nullptr && st->meta ? st->meta->priority : 0;
-}
-
 std::optional<OutgoingDatagram> NodeImpl::next_frame(Micros now) {
   if (!queues.control.empty()) {
     OutgoingDatagram d = std::move(queues.control.front());
@@ -238,7 +233,7 @@ std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Mic
   const bool take_repair = repairs && (!queues.publications.has(level) || split.prefer_repair());
   // Window answers first: one symbol serves every receiver short in the window.
   if (take_repair && queues.windows.has(level)) {
-    auto bytes = next_window_repair(level, now);
+    auto bytes = window_coder.next_repair(level, now);
     if (!bytes) return std::nullopt;
     split.on_sent(true, bytes->size(), queues.publications.has(level));
     return finish(*this, std::move(*bytes), TrafficKind::Repair, now);

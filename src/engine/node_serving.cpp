@@ -90,7 +90,7 @@ void NodeImpl::serve_block(const ServeTask& task, const MessageState& st, std::u
   });
   if (queued_already) return;
   if (queues.coded.size() >= config.max_queued_datagrams) return;
-  queues.coded.push(priority_of(task.message),
+  queues.coded.push(tracker.priority_of(task.message),
                    CodedTask{task.message, block, layout, since, ask.deficit, remaining, true, std::move(skip)});
   stats.repairs_queued += remaining;
 }
@@ -117,7 +117,7 @@ void NodeImpl::queue_fragment_repairs(const ServeTask& task, std::vector<std::ui
       ++stats.queue_drops;
       return;
     }
-    queues.repairs.push(priority_of(task.message), QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
+    queues.repairs.push(tracker.priority_of(task.message), QueuedFragment{key, 0, FragmentOrigin::Repair, since, 0});
     queues.repair_keys.insert(key);
     ++stats.repairs_queued;
   }

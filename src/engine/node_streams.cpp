@@ -36,9 +36,9 @@ void NodeImpl::on_summary(const wire::Summary& s, Micros now) {
 void NodeImpl::on_message_settled(const MessageId& id, bool complete, Micros now) {
   coder.forget(id);
   if (!complete) {
-    coder_cache.window_images.erase(id);
+    window_coder.forget_image(id);
   } else if (const MessageState* st = tracker.find(id); st != nullptr && st->meta) {
-    on_window_source(*st->meta, now);
+    accept_window_recovered(window_coder.on_source(*st->meta, now), now);
   }
   subscribers.on_settled(id, complete, now);
 }

@@ -166,7 +166,7 @@ void Replicator::release_pushes(Micros now) {
     pushes_.queue.pop_front();
     pushes_.tokens -= cost;
     queues.repair_keys.insert(f.key);
-    queues.repairs.push(priority_of(f.key.message), f);
+    queues.repairs.push(node_.tracker.priority_of(f.key.message), f);
   }
 }
 
@@ -197,11 +197,6 @@ Micros Replicator::next_push_time() const {
   const double missing = push_cost(pushes_.queue.front()) - pushes_.tokens;
   if (missing <= 0) return pushes_.tokens_at;
   return pushes_.tokens_at + static_cast<Micros>(missing / push_rate()) + 1;
-}
-
-std::uint32_t Replicator::priority_of(const MessageId& id) const {
-  const MessageState* st = node_.tracker.find(id);
-  return st != nullptr && st->meta ? st->meta->priority : 0;
 }
 
 }  // namespace dissem::engine

@@ -78,7 +78,6 @@ class Replicator {
   double push_cost(const QueuedFragment& f) const;
   double push_rate() const;
   Micros next_push_time() const;
-  std::uint32_t priority_of(const MessageId& id) const;
 
   NodeContext& node_;
   ReplicatorSources from_;
