@@ -33,11 +33,6 @@ RateAdaptationParams adaptation_params(const EngineConfig& c) {
   return p;
 }
 
-ServeBudget::Settings serve_budget_settings(const EngineConfig& c) {
-  const auto capacity = static_cast<double>(c.send_rate_bps());
-  return {c.serve_member_share * capacity, c.serve_stranger_share * capacity, c.serve_burst, c.max_peers};
-}
-
 }  // namespace
 
 NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micros now)
@@ -52,7 +47,6 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       pacer(c.send_rate_bps(), c.per_datagram_overhead, Pacer::kDefaultBurst),
       split(c.repair_share),
       floor(c.priority_floor),
-      serve_budget(serve_budget_settings(c)),
       frame_sizes(std::min(config.payload_size, EngineConfig{}.payload_size) + 48, config.payload_size + 48),
       block_memory(0),
       redundancy(c.redundancy_min, c.redundancy_max),
@@ -228,7 +222,7 @@ bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind
 // --- timers ------------------------------------------------------------------
 
 void NodeImpl::on_timer(Micros now) {
-  serve_due_requests(now);
+  repair_server.serve_due(now);
   window_coder.release_due(now);
   release_due_forwards(now);
   if (replicator.active()) {
@@ -264,7 +258,7 @@ Micros NodeImpl::next_deadline() const {
   Micros t = std::min(beacons.next(), next_housekeeping);
   if (const auto due = expiries.next_due()) t = std::min(t, *due);
   if (tracker.incomplete_count() > 0) t = std::min(t, rounds.next);
-  if (auto due = server.next_due()) t = std::min(t, *due);
+  if (auto due = repair_server.next_due()) t = std::min(t, *due);
   if (auto due = window_coder.next_due()) t = std::min(t, *due);
   if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);
   if (auto due = replicator.next_deadline()) t = std::min(t, *due);
@@ -286,7 +280,7 @@ void NodeImpl::housekeeping(Micros now) {
     interests.forget(gone);
     relay_watch.forget(gone);
     replication->on_peer_silent(gone);
-    serve_budget.forget(gone);
+    repair_server.forget(gone);
     update_timing();
   }
   update_timing();  // the data frames' size moves the timers

@@ -8,8 +8,8 @@
 //   node_send.cpp         the per-datagram choice among the send queues (queues)
 //   node_bundling.cpp     frames bundled into one datagram            (bundling)
 //   node_requests.cpp     request rounds: MFRs (mfr_builder.h) and their gate (rounds)
-//   node_request_budget.cpp  what a requester's serving budget covers
-//   node_serving.cpp      answering requests after their random delay
+//   repair_server.cpp     answering requests after their random delay: class RepairServer (repair_server)
+//   request_budget.cpp    what a requester's serving budget covers (RepairServer)
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
 //   beacons.cpp           building and pacing beacons: class Beacons  (beacons)
 //   block_coder.cpp       block coding: decoders, recovery, fresh symbols: class BlockCoder (coder)
@@ -73,10 +73,9 @@
 #include "engine/redundancy_planner.h"
 #include "engine/replicator.h"
 #include "engine/request_round_clock.h"
-#include "engine/request_server.h"
+#include "engine/repair_server.h"
 #include "engine/security/security.h"
 #include "engine/send_queues.h"
-#include "engine/serve_budget.h"
 #include "engine/security/datagram_auth.h"
 #include "engine/ended_streams.h"
 #include "engine/supersession.h"
@@ -205,8 +204,6 @@ class NodeImpl : public NodeContext {
   Pacer pacer;
   PrioritySplit split;  // publications against repairs, within one priority level
   PriorityFloor floor;  // lower levels' share while a higher one saturates
-  RequestServer server;
-  ServeBudget serve_budget;
   Security security{*this};  // authenticated groups (security.h)
   // One datagram of a batch (on_datagrams), opened and decoded.
   struct BatchItem {
@@ -236,6 +233,8 @@ class NodeImpl : public NodeContext {
   SendQueues queues;
   BundleState bundling;
   WindowCoder window_coder{*this, WindowCoderSources{block_memory, queues, timing, limits}};  // window_coder.h
+  // Other nodes' requests answered (repair_server.h).
+  RepairServer repair_server{*this, RepairServerSources{coder, window_coder, block_memory, ntm, queues, timing, peers}};
   Replicator replicator{*this, ReplicatorSources{replication, view, timing, ntm, queues, pacer}};
 
   ApplicationEvents events;  // to applications, integrity alarms rate-limited
@@ -257,8 +256,6 @@ class NodeImpl : public NodeContext {
  private:
   // node_requests.cpp
   void run_request_round(Micros now);
-  // node_serving.cpp
-  void serve_due_requests(Micros now);
   // node.cpp: sends a beacon now (beacons.h) or lets it wait for our first pass.
   void beacon_due(Micros now);
   // node.cpp
@@ -268,20 +265,7 @@ class NodeImpl : public NodeContext {
   void restore_cache();
   // node_forwarding.cpp: rebroadcasts whose delay is over join the repair queue.
   void release_due_forwards(Micros now);
-  // Our own first pass has yet to send (all of) `block` of `id`.
-  bool first_pass_pending(const MessageId& id, const coding::BlockLayout& layout, std::uint32_t block) const;
-  void queue_fragment_repairs(const ServeTask& task, std::vector<std::uint32_t> offsets, Micros now);
-  void serve_block(const ServeTask& task, const MessageState& st, std::uint32_t block, const BlockAsk& ask,
-                   Micros now);
  public:
-  // node_serving.cpp: a coded request for `m`'s blocks.
-  void on_block_request(const MessageId& id, const wire::MessageWants& m, Micros now);
-  // Trims `r` to what its requester's serving budget covers (node_request_budget.cpp).
-  void budget_request(wire::MissingFragmentRequest& r, Micros now);
-  // Cuts a plain item to the held fragments `allowed` covers; returns their cost.
-  std::uint64_t trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m, std::uint64_t allowed);
-  // The part of a deficit of symbols `allowed` covers (spent from it).
-  std::uint32_t trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed);
   // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
   // handler, then the traffic meters.
   void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);

@@ -6,7 +6,6 @@
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 #include "engine/mfr_builder.h"
-#include "engine/responder_rank.h"
 
 namespace dissem::engine {
 namespace {
@@ -82,64 +81,6 @@ void follow_overheard_request(NodeImpl& n, const wire::MissingFragmentRequest& r
   }
 }
 
-// A whole message or byte ranges of it that a request asks of this node.
-struct Answer {
-  MessageId id;
-  bool whole;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
-};
-
-// What `r` asks of this node by message (block requests are handed to
-// on_block_request), and the air time the answers compete for: one fragment
-// per message, this request's and those already pending here (a large
-// message is deduplicated fragment by fragment as it drains, by the NTM).
-std::vector<Answer> plain_answers(NodeImpl& n, const wire::MissingFragmentRequest& r, std::uint64_t& air_bytes,
-                                  Micros now) {
-  std::vector<Answer> answers;
-  air_bytes = static_cast<std::uint64_t>(n.server.pending()) * n.config.payload_size;
-  for (const auto& w : r.wants()) {
-    for (const auto& m : w.messages()) {
-      const MessageId id{w.group(), w.publisher(), m.seq()};
-      const MessageState* st = n.tracker.find(id);
-      if (st == nullptr || !st->meta) continue;
-      if (!m.blocks().empty()) {
-        n.on_block_request(id, m, now);
-        continue;
-      }
-      if (!st->complete && st->have.empty()) continue;
-      Answer a{id, m.ranges().empty(), {}};
-      std::uint64_t bytes = a.whole ? st->meta->total_length : 0;
-      for (int i = 0; i + 1 < m.ranges().size(); i += 2) {
-        a.ranges.emplace_back(m.ranges(i), m.ranges(i + 1));
-        const std::uint32_t end = std::min(m.ranges(i + 1), st->meta->total_length);
-        bytes += end - std::min(m.ranges(i), end);
-      }
-      air_bytes += std::min<std::uint64_t>(bytes, n.config.payload_size);
-      answers.push_back(std::move(a));
-    }
-  }
-  return answers;
-}
-
-// Each answer is due after its rank's turn (responder_rank.h), or after a
-// uniform random delay without ranked answers.
-void schedule_answers(NodeImpl& n, NodeId requester, const std::vector<Answer>& answers, std::uint64_t air_bytes,
-                      Micros now) {
-  if (!n.timing.ranked_answers) {
-    for (const auto& a : answers)
-      n.server.on_request(a.id, a.whole, a.ranges, now, now + n.rng.uniform_int(0, n.timing.serve_delay_max));
-    return;
-  }
-  // Each rank waits a turn: time for the servers ranked before it to put
-  // their answers on the air and for them to reach it.
-  const Micros turn = static_cast<Micros>(static_cast<double>(air_bytes) * n.timing.air_us_per_byte) +
-                      2 * n.timing.packet_time + n.timing.rtt / 2;
-  for (const auto& a : answers) {
-    const auto rank = static_cast<Micros>(responder_rank(a.id, n.config.node_id, requester, n.peers.all()));
-    n.server.on_request(a.id, a.whole, a.ranges, now, now + rank * turn + n.rng.uniform_int(0, turn / 2));
-  }
-}
-
 void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t size, Micros now) {
   n.stats.received[static_cast<std::size_t>(TrafficKind::Request)].add(size);
   if (r.requester() == n.config.node_id) {
@@ -156,12 +97,7 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
 
   if (!n.config.serve_requests) return;
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
-  n.budget_request(r, now);
-  for (const auto& w : r.wants())
-    for (const auto& need : w.windows()) n.window_coder.on_request(StreamId{w.group(), w.publisher()}, need, now);
-  std::uint64_t air_bytes = 0;
-  const auto answers = plain_answers(n, r, air_bytes, now);
-  schedule_answers(n, r.requester(), answers, air_bytes, now);
+  n.repair_server.on_request(r, now);
 }
 
 void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {

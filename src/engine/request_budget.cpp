@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "engine/node_impl.h"
+#include "engine/repair_server.h"
 
 namespace dissem::engine {
 
@@ -19,7 +19,7 @@ constexpr std::uint64_t kHeaderCost = 64;
 
 }  // namespace
 
-std::uint64_t NodeImpl::trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m,
+std::uint64_t RepairServer::trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m,
                                    std::uint64_t allowed) {
   // The fragments an answer would send: those held that overlap the ranges.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
@@ -27,7 +27,7 @@ std::uint64_t NodeImpl::trim_plain(const MessageId& id, const MessageState& st, 
   for (int k = 0; k + 1 < m.ranges().size(); k += 2) ranges.emplace_back(m.ranges(k), m.ranges(k + 1));
   std::map<std::uint32_t, std::uint32_t> fragments;  // offset -> length, each once
   for (const auto& [b, e] : ranges)
-    for (const auto& [off, len] : store->fragment_offsets(id, b, std::min(e, st.meta->total_length)))
+    for (const auto& [off, len] : node_.store->fragment_offsets(id, b, std::min(e, st.meta->total_length)))
       fragments.emplace(off, len);
   std::uint64_t cost = 0;
   for (const auto& [off, len] : fragments) cost += len + kHeaderCost;
@@ -46,26 +46,26 @@ std::uint64_t NodeImpl::trim_plain(const MessageId& id, const MessageState& st, 
       m.add_ranges(off + len);
     }
   }
-  stats.request_bytes_trimmed += cost - kept;
-  if (m.ranges().empty()) ++stats.requests_trimmed;
+  node_.stats.request_bytes_trimmed += cost - kept;
+  if (m.ranges().empty()) ++node_.stats.requests_trimmed;
   return kept;
 }
 
-std::uint32_t NodeImpl::trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed) {
+std::uint32_t RepairServer::trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed) {
   const std::uint64_t unit = std::uint64_t{symbol_size} + kHeaderCost;
   const auto keep = static_cast<std::uint32_t>(std::min<std::uint64_t>(deficit, allowed / unit));
   allowed -= keep * unit;
   if (keep < deficit) {
-    stats.request_bytes_trimmed += (deficit - keep) * unit;
-    if (keep == 0) ++stats.requests_trimmed;
+    node_.stats.request_bytes_trimmed += (deficit - keep) * unit;
+    if (keep == 0) ++node_.stats.requests_trimmed;
   }
   return keep;
 }
 
-void NodeImpl::budget_request(wire::MissingFragmentRequest& r, Micros now) {
+void RepairServer::budget_request(wire::MissingFragmentRequest& r, Micros now) {
   const NodeId requester = r.requester();
-  const bool member = peers.established(requester);
-  std::uint64_t allowed = serve_budget.available(requester, member, now);
+  const bool member = from_.peers.established(requester);
+  std::uint64_t allowed = budget_.available(requester, member, now);
   const std::uint64_t granted = allowed;
   for (auto& w : *r.mutable_wants()) {
     auto* windows = w.mutable_windows();
@@ -73,7 +73,7 @@ void NodeImpl::budget_request(wire::MissingFragmentRequest& r, Micros now) {
       auto& need = *windows->Mutable(i);
       // A symbol is as large as the largest message it combines, not a full
       // payload; a window holding nothing the requester lacks costs nothing.
-      const std::uint32_t symbol = window_coder.symbol_size(StreamId{w.group(), w.publisher()}, need, now);
+      const std::uint32_t symbol = from_.windows.symbol_size(StreamId{w.group(), w.publisher()}, need, now);
       if (symbol == 0) {
         ++i;
         continue;
@@ -89,7 +89,7 @@ void NodeImpl::budget_request(wire::MissingFragmentRequest& r, Micros now) {
     for (int i = 0; i < messages->size();) {
       auto& m = *messages->Mutable(i);
       const MessageId id{w.group(), w.publisher(), m.seq()};
-      const MessageState* st = tracker.find(id);
+      const MessageState* st = node_.tracker.find(id);
       bool empty = false;
       if (st == nullptr || !st->meta) {
         // Nothing of it here to send: free.
@@ -117,7 +117,7 @@ void NodeImpl::budget_request(wire::MissingFragmentRequest& r, Micros now) {
       }
     }
   }
-  serve_budget.charge(requester, member, granted - allowed, now);
+  budget_.charge(requester, member, granted - allowed, now);
 }
 
 }  // namespace dissem::engine
