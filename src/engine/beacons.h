@@ -30,7 +30,7 @@
 #include "engine/peers.h"
 #include "engine/reception_meter.h"
 #include "engine/relay_watch.h"
-#include "engine/subscriptions.h"
+#include "engine/subscribers/subscriptions.h"
 #include "wire/frame_budget.h"
 
 namespace dissem::engine {

@@ -15,13 +15,13 @@
 
 #include <cstdint>
 
-#include "engine/application_events.h"
-#include "engine/block_coder.h"
+#include "engine/subscribers/application_events.h"
+#include "engine/coders/block_coder.h"
 #include "engine/message_tracker.h"
 #include "engine/node_context.h"
 #include "engine/own_publications.h"
 #include "engine/stats.h"
-#include "engine/window_coder.h"
+#include "engine/coders/window_coder.h"
 
 namespace dissem::engine {
 

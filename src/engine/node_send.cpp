@@ -7,7 +7,7 @@
 // answered while this one waited in the queue.
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
-#include "engine/window_image.h"
+#include "engine/coders/window_image.h"
 
 namespace dissem::engine {
 namespace {

@@ -3,11 +3,11 @@
 // the wire checks on coded symbols and block requests.
 #include <gtest/gtest.h>
 
-#include "engine/block_traffic_memory.h"
+#include "engine/coders/block_traffic_memory.h"
 #include "engine/channel_share.h"
 #include "coding/block_layout.h"
 #include "engine/reception_meter.h"
-#include "engine/redundancy_planner.h"
+#include "engine/coders/redundancy_planner.h"
 #include "wire/codec.h"
 
 using namespace dissem;

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "engine/node.h"
-#include "engine/serve_budget.h"
+#include "engine/repair/serve_budget.h"
 #include "sim/simulation.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"

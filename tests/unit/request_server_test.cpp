@@ -1,7 +1,7 @@
 // Pending answers to other nodes' MFRs (engine/request_server.h): scheduling
 // by due time, merging of requests for the same message (ranges, whole,
 // coded block deficits) and handing the due ones over in due order.
-#include "engine/request_server.h"
+#include "engine/repair/request_server.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Local subscriptions (engine/subscriptions.h): bookkeeping by group, the
 // filters, and the delivery disciplines: unordered, ordered reliable (waits
 // until a gap is given up) and ordered unreliable (skips after the reorder time).
-#include "engine/subscriptions.h"
+#include "engine/subscribers/subscriptions.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include "coding/linear_combination.h"
 #include "coding/window_decoder.h"
 #include "core/random.h"
-#include "engine/window_image.h"
+#include "engine/coders/window_image.h"
 #include "wire/codec.h"
 
 using namespace dissem;

@@ -1,4 +1,4 @@
-#include "engine/request_server.h"
+#include "engine/repair/request_server.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "engine/replicator.h"
+#include "engine/replication/replicator.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "engine/window_image.h"
+#include "engine/coders/window_image.h"
 
 #include "engine/fragmenter.h"
 

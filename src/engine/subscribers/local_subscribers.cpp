@@ -1,4 +1,4 @@
-#include "engine/local_subscribers.h"
+#include "engine/subscribers/local_subscribers.h"
 
 #include <algorithm>
 #include <stdexcept>

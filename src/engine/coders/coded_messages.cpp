@@ -1,4 +1,4 @@
-#include "engine/coded_messages.h"
+#include "engine/coders/coded_messages.h"
 
 namespace dissem::engine {
 

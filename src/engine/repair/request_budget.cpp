@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "engine/repair_server.h"
+#include "engine/repair/repair_server.h"
 
 namespace dissem::engine {
 

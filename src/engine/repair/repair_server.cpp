@@ -1,8 +1,8 @@
-#include "engine/repair_server.h"
+#include "engine/repair/repair_server.h"
 
 #include <algorithm>
 
-#include "engine/responder_rank.h"
+#include "engine/repair/responder_rank.h"
 
 namespace dissem::engine {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/serve_budget.h"
+#include "engine/repair/serve_budget.h"
 
 #include <algorithm>
 

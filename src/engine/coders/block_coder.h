@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "coding/block_layout.h"
-#include "engine/coded_messages.h"
+#include "engine/coders/coded_messages.h"
 #include "engine/node_context.h"
 #include "wire/codec.h"
 

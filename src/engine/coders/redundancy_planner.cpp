@@ -1,4 +1,4 @@
-#include "engine/redundancy_planner.h"
+#include "engine/coders/redundancy_planner.h"
 
 #include <algorithm>
 #include <cmath>

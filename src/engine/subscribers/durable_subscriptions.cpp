@@ -1,4 +1,4 @@
-#include "engine/durable_subscriptions.h"
+#include "engine/subscribers/durable_subscriptions.h"
 
 #include <fmt/format.h>
 

@@ -14,16 +14,16 @@
 #include <utility>
 #include <vector>
 
-#include "engine/block_coder.h"
-#include "engine/block_traffic_memory.h"
+#include "engine/coders/block_coder.h"
+#include "engine/coders/block_traffic_memory.h"
 #include "engine/network_traffic_memory.h"
 #include "engine/node_context.h"
 #include "engine/peers.h"
-#include "engine/request_server.h"
+#include "engine/repair/request_server.h"
 #include "engine/send_queues.h"
-#include "engine/serve_budget.h"
+#include "engine/repair/serve_budget.h"
 #include "engine/timing.h"
-#include "engine/window_coder.h"
+#include "engine/coders/window_coder.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {

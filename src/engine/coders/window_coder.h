@@ -17,8 +17,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/block_traffic_memory.h"
-#include "engine/coded_streams.h"
+#include "engine/coders/block_traffic_memory.h"
+#include "engine/coders/coded_streams.h"
 #include "engine/node_context.h"
 #include "engine/send_queues.h"
 #include "engine/timing.h"

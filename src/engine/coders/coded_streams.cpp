@@ -1,4 +1,4 @@
-#include "engine/coded_streams.h"
+#include "engine/coders/coded_streams.h"
 
 namespace dissem::engine {
 

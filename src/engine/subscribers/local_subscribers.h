@@ -10,13 +10,13 @@
 #include <optional>
 #include <string>
 
-#include "engine/application_events.h"
-#include "engine/durable_subscriptions.h"
-#include "engine/local_delivery.h"
+#include "engine/subscribers/application_events.h"
+#include "engine/subscribers/durable_subscriptions.h"
+#include "engine/subscribers/local_delivery.h"
 #include "engine/node_context.h"
 #include "engine/node_types.h"
 #include "engine/security/security.h"
-#include "engine/subscriptions.h"
+#include "engine/subscribers/subscriptions.h"
 #include "engine/supersession.h"
 
 namespace dissem::engine {

@@ -1,4 +1,4 @@
-#include "engine/responder_rank.h"
+#include "engine/repair/responder_rank.h"
 
 #include "core/random.h"
 

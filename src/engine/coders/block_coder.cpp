@@ -1,4 +1,4 @@
-#include "engine/block_coder.h"
+#include "engine/coders/block_coder.h"
 
 #include <algorithm>
 

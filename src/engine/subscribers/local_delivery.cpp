@@ -1,4 +1,4 @@
-#include "engine/local_delivery.h"
+#include "engine/subscribers/local_delivery.h"
 
 #include <utility>
 

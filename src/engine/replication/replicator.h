@@ -20,7 +20,7 @@
 #include "engine/network_traffic_memory.h"
 #include "engine/node_context.h"
 #include "engine/rate_limiter.h"
-#include "engine/replication_pushes.h"
+#include "engine/replication/replication_pushes.h"
 #include "engine/send_queues.h"
 #include "engine/timing.h"
 #include "wire/codec.h"

@@ -1,11 +1,11 @@
-#include "engine/window_coder.h"
+#include "engine/coders/window_coder.h"
 
 #include <algorithm>
 
 #include "coding/coefficients.h"
 #include "coding/linear_combination.h"
 #include "engine/fragmenter.h"
-#include "engine/window_image.h"
+#include "engine/coders/window_image.h"
 
 namespace dissem::engine {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/subscriptions.h"
+#include "engine/subscribers/subscriptions.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "engine/block_traffic_memory.h"
+#include "engine/coders/block_traffic_memory.h"
 
 #include <algorithm>
 
