@@ -65,7 +65,7 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   // Spread first beacons so nodes started together do not collide.
   beacons.start(now);
   next_housekeeping = now + kHousekeepingInterval;
-  rounds.next = now;
+  request_rounds.start(now);
   replicator.start(now);
 }
 
@@ -109,6 +109,16 @@ void NodeImpl::update_timing() {
                           frame_sizes.bytes());
   ntm.set_window(timing.ntm_window);
   block_memory.set_window(timing.ntm_window);
+}
+
+void NodeImpl::run_request_round(Micros now) {
+  if (tracker.incomplete_count() == 0) return;
+  if (!traffic_below(config.traffic_gate_fraction, now)) {
+    ++stats.mfr_rounds_gated;
+    return;
+  }
+  if (auto mfr = request_rounds.build([this](const std::string& g) { return wants_group(g); }, now))
+    enqueue_control(std::move(*mfr), TrafficKind::Request);
 }
 
 bool NodeImpl::traffic_below(double fraction, Micros now) {
@@ -231,9 +241,9 @@ void NodeImpl::on_timer(Micros now) {
     if (replicator.summary_due_by(now))
       enqueue_control(replicator.build_summary(wanted_groups(), now), TrafficKind::Summary);
   }
-  if (now >= rounds.next) {
+  if (now >= request_rounds.next()) {
     run_request_round(now);
-    rounds.next = std::max(now + timing.request_round, rounds.spacing_until);
+    request_rounds.round_done(now);
   }
   if (now >= beacons.next()) beacon_due(now);
   expire_due(now);
@@ -257,7 +267,7 @@ void NodeImpl::beacon_due(Micros now) {
 Micros NodeImpl::next_deadline() const {
   Micros t = std::min(beacons.next(), next_housekeeping);
   if (const auto due = expiries.next_due()) t = std::min(t, *due);
-  if (tracker.incomplete_count() > 0) t = std::min(t, rounds.next);
+  if (tracker.incomplete_count() > 0) t = std::min(t, request_rounds.next());
   if (auto due = repair_server.next_due()) t = std::min(t, *due);
   if (auto due = window_coder.next_due()) t = std::min(t, *due);
   if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);

@@ -7,7 +7,7 @@
 //   node_receive*.cpp     opening, decoding and handling received datagrams
 //   node_send.cpp         the per-datagram choice among the send queues (queues)
 //   node_bundling.cpp     frames bundled into one datagram            (bundling)
-//   node_requests.cpp     request rounds: MFRs (mfr_builder.h) and their gate (rounds)
+//   request_rounds.cpp    request rounds: MFRs (mfr_builder.h): class RequestRounds (request_rounds)
 //   repair_server.cpp     answering requests after their random delay: class RepairServer (repair_server)
 //   request_budget.cpp    what a requester's serving budget covers (RepairServer)
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
@@ -72,7 +72,7 @@
 #include "engine/reception_meter.h"
 #include "engine/coders/redundancy_planner.h"
 #include "engine/replication/replicator.h"
-#include "engine/request_round_clock.h"
+#include "engine/requests/request_rounds.h"
 #include "engine/repair/repair_server.h"
 #include "engine/security/security.h"
 #include "engine/send_queues.h"
@@ -158,27 +158,11 @@ class NodeImpl : public NodeContext {
                     std::uint32_t block_symbols, bool subscribed, Micros now);
   // What a completed block recovered, accepted as received fragments.
   void accept_recovered(const MessageMeta& meta, const BlockCoder::Recovered& block, bool subscribed, Micros now);
-  // The coded request entries for a message missing `missing` (empty: ask by ranges).
-  // nullopt: ask by ranges (layout unknown); empty: no block is due yet.
-  std::optional<std::vector<wire::BlockNeed>> block_needs(const MessageId& id, const MessageState& st,
-                                                          const MissingRanges& missing, Micros now);
-  // How far the first pass of a message with a known layout is seen to have
-  // gone (`end`: past the message when a later one of its stream arrived),
-  // and whether it has been silent long enough to be a tail.
-  struct FirstPassSeen {
-    std::uint32_t end = 0;
-    bool silent = false;
-  };
-  FirstPassSeen first_pass_seen(const MessageId& id, const MessageState& st, const coding::BlockLayout& layout,
-                                Micros now) const;
 
   // node_windows.cpp: a window symbol received, and the small messages
   // the window coder recovers (accepted as received).
   void on_window_symbol(const wire::WindowSymbol& w, std::size_t size, Micros now);
   void accept_window_recovered(const std::vector<WindowCoder::Recovered>& messages, Micros now);
-  // node_requests.cpp: the window requests of this round (lost small messages of each stream),
-  // each member backed off; at most `max_bytes` encoded.
-  std::vector<wire::PublisherWants> window_requests(std::size_t max_bytes, Micros now);
 
   // node_bundling.cpp: the next datagram the pacer allows: one frame, or
   // several bundled (engine.bundle_delay_ms), sealed.
@@ -246,7 +230,7 @@ class NodeImpl : public NodeContext {
   OwnPublications own;
   Integrity integrity{*this, IntegritySources{events, coder, window_coder, own}};  // digests, forged own data
   MessageExpiries expiries;  // dropped at their moment (expire_due)
-  RequestRoundClock rounds;
+  RequestRounds request_rounds{*this, RequestRoundsSources{coder, window_coder, reception, timing}};
   Micros next_housekeeping = 0;
   // Local applications' subscriptions, plain and durable, and their deliveries.
   LocalSubscribers subscribers{*this, security, superseded, events};
@@ -254,7 +238,7 @@ class NodeImpl : public NodeContext {
                                        relay_watch, interests, subscribers.subscriptions()}};
 
  private:
-  // node_requests.cpp
+  // node.cpp: this round's MFR, gated by the traffic heard (request_rounds.h)
   void run_request_round(Micros now);
   // node.cpp: sends a beacon now (beacons.h) or lets it wait for our first pass.
   void beacon_due(Micros now);

@@ -5,7 +5,7 @@
 #include "engine/datagram_sender.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
-#include "engine/mfr_builder.h"
+#include "engine/requests/mfr_builder.h"
 
 namespace dissem::engine {
 namespace {
@@ -56,7 +56,7 @@ void follow_overheard_request(NodeImpl& n, const wire::MissingFragmentRequest& r
   BlockNeedsFn needs;
   if (n.config.coding)
     needs = [&n, now](const MessageId& id, const MessageState& st, const MissingRanges& missing) {
-      return n.block_needs(id, st, missing, now);
+      return n.request_rounds.block_needs(id, st, missing, now);
     };
   defer_overheard_requests(n.tracker, r, now, n.timing.request_backoff, n.timing.tail_timeout,
                            [&n](const std::string& group) { return !n.forwarding->relays(group, n.view); }, needs);

@@ -2,7 +2,7 @@
 // backoff, the sweep over many gaps, and suppression by overheard requests.
 #include <gtest/gtest.h>
 
-#include "engine/mfr_builder.h"
+#include "engine/requests/mfr_builder.h"
 #include "wire/codec.h"
 
 using namespace dissem;

@@ -1,4 +1,4 @@
-#include "engine/mfr_builder.h"
+#include "engine/requests/mfr_builder.h"
 
 #include <algorithm>
 #include <vector>
