@@ -1,30 +1,26 @@
-// Private state of engine::Node. Each part keeps its own state in a member
-// named for it (beacons, queues, pushes, security, ...; their types live in
-// headers of their own); the logic lives in node_*.cpp files split by job:
+// Private state of engine::Node: the node's parts, each a member named for
+// it, over one NodeContext (docs/ARCHITECTURE.md, "Parts of the node").
+// Parts that own their state and logic are classes in sub-folders:
+//   security/   Security (security)          sealed datagrams, signed manifests
+//   coders/     BlockCoder (coder), WindowCoder (window_coder)
+//   repair/     RepairServer (repair_server)  answering requests
+//   requests/   RequestRounds (request_rounds) our MFRs
+//   replication/ Replicator (replicator)     summaries and pushes
+//   subscribers/ LocalSubscribers (subscribers), ApplicationEvents (events)
+// and beside this file Beacons (beacons), Integrity (integrity) and
+// MessageExpiries (expiries). The rest of the node's logic is NodeImpl's,
+// in node_*.cpp files by job:
 //   node_api.cpp          engine::Node: each public call handed here
-//   node.cpp              construction, restart, timers, deadlines, housekeeping
+//   node.cpp              construction, restart, timers, deadlines, housekeeping, request round gate
 //   node_publish.cpp      publishing and cancelling; flow control   (own)
 //   node_receive*.cpp     opening, decoding and handling received datagrams
+//   node_coding.cpp, node_windows.cpp  coded and window symbols received, what they recover accepted
+//   node_streams.cpp      streams learnt, messages settled
 //   node_send.cpp         the per-datagram choice among the send queues (queues)
 //   node_bundling.cpp     frames bundled into one datagram            (bundling)
-//   request_rounds.cpp    request rounds: MFRs (mfr_builder.h): class RequestRounds (request_rounds)
-//   repair_server.cpp     answering requests after their random delay: class RepairServer (repair_server)
-//   request_budget.cpp    what a requester's serving budget covers (RepairServer)
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
-//   beacons.cpp           building and pacing beacons: class Beacons  (beacons)
-//   block_coder.cpp       block coding: decoders, recovery, fresh symbols: class BlockCoder (coder)
-//   node_coding.cpp       coded symbols received, and what their blocks recover
-//   window_coder.cpp      window coding across a stream's small messages: class WindowCoder (window_coder)
-//   node_windows.cpp      window symbols received, and what their equations recover
-//   integrity.cpp         digests checked, contradictions and forged own data refused:
-//                         class Integrity (integrity)
-//   security.cpp          sealed datagrams, signed manifests: class Security (security)
-//   replicator.cpp        anti-entropy summaries and pushes: class Replicator (replicator)
-//   local_subscribers.cpp local applications' subscriptions, plain and durable,
-//                         and their deliveries: class LocalSubscribers (subscribers)
-//   node_streams.cpp      streams learnt, messages settled
-//   node_supersession.cpp, node_cache_queries.cpp, node_links.cpp,
-//   node_relay_watch.cpp: as named
+//   node_supersession.cpp, node_ended_claims.cpp, node_cache_queries.cpp,
+//   node_links.cpp, node_relay_watch.cpp: as named
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
 
