@@ -169,6 +169,10 @@ GeometricGraph make_geometric_graph(const GeometricGraphParams& p) {
       if (p.from_corner) number_from_corner(g);
       return g;
     }
+    if (g.rounds == 0 && 10 * (g.points.size() - outside) < g.points.size())
+      throw std::runtime_error("geometric graph far from connected: the first drawing's largest component holds " +
+                               std::to_string(g.points.size() - outside) + " of " + std::to_string(g.points.size()) +
+                               " nodes; raise the radius (or the mean degree)");
     if (g.rounds == p.max_rounds)
       throw std::runtime_error("geometric graph still not connected after " + std::to_string(p.max_rounds) +
                                " rounds: raise the mean degree (or the radius)");

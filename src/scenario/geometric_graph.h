@@ -13,7 +13,9 @@
 // Points outside the largest component are drawn again (the others stay
 // where they are) until the graph is connected; `redrawn` counts them. At a
 // mean degree of 8-10 a few of 10,000 points are isolated, so this barely
-// moves the distribution.
+// moves the distribution. When the first drawing's largest component holds
+// less than a tenth of the points, re-drawing would only pile the points
+// into a clump: the radius (or degree) is too small, and that is an error.
 //
 // Cost: points are binned in cells of side r, and each is compared only with
 // the points of its own and the 8 neighbouring cells: O(nodes x degree).

@@ -14,10 +14,12 @@
 
 #include "engine/config_keys.h"
 #include "config/toml_parse.h"
-#include "sim/toml_table_reader.h"
+#include "scenario/table_reader.h"
 
 namespace dissem::sim {
 namespace {
+
+using scenario::TableReader;
 
 // 1 kbit = 1024 bit, the convention of the paper's capacities (see scenario_runner.h).
 constexpr double kBitsPerKbit = 1024.0;

@@ -72,14 +72,13 @@
 
 #include "controllers/controller_settings.h"
 #include "core/types.h"
+#include "scenario/scenario_error.h"
 #include "sim/medium.h"
 
 namespace dissem::sim {
 
-class ScenarioError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// The scenario language's error (scenario/scenario_error.h): one error for every scenario reader.
+using ScenarioError = scenario::ScenarioError;
 
 struct ScenarioNode {
   std::string name;
