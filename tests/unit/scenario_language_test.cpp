@@ -189,6 +189,21 @@ TEST(ScenarioExpansion, OutagesAreDrawnPerSeedAndFoldedIn) {
   EXPECT_TRUE(expand_doc(d, {}, 1, std::nullopt).outages.empty());
 }
 
+TEST(ScenarioExpansion, OutageDurationsFollowTheirMeans) {
+  const auto d = doc_of("names = [\"a\", \"b\"]",
+                        "kind = \"full\"\n[[topology.outage]]\nfrom = \"a\"\nto = \"b\"\nmean_up_s = 20\nmean_down_s = 1\n");
+  const auto spans = expand_doc(d, {}, 7, 200'000.0).outages.at({1, 2});
+  ASSERT_GT(spans.size(), 8000u);
+  double down = 0;
+  double up = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    down += spans[i].second - spans[i].first;
+    if (i > 0) up += spans[i].first - spans[i - 1].second;
+  }
+  EXPECT_NEAR(down / static_cast<double>(spans.size()), 1.0, 0.05);
+  EXPECT_NEAR(up / static_cast<double>(spans.size() - 1), 20.0, 1.0);
+}
+
 TEST(ScenarioDocument, ErrorsNameTheFileAndTheKey) {
   EXPECT_EQ(error_of([] { doc_of("count = 3", "kind = \"full\"\nreliability = 1.5"); }),
             "s.toml: topology.reliability: 1.5 is above 1");
