@@ -28,6 +28,8 @@ ScenarioDocument parse_document(std::string_view text, const std::string& source
   doc.names = cell_name_set(doc.matrix, doc.nodes);
   doc.time_limit_s = required_param(top, "time_limit_s", doc.names, Param::Kind::Number, {0.1, std::nullopt});
   doc.topology = read_topology(top, doc.nodes, doc.names, dir);
+  doc.emulator = read_emulator(top, doc.nodes, doc.names);
+  doc.systems = read_systems(top, doc.nodes, doc.names);
   return doc;
 }
 

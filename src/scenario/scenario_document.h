@@ -1,20 +1,22 @@
-// A scenario file of the scenario language (emulation/README.md) as far as
-// its expansion goes: name, time limit, [nodes], [matrix] and [topology],
-// every key checked (types, bounds, node and role references, placeholder
-// names). The other sections ([systems], [emulator], [profiles], seeds and
-// the run's timeouts) belong to the engines that run it; they are known
-// keys, read by them.
+// A scenario file of the scenario language (emulation/README.md): name,
+// time limit, [nodes], [matrix], [topology], [emulator] and [systems], every
+// key checked (types, bounds, node and role references, placeholder names).
+// [profiles], seeds and the run's timeouts belong to the runner; they are
+// known keys, read by it.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "scenario/cell.h"
+#include "scenario/emulator_spec.h"
 #include "scenario/node_set.h"
 #include "scenario/param.h"
+#include "scenario/system_spec.h"
 #include "scenario/topology_spec.h"
 
 namespace dissem::scenario {
@@ -27,6 +29,8 @@ struct ScenarioDocument {
   std::set<std::string> names;  // the placeholders known per cell
   std::optional<Param> time_limit_s;
   TopologySpec topology;
+  EmulatorSpec emulator;
+  std::map<std::string, SystemSpec> systems;
   toml::table root;  // the whole file, for the engines' own sections
 };
 

@@ -33,30 +33,6 @@ LinkValues link_values(const TableReader& t, const std::set<std::string>& names,
   return out;
 }
 
-// [p_good_to_bad, p_bad_to_good, loss_pct_in_bad], or the same as "a,b,c".
-std::optional<Gilbert> read_gilbert(const TableReader& t, const std::set<std::string>& names) {
-  const toml::node* n = t.node("gilbert");
-  if (n == nullptr) return std::nullopt;
-  toml::array items;
-  if (auto s = n->value_exact<std::string>()) {
-    std::size_t start = 0;
-    for (;;) {
-      const auto comma = s->find(',', start);
-      items.push_back(s->substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-  } else if (const toml::array* a = n->as_array()) {
-    items = *a;
-  }
-  if (items.size() != 3) t.fail("gilbert", "expected [p_good_to_bad, p_bad_to_good, loss_pct_in_bad]");
-  const auto item = [&](std::size_t i, double max) {
-    return make_param(t, *items.get(i), t.path("gilbert") + "[" + std::to_string(i + 1) + "]", names, Kind::Number,
-                      {0.0, max});
-  };
-  return Gilbert{item(0, 1), item(1, 1), item(2, 100)};
-}
-
 std::set<int> selected(const TableReader& t, const NodeSet& nodes, std::string_view key) {
   return nodes.select(t.string_or_list(key).value_or(std::vector<std::string>{"*"}), t.source(), t.path(key));
 }
@@ -106,6 +82,29 @@ std::vector<std::string_view> topology_keys(std::string_view kind) {
 }
 
 }  // namespace
+
+std::optional<Gilbert> read_gilbert(const TableReader& t, const std::set<std::string>& names) {
+  const toml::node* n = t.node("gilbert");
+  if (n == nullptr) return std::nullopt;
+  toml::array items;
+  if (auto s = n->value_exact<std::string>()) {
+    std::size_t start = 0;
+    for (;;) {
+      const auto comma = s->find(',', start);
+      items.push_back(s->substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  } else if (const toml::array* a = n->as_array()) {
+    items = *a;
+  }
+  if (items.size() != 3) t.fail("gilbert", "expected [p_good_to_bad, p_bad_to_good, loss_pct_in_bad]");
+  const auto item = [&](std::size_t i, double max) {
+    return make_param(t, *items.get(i), t.path("gilbert") + "[" + std::to_string(i + 1) + "]", names, Kind::Number,
+                      {0.0, max});
+  };
+  return Gilbert{item(0, 1), item(1, 1), item(2, 100)};
+}
 
 TopologySpec read_topology(const TableReader& top, const NodeSet& nodes, const std::set<std::string>& names,
                            const std::filesystem::path& scenario_dir) {

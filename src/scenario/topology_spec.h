@@ -73,6 +73,9 @@ struct TopologySpec {
   std::vector<OutageSpec> outages;
 };
 
+// `gilbert` of the table: [p_good_to_bad, p_bad_to_good, loss_pct_in_bad], or "a,b,c".
+std::optional<Gilbert> read_gilbert(const TableReader& t, const std::set<std::string>& names);
+
 // Reads [topology] from the top level; `names`: the placeholders known per cell.
 TopologySpec read_topology(const TableReader& top, const NodeSet& nodes, const std::set<std::string>& names,
                            const std::filesystem::path& scenario_dir);

@@ -5,6 +5,7 @@
 //   dissem-sim baseline --receivers 3 --capacity-kbps 256 --reliability 70
 //   dissem-sim tactical --sender-reliability 50 --message-size 1024 --asymmetric
 //   dissem-sim run emulation/scenarios/sim/sim-example.toml
+//   dissem-sim run emulation/scenarios/line-5.toml --system flooding --cell reliability=0.9
 //   dissem-sim line --nodes 5 --forwarding flooding
 //   dissem-sim grid --side 5 --reliability 80 --forwarding subscription-aware
 //   dissem-sim partition --replication anti-entropy
@@ -35,6 +36,7 @@
 #include "sim/scenario_file.h"
 #include "sim/scenario_runner.h"
 #include "sim/topologies.h"
+#include "tools/sim_scenario/language_scenario.h"
 
 namespace {
 
@@ -216,20 +218,37 @@ void run_tactical_command(TacticalOptions o, bool json, const dissem::sim::RunMe
 struct RunOptions {
   std::string scenario_path;
   std::optional<std::uint64_t> scenario_seed;
+  std::string system;
+  std::vector<std::string> cell;
+  bool print_scenario = false;
 };
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& o, bool& json) {
-  CLI::App* run = app.add_subcommand("run", "run a TOML scenario file");
+  CLI::App* run = app.add_subcommand(
+      "run", "run a scenario file: the scenario language (emulation/README.md: one system, one cell) or the "
+             "simulator's own format (sim/scenario_file.h)");
   run->add_option("scenario", o.scenario_path, "scenario file (.toml)")->required()->check(CLI::ExistingFile);
-  run->add_option("--seed", o.scenario_seed, "override the file's seed");
+  run->add_option("--seed", o.scenario_seed, "the run's seed (default: the file's, or 1)");
+  run->add_option("--system", o.system, "scenario language: the system to run (may be left out when there is one)");
+  run->add_option("--cell", o.cell, "scenario language: matrix value key=value (repeatable; a key with one value may be left out)");
+  run->add_flag("--print-scenario", o.print_scenario,
+                "print what the simulator runs (the simulator's own format) instead of running it");
   run->add_flag("--json", json, "machine-readable output");
   return run;
 }
 
 void run_run_command(const RunOptions& o, bool json, const dissem::sim::RunMeter& meter) {
-  auto scenario = dissem::sim::load_scenario_file(o.scenario_path);
-  if (o.scenario_seed) scenario.seed = *o.scenario_seed;
-  run_generated(scenario, false, json, meter);
+  namespace ss = dissem::sim_scenario;
+  dissem::sim::Scenario scenario;
+  if (ss::is_language_file(o.scenario_path)) {
+    scenario = ss::language_scenario(o.scenario_path, {o.system, o.cell, o.scenario_seed.value_or(1)});
+  } else {
+    if (!o.system.empty() || !o.cell.empty())
+      throw std::invalid_argument("--system and --cell go with a scenario of the scenario language ([systems])");
+    scenario = dissem::sim::load_scenario_file(o.scenario_path);
+    if (o.scenario_seed) scenario.seed = *o.scenario_seed;
+  }
+  run_generated(scenario, o.print_scenario, json, meter);
 }
 
 // --- line and grid --------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include "scenario/expression.h"
 #include "scenario/scenario_document.h"
 #include "scenario/scenario_error.h"
+#include "scenario/shell_words.h"
 #include "scenario/template_text.h"
 
 using namespace dissem::scenario;
@@ -66,6 +67,18 @@ TEST(ScenarioExpression, PythonArithmetic) {
   EXPECT_NE(error_of([] { eval("nope(1)"); }).find("unknown function nope()"), std::string::npos);
   EXPECT_NE(error_of([] { eval("y + 1"); }).find("unknown name 'y'"), std::string::npos);
   EXPECT_NE(error_of([] { eval("b * 3", {{"b", true}}); }).find("true is not a number"), std::string::npos);
+}
+
+TEST(ScenarioShellWords, SplitsAsTheShellDoes) {
+  const auto parts = split_shell("exec dissem-load receive --group 'a b' --x \"q\\\"t\" || test $? -eq 4");
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].words, (std::vector<std::string>{"exec", "dissem-load", "receive", "--group", "a b", "--x", "q\"t"}));
+  EXPECT_EQ(parts[0].then, "||");
+  EXPECT_EQ(parts[1].words, (std::vector<std::string>{"test", "$?", "-eq", "4"}));
+  EXPECT_EQ(split_shell("a; b & c | d && e").size(), 5u);
+  EXPECT_THROW(split_shell("head -c 1 > f"), ShellSyntaxError);
+  EXPECT_THROW(split_shell("echo 'open"), ShellSyntaxError);
+  EXPECT_THROW(split_shell("a &&"), ShellSyntaxError);
 }
 
 TEST(ScenarioTemplate, RendersAndKeepsASinglePlaceholdersValue) {
