@@ -8,6 +8,8 @@
 //   shared_channel = false
 //   per_packet_overhead = 28
 //   queue_packets = 50
+//   radio_backpressure = true     # false: the host hands its radio all its pacer releases and a
+//                                 # full queue drops (the emulator's links; sim/medium.h)
 //
 //   [links]                       # defaults for every ordered pair (optional)
 //   reliability_pct = 90.0
