@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from . import campaign, dry_run, emane_export, engines, programs, scenario as scenario_mod
+from . import campaign, dry_run, emane_export, engines, expander, programs, scenario as scenario_mod
 from .emulator import find_emulator
 from .errors import UserError
 from .facts import REPO_ROOT
@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         plans = campaign.plan(sc, opts)
         if not plans:
             raise UserError("nothing to run")
+        expander.require()  # every run's links come from dissem-sim expand
         if args.dry_run:
             dry_run.describe(plans, opts.subnet_base, sys.stdout)
             return 0

@@ -24,7 +24,7 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
         plan.subnet = subnet
         cell_names = facts.cell_facts(sc, plan.cell, plan.seed)
         limit = time_limit(plan, cell_names)
-        expansion = topology.expand(sc.topology, cell_names, len(sc.nodes), horizon_s=limit)
+        expansion = topology.expand(sc, cell_names, horizon_s=limit)
         eel_path = plan.rundir / "scenario.eel"
         if (plan.cell.id, plan.seed) not in shown_eel:
             shown_eel.add((plan.cell.id, plan.seed))

@@ -277,7 +277,7 @@ def export(sc: Scenario, cell: Cell, seed: int, out_dir: Path, control_if: str =
     from . import emane_files, emane_links   # they build on this module's XML writers
     cell_names = facts.cell_facts(sc, cell, seed)
     limit = float(sc.time_limit_s.resolve(cell_names))
-    expansion = topology.expand(sc.topology, cell_names, len(sc.nodes), horizon_s=limit)
+    expansion = topology.expand(sc, cell_names, horizon_s=limit)
     spec = sc.emulator
     opts = emane_links.LinkOptions(
         nodes=len(sc.nodes),

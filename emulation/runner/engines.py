@@ -129,7 +129,7 @@ def refusals(sc: Scenario, cells: list[Cell], seeds: list[int], engine: str, mod
             for key, hit in checks:
                 if hit(names):
                     refuse(key, _why(key, model))
-            expansion = topology.expand(sc.topology, names, len(sc.nodes), horizon_s=60.0)
+            expansion = topology.expand(sc, names, horizon_s=60.0)
             if expansion.gilbert:
                 refuse("[topology] gilbert", _why("[topology] gilbert", model))
             if model == "rfpipe":

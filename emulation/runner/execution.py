@@ -182,7 +182,7 @@ class Run:
 
     def _run(self, cell_names: dict[str, Any], limit: float) -> tuple[str, str | None]:
         plan, sc = self.plan, self.sc
-        expansion = topology.expand(sc.topology, cell_names, len(sc.nodes), horizon_s=limit)
+        expansion = topology.expand(sc, cell_names, horizon_s=limit)
         eel_path = self.rundir / "scenario.eel"
         eel_path.write_text(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
         argv = build_argv(plan.emu, sc, cell_names, plan.prefix, plan.subnet, eel_path, plan.seed,

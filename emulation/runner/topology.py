@@ -1,6 +1,9 @@
 """Topology section of a scenario: shorthands (full, line, grid,
-partition-heal, geometric) or literal EEL, per-pair overrides, timed link changes;
-and their expansion, per cell, into directed link events.
+partition-heal, geometric) or literal EEL, per-pair overrides, timed link
+changes, random outages, burst loss. Read and checked here when the scenario
+loads (so a campaign never starts on a typo, and engines.py can say what an
+engine cannot honour); expanded, per cell, by dissem-sim (expander.py), the
+one expander of the scenario language.
 
 Only links of the shorthand exist. Overrides and timed changes modify
 existing links (one that matches none is an error: it is almost always a
@@ -13,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from . import eel, geometric, outages
-from .eel import LinkEvent, LinkParams
-from .errors import ScenarioError, TemplateError
+from . import eel, expander, outages
+from .expander import Expansion
 from .nodes import NodeSet
 from .templates import Template
 from .toml_table import Param, Table
@@ -55,23 +57,13 @@ class TopologySpec:
     eel_key: str = ""
     eel_convention: str = eel.EMULATOR_CONVENTION
     default_disconnected: Param | None = None
-    radius: float = 0.0                          # geometric: link range in the unit square
+    radius: float | None = None                  # geometric: link range in the unit square,
+    degree: float | None = None                  # or the target mean degree
     graph_seed: int = 0                          # geometric: the drawing's seed (not the run's)
     overrides: list[Change] = field(default_factory=list)
     events: list[Change] = field(default_factory=list)
     gilbert: list[Param] | None = None           # burst loss on every link of the shorthand
     outages: list[outages.OutageSpec] = field(default_factory=list)
-
-
-@dataclass
-class Expansion:
-    events: list[LinkEvent]
-    default_disconnected: bool
-    links: dict[tuple[int, int], LinkParams]   # state at t = 0
-    # Per link: Gilbert-Elliott (p_good_to_bad, p_bad_to_good, loss_in_bad as a probability).
-    gilbert: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict)
-    # Per link: the random outages drawn for this run, [start, end) in seconds.
-    outages: dict[tuple[int, int], list[tuple[float, float]]] = field(default_factory=dict)
 
 
 def parse_gilbert(t: Table, key: str, names) -> list[Param] | None:
@@ -141,13 +133,12 @@ def parse(table: Table, nodes: NodeSet, names: set[str], scenario_dir) -> Topolo
                                       f"the scenario has {n}")
     elif kind == "geometric":
         # The same graph in every cell and system: its seed is the topology's
-        # own, not the run's (runner/geometric.py).
-        spec.radius = table.number("radius", minimum=0.01, maximum=1.414)
+        # own, not the run's (src/scenario/geometric_graph.h draws it).
+        if table.has("radius") == table.has("degree"):
+            raise table.error("radius", "give exactly one of radius and degree (the target mean degree)")
+        spec.radius = table.number("radius", None, minimum=0.01, maximum=1.414)
+        spec.degree = table.number("degree", None, minimum=0.001, maximum=max(n - 1, 0.001))
         spec.graph_seed = table.integer("graph_seed", default=1, minimum=0)
-        try:
-            geometric.geometric_graph(n, spec.radius, spec.graph_seed)
-        except ValueError as e:
-            raise table.error("radius", str(e)) from None
     elif kind == "partition-heal":
         clusters = table.list("clusters")
         if (len(clusters) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 1
@@ -201,129 +192,8 @@ def parse(table: Table, nodes: NodeSet, names: set[str], scenario_dir) -> Topolo
 
 # -- expansion --------------------------------------------------------------------
 
-def base_links(spec: TopologySpec, n: int) -> set[tuple[int, int]]:
-    pairs: set[tuple[int, int]] = set()
-
-    def both(a, b):
-        pairs.add((a, b))
-        pairs.add((b, a))
-
-    if spec.kind == "full":
-        for a in range(1, n + 1):
-            for b in range(a + 1, n + 1):
-                both(a, b)
-    elif spec.kind == "line":
-        for a in range(1, n):
-            both(a, a + 1)
-    elif spec.kind == "grid":
-        for r in range(spec.rows):
-            for c in range(spec.cols):
-                me = r * spec.cols + c + 1
-                if c + 1 < spec.cols:
-                    both(me, me + 1)
-                if r + 1 < spec.rows:
-                    both(me, me + spec.cols)
-    elif spec.kind == "geometric":
-        for a, b in geometric.geometric_graph(n, spec.radius, spec.graph_seed).edges:
-            both(a, b)
-    elif spec.kind == "partition-heal":
-        size_a = spec.clusters[0]
-        for lo, hi in ((1, size_a), (size_a + 1, n)):
-            for a in range(lo, hi + 1):
-                for b in range(a + 1, hi + 1):
-                    both(a, b)
-        both(*spec.bridge)
-    return pairs
-
-
-def _resolve_all(params: dict[str, Param], names) -> dict[str, Any]:
-    return {k: p.resolve(names) for k, p in params.items()}
-
-
-def _to_link(values: dict[str, Any]) -> LinkParams:
-    return LinkParams.from_scenario(values["capacity_bps"], values["reliability"], values["latency_ms"],
-                                    values["jitter_ms"], values["dup_pct"])
-
-
-def _matched(change: Change, links) -> list[tuple[int, int]]:
-    matched = sorted(p for p in links if p[0] in change.senders and p[1] in change.receivers)
-    return matched
-
-
-def expand(spec: TopologySpec, names: Mapping[str, Any], n: int, horizon_s: float | None = None) -> Expansion:
-    """Link events for one cell (names: the cell's placeholder values, seed
-    included); random outages are drawn up to horizon_s (the run's length;
-    None: no outages are drawn)."""
-    if spec.kind == "eel":
-        return _expand_literal(spec, names, n)
-    links = base_links(spec, n)
-    defaults = _resolve_all(spec.defaults, names)
-    values = {p: dict(defaults) for p in links}
-    disabled: set[tuple[int, int]] = set()
-    gilbert = {p: resolve_gilbert(spec.gilbert, names) for p in links} if spec.gilbert else {}
-    for ov in spec.overrides:
-        matched = _matched(ov, links)
-        if not matched:
-            raise ScenarioError(spec.source, ov.key, f"matches no link of the {spec.kind} topology")
-        update = _resolve_all(ov.link, names)
-        if ov.gilbert:
-            gilbert.update({p: resolve_gilbert(ov.gilbert, names) for p in matched})
-        for p in matched:
-            values[p].update(update)
-        if ov.enabled is not None:
-            if ov.enabled.resolve(names):
-                disabled.difference_update(matched)
-            else:
-                disabled.update(matched)
-        if ov.asymmetric is not None and ov.asymmetric.resolve(names):
-            disabled.update((r, s) for (s, r) in matched if (r, s) in links)
-
-    t0 = {p: (_to_link(values[p]).disable() if p in disabled else _to_link(values[p])) for p in links}
-    events = [LinkEvent(0.0, s, r, t0[(s, r)]) for (s, r) in sorted(links)]
-
-    if spec.kind == "partition-heal":
-        cut = spec.partition_at_s.resolve(names)
-        heal = spec.heal_at_s.resolve(names)
-        if heal <= cut:
-            raise ScenarioError(spec.source, spec.heal_at_s.key, f"{heal:g} is not after partition_at_s {cut:g}")
-        a, b = spec.bridge
-        for pair in ((a, b), (b, a)):
-            events.append(LinkEvent(float(cut), *pair, t0[pair].disable()))
-            events.append(LinkEvent(float(heal), *pair, t0[pair]))
-
-    for ch in spec.events:
-        matched = _matched(ch, links)
-        if not matched:
-            raise ScenarioError(spec.source, ch.key, f"matches no link of the {spec.kind} topology")
-        at = float(ch.at_s.resolve(names))
-        update = _resolve_all(ch.link, names)
-        enabled = ch.enabled.resolve(names) if ch.enabled is not None else None
-        for p in matched:
-            params = _to_link({**values[p], **update})
-            off = (p in disabled) if enabled is None else not enabled
-            events.append(LinkEvent(at, *p, params.disable() if off else params))
-
-    events.sort(key=lambda e: (e.time_s, e.sender, e.receiver))
-    down = (outages.intervals(spec.outages, links, names, horizon_s, spec.source)
-            if spec.outages and horizon_s is not None else {})
-    events = outages.apply(events, down)
-    complete = len(links) == n * (n - 1)
-    dd = spec.default_disconnected.resolve(names) if spec.default_disconnected else not complete
-    return Expansion(events, dd, t0, gilbert, down)
-
-
-def _expand_literal(spec: TopologySpec, names, n: int) -> Expansion:
-    try:
-        text = spec.eel_text.render(names)
-        events = eel.read(text, spec.eel_convention)
-    except (TemplateError, eel.EELError) as e:
-        raise ScenarioError(spec.source, spec.eel_key, str(e)) from None
-    for ev in events:
-        if max(ev.sender, ev.receiver) > n:
-            raise ScenarioError(spec.source, spec.eel_key,
-                                f"mentions nem:{max(ev.sender, ev.receiver)} but the scenario has {n} nodes")
-    events.sort(key=lambda e: (e.time_s, e.sender, e.receiver))
-    t0 = {(e.sender, e.receiver): e.params for e in events if e.time_s == 0}
-    complete = len(t0) == n * (n - 1)
-    dd = spec.default_disconnected.resolve(names) if spec.default_disconnected else not complete
-    return Expansion(events, dd, t0)
+def expand(scenario, names: Mapping[str, Any], horizon_s: float | None = None) -> Expansion:
+    """Link events for one cell of `scenario` (names: the cell's placeholder
+    values, seed included), from dissem-sim; random outages are drawn up to
+    horizon_s (the run's length; None: no outages are drawn)."""
+    return expander.expand(str(scenario.path), list(scenario.matrix), names, horizon_s)

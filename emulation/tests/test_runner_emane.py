@@ -103,7 +103,7 @@ def test_export_files(write_scenario, tmp_path):
     # The EEL (EMANE's sender-first reading) matches the scenario's links for that cell.
     sc = scenario.load(path)
     cell = next(c for c in expand_matrix(sc.matrix) if c.id == "reliability-0.7")
-    expected = topology.expand(sc.topology, facts.cell_facts(sc, cell, 4), 4).events
+    expected = topology.expand(sc, facts.cell_facts(sc, cell, 4)).events
     exported = eel.read((out / "scenario.eel").read_text(), eel.EMANE_CONVENTION)
     key = lambda e: (e.time_s, e.sender, e.receiver)
     assert sorted(exported, key=key) == sorted(expected, key=key)

@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from conftest import run_runner
-from runner import eel, emane_export, errors, facts, matrix, outages, scenario, topology
+from runner import eel, emane_export, errors, facts, matrix, scenario, topology
 from runner.emulator import build_argv
 
 BASE = """
@@ -31,7 +31,7 @@ def load(write_scenario, topology_text="", extra=""):
 
 
 def expand(sc, seed=1, horizon=600.0):
-    return topology.expand(sc.topology, {"seed": seed}, len(sc.nodes), horizon_s=horizon)
+    return topology.expand(sc, {"seed": seed}, horizon_s=horizon)
 
 
 OUTAGE = """
@@ -56,12 +56,12 @@ def test_outages_are_reproducible_per_seed_and_take_both_directions_down(write_s
         assert at[start].disabled and not at[end].disabled and at[end].unicast_bps == 2400
 
 
-def test_outage_durations_follow_their_means():
-    downs, ups = [], []
-    spans = outages.draw(7, 0, (1, 2), 20.0, 1.0, 0.0, 200_000.0)
-    for (s, e), (s2, _) in zip(spans, spans[1:]):
-        downs.append(e - s)
-        ups.append(s2 - e)
+def test_outage_durations_follow_their_means(write_scenario):
+    # The draws are dissem-sim's (tests/unit/scenario_language_test.cpp checks them too).
+    sc = load(write_scenario, OUTAGE)
+    spans = expand(sc, 7, horizon=200_000.0).outages[(1, 2)]
+    downs = [e - s for s, e in spans]
+    ups = [s2 - e for (_, e), (s2, _) in zip(spans, spans[1:])]
     assert len(spans) > 8000
     assert statistics.mean(downs) == pytest.approx(1.0, rel=0.05)
     assert statistics.mean(ups) == pytest.approx(20.0, rel=0.05)
@@ -155,7 +155,7 @@ def test_emane_export_keeps_outages_and_names_what_it_cannot_carry(write_scenari
     assert "`half_duplex_bps`" in readme and "`turnaround_ms`" in readme and "per-link burst loss" in readme
     assert "Random outages" in readme
     eel_text = (tmp_path / "emane" / "scenario.eel").read_text()
-    exp = topology.expand(sc.topology, facts.cell_facts(sc, cell, 1), 3, horizon_s=600)
+    exp = topology.expand(sc, facts.cell_facts(sc, cell, 1), horizon_s=600)
     start = exp.outages[(1, 2)][0][0]
     assert any(line.startswith(f"{eel.number(start)} nem:1 commeffect nem:2,0,0,100,") for line in eel_text.splitlines())
 

@@ -1,5 +1,6 @@
 """Scenario validation: every error names the file and the key."""
 
+import os
 import re
 import subprocess
 import sys
@@ -90,7 +91,7 @@ def test_toml_syntax_error_names_the_file(write_scenario):
 def test_template_bounds_checked_per_cell(write_scenario):
     sc = load_text(write_scenario, BASE.replace("reliability = [1.0, 0.9]", "reliability = [1.0, 1.5]"))
     with pytest.raises(ScenarioError) as e:
-        topology.expand(sc.topology, {"reliability": 1.5, "seed": 1}, 3)
+        topology.expand(sc, {"reliability": 1.5, "seed": 1})
     assert e.value.key == "topology.reliability" and "above 1" in str(e.value)
 
 
@@ -98,7 +99,7 @@ def test_override_matching_no_link_is_an_error(write_scenario):
     sc = load_text(write_scenario, BASE.replace('kind = "full"', 'kind = "line"')
                    + '[[topology.override]]\nfrom = "uav"\nto = "b"\nreliability = 0.5\n')
     with pytest.raises(ScenarioError) as e:
-        topology.expand(sc.topology, {"reliability": 1.0, "seed": 1}, 3)
+        topology.expand(sc, {"reliability": 1.0, "seed": 1})
     assert e.value.key == "topology.override[1]" and "matches no link" in str(e.value)
 
 
@@ -108,6 +109,22 @@ def test_cli_prints_one_line_and_exits_2(write_scenario, tmp_path):
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip() == f"error: {path}: topology.reliability: 1.5 is above 1"
+
+
+def test_cli_says_when_the_expander_is_missing(write_scenario, tmp_path):
+    env = {**os.environ, "DISSEM_SIM": str(tmp_path / "no-such-dissem-sim")}
+    proc = run_runner(write_scenario(BASE), tmp_path / "out", "--dry-run", env=env)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == f"error: {tmp_path / 'no-such-dissem-sim'} (DISSEM_SIM) is not an executable dissem-sim"
+
+
+def test_expansion_errors_name_the_file_and_key_as_the_runner_does(write_scenario):
+    sc = load_text(write_scenario, BASE.replace('kind = "full"', 'kind = "line"')
+                   + '[[topology.event]]\nat_s = 5\nfrom = "uav"\nto = "b"\nenabled = false\n')
+    with pytest.raises(ScenarioError) as e:
+        topology.expand(sc, {"reliability": 1.0, "seed": 1})
+    assert (e.value.source, e.value.key) == (str(sc.path), "topology.event[1]")
+    assert e.value.message == "matches no link of the line topology"
 
 
 def test_cli_unknown_profile_and_system(write_scenario, tmp_path):

@@ -3,7 +3,7 @@ asymmetric links, timed events, literal EEL, and the EEL reader/writer."""
 
 import pytest
 
-from runner import eel, geometric, scenario, topology
+from runner import eel, scenario, topology
 from runner.eel import LinkEvent, LinkParams
 
 
@@ -27,7 +27,7 @@ command = "true"
 
 
 def expand(sc, **names):
-    return topology.expand(sc.topology, {"seed": 1, **names}, len(sc.nodes))
+    return topology.expand(sc, {"seed": 1, **names})
 
 
 def pairs_at_zero(x):
@@ -66,23 +66,44 @@ def test_grid_four_neighbours(write_scenario):
     assert x.default_disconnected is True
 
 
+def hops_from(links, source):
+    dist, frontier = {source: 0}, [source]
+    while frontier:
+        following = []
+        for a in frontier:
+            for (s, b) in sorted(links):
+                if s == a and b not in dist:
+                    dist[b] = dist[a] + 1
+                    following.append(b)
+        frontier = following
+    return dist
+
+
 def test_geometric_same_connected_graph_whatever_the_run_seed(write_scenario):
     sc = make(write_scenario, 'kind = "geometric"\nradius = 0.25\ngraph_seed = 1', n=50)
     x = expand(sc)
     assert expand(sc, seed=7).events == x.events
-    g = geometric.geometric_graph(50, 0.25, 1)
-    undirected = {tuple(sorted(p)) for p in pairs_at_zero(x)}
-    assert undirected == set(g.edges) and len(g.edges) == 185
-    assert len(g.hops_from(1)) == 50  # connected
-    # Numbered by distance from the corner.
-    dist = [p[0] ** 2 + p[1] ** 2 for p in g.positions]
+    assert x.graph["radius"] == 0.25 and len(x.links) == 2 * x.graph["links"]
+    assert len(hops_from(x.links, 1)) == 50  # connected
+    # Linked exactly within the radius, numbered by distance from the corner.
+    pos = x.positions
+    assert all(((pos[a][0] - pos[b][0]) ** 2 + (pos[a][1] - pos[b][1]) ** 2 <= 0.0625) == ((a, b) in x.links)
+               for a in pos for b in pos if a != b)
+    dist = [pos[i][0] ** 2 + pos[i][1] ** 2 for i in sorted(pos)]
     assert dist == sorted(dist)
     assert x.default_disconnected is True
+    # Another graph seed, another graph; a target degree instead of a radius.
+    assert expand(make(write_scenario, 'kind = "geometric"\nradius = 0.25\ngraph_seed = 2', n=50)).links != x.links
+    by_degree = expand(make(write_scenario, 'kind = "geometric"\ndegree = 8', n=50))
+    assert 6 <= by_degree.graph["mean_degree"] <= 10
 
 
 def test_geometric_radius_too_small_is_an_error(write_scenario):
-    with pytest.raises(Exception, match="no connected graph"):
-        make(write_scenario, 'kind = "geometric"\nradius = 0.02', n=50)
+    sc = make(write_scenario, 'kind = "geometric"\nradius = 0.02', n=50)
+    with pytest.raises(Exception, match="topology.radius: geometric graph far from connected"):
+        expand(sc)
+    with pytest.raises(Exception, match="exactly one of radius and degree"):
+        make(write_scenario, 'kind = "geometric"\nradius = 0.2\ndegree = 5', n=50)
 
 
 def test_partition_heal_events_at_the_right_times(write_scenario):

@@ -14,10 +14,12 @@
 
 #include "engine/config_keys.h"
 #include "config/toml_parse.h"
-#include "sim/toml_table_reader.h"
+#include "scenario/table_reader.h"
 
 namespace dissem::sim {
 namespace {
+
+using scenario::TableReader;
 
 // 1 kbit = 1024 bit, the convention of the paper's capacities (see scenario_runner.h).
 constexpr double kBitsPerKbit = 1024.0;
@@ -99,10 +101,11 @@ class Parser {
 
  private:
   void read_medium(const toml::table& t) {
-    TableReader r(t, "[medium]", s_.source, {"shared_channel", "per_packet_overhead", "queue_packets"});
+    TableReader r(t, "[medium]", s_.source, {"shared_channel", "per_packet_overhead", "queue_packets", "radio_backpressure"});
     if (auto v = r.boolean("shared_channel")) s_.medium.shared_channel = *v;
     if (auto v = r.count("per_packet_overhead")) s_.medium.per_packet_overhead = static_cast<std::uint32_t>(*v);
     if (auto v = r.count("queue_packets")) s_.medium.queue_packets = *v;
+    if (auto v = r.boolean("radio_backpressure")) s_.medium.radio_backpressure = *v;
   }
 
   void read_node(const toml::table& t, std::size_t i) {

@@ -8,6 +8,8 @@
 //   shared_channel = false
 //   per_packet_overhead = 28
 //   queue_packets = 50
+//   radio_backpressure = true     # false: the host hands its radio all its pacer releases and a
+//                                 # full queue drops (the emulator's links; sim/medium.h)
 //
 //   [links]                       # defaults for every ordered pair (optional)
 //   reliability_pct = 90.0
@@ -72,14 +74,13 @@
 
 #include "controllers/controller_settings.h"
 #include "core/types.h"
+#include "scenario/scenario_error.h"
 #include "sim/medium.h"
 
 namespace dissem::sim {
 
-class ScenarioError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// The scenario language's error (scenario/scenario_error.h): one error for every scenario reader.
+using ScenarioError = scenario::ScenarioError;
 
 struct ScenarioNode {
   std::string name;

@@ -99,8 +99,9 @@ std::string scenario_toml(const Scenario& sc) {
   out += fmt::format("duration_s = {}\n", seconds_text(sc.duration));
   out += fmt::format("stop_when_complete = {}\n\n", sc.stop_when_complete);
   out += "[medium]\n";
-  out += fmt::format("shared_channel = {}\nper_packet_overhead = {}\nqueue_packets = {}\n\n", sc.medium.shared_channel,
-                     sc.medium.per_packet_overhead, sc.medium.queue_packets);
+  out += fmt::format("shared_channel = {}\nper_packet_overhead = {}\nqueue_packets = {}\nradio_backpressure = {}\n\n",
+                     sc.medium.shared_channel, sc.medium.per_packet_overhead, sc.medium.queue_packets,
+                     sc.medium.radio_backpressure);
   out += "[links]\n";
   out += link_fields(sc.default_link);
   // The last override of each ordered pair is what counts; print those that

@@ -161,7 +161,7 @@ namespace {
 constexpr std::uint64_t kSubscriberStream = 1;
 
 // The node nearest the corner (0, 0) of the field.
-std::size_t corner_node(const GeometricGraph& g) {
+std::size_t corner_node(const scenario::GeometricGraph& g) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < g.points.size(); ++i)
     if (g.points[i].x + g.points[i].y < g.points[best].x + g.points[best].y) best = i;
@@ -187,8 +187,8 @@ std::vector<bool> draw_subscribers(std::size_t nodes, std::size_t publisher, dou
 
 }  // namespace
 
-Scenario make_geometric(const GeometricParams& p, GeometricGraph* graph_out) {
-  GeometricGraph g = make_geometric_graph({.nodes = p.nodes, .mean_degree = p.degree, .seed = p.common.seed});
+Scenario make_geometric(const GeometricParams& p, scenario::GeometricGraph* graph_out) {
+  scenario::GeometricGraph g = scenario::make_geometric_graph({.nodes = p.nodes, .mean_degree = p.degree, .seed = p.common.seed});
   Scenario s = base(p.common, fmt::format("geometric graph of {} nodes, degree {:.2f} (target {}, {}-{}), radius {:.4f}, "
                                           "{} redrawn to connect it",
                                           p.nodes, g.mean_degree(), p.degree, g.min_degree(), g.max_degree(), g.radius,

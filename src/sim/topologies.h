@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "controllers/controller_settings.h"
-#include "sim/geometric_topology.h"
+#include "scenario/geometric_graph.h"
 #include "sim/scenario_file.h"
 
 namespace dissem::sim {
@@ -82,7 +82,7 @@ struct LateJoinParams {
 };
 Scenario make_late_join(const LateJoinParams& p);
 
-// A random geometric graph (geometric_topology.h): `nodes` radios spread
+// A random geometric graph (scenario/geometric_graph.h): `nodes` radios spread
 // uniformly over a square field, in range of each other within the radius
 // that gives `degree` neighbours on average; connected. The node nearest a
 // corner of the field publishes; `subscribers_pct` of the others, drawn from
@@ -96,6 +96,6 @@ struct GeometricParams {
   Micros start = 5 * kSeconds;
 };
 // `graph`, when given, receives the graph the scenario was built on.
-Scenario make_geometric(const GeometricParams& p, GeometricGraph* graph = nullptr);
+Scenario make_geometric(const GeometricParams& p, scenario::GeometricGraph* graph = nullptr);
 
 }  // namespace dissem::sim

@@ -5,11 +5,13 @@
 //   dissem-sim baseline --receivers 3 --capacity-kbps 256 --reliability 70
 //   dissem-sim tactical --sender-reliability 50 --message-size 1024 --asymmetric
 //   dissem-sim run emulation/scenarios/sim/sim-example.toml
+//   dissem-sim run emulation/scenarios/line-5.toml --system flooding --cell reliability=0.9
 //   dissem-sim line --nodes 5 --forwarding flooding
 //   dissem-sim grid --side 5 --reliability 80 --forwarding subscription-aware
 //   dissem-sim partition --replication anti-entropy
 //   dissem-sim late-join --history 10
 //   dissem-sim geometric --nodes 1000 --degree 9 --forwarding subscription-aware --subscribers-pct 5
+//   dissem-sim expand emulation/scenarios/rgg-50.toml --cell reliability=0.8 --seed 1
 // Every experiment prints the scenario it runs with --print-scenario (TOML
 // for `dissem-sim run`, or for the emulator). Every run also prints
 // its cost on stderr (sim/run_meter.h): events, wall and CPU time, peak memory.
@@ -22,6 +24,11 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
+#include "scenario/cell.h"
+#include "scenario/expansion.h"
+#include "scenario/expansion_json.h"
+#include "scenario/scenario_document.h"
 #include "sim/experiments.h"
 #include "sim/paper_scenarios.h"
 #include "sim/result_format.h"
@@ -29,6 +36,7 @@
 #include "sim/scenario_file.h"
 #include "sim/scenario_runner.h"
 #include "sim/topologies.h"
+#include "tools/sim_scenario/language_scenario.h"
 
 namespace {
 
@@ -210,20 +218,37 @@ void run_tactical_command(TacticalOptions o, bool json, const dissem::sim::RunMe
 struct RunOptions {
   std::string scenario_path;
   std::optional<std::uint64_t> scenario_seed;
+  std::string system;
+  std::vector<std::string> cell;
+  bool print_scenario = false;
 };
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& o, bool& json) {
-  CLI::App* run = app.add_subcommand("run", "run a TOML scenario file");
+  CLI::App* run = app.add_subcommand(
+      "run", "run a scenario file: the scenario language (emulation/README.md: one system, one cell) or the "
+             "simulator's own format (sim/scenario_file.h)");
   run->add_option("scenario", o.scenario_path, "scenario file (.toml)")->required()->check(CLI::ExistingFile);
-  run->add_option("--seed", o.scenario_seed, "override the file's seed");
+  run->add_option("--seed", o.scenario_seed, "the run's seed (default: the file's, or 1)");
+  run->add_option("--system", o.system, "scenario language: the system to run (may be left out when there is one)");
+  run->add_option("--cell", o.cell, "scenario language: matrix value key=value (repeatable; a key with one value may be left out)");
+  run->add_flag("--print-scenario", o.print_scenario,
+                "print what the simulator runs (the simulator's own format) instead of running it");
   run->add_flag("--json", json, "machine-readable output");
   return run;
 }
 
 void run_run_command(const RunOptions& o, bool json, const dissem::sim::RunMeter& meter) {
-  auto scenario = dissem::sim::load_scenario_file(o.scenario_path);
-  if (o.scenario_seed) scenario.seed = *o.scenario_seed;
-  run_generated(scenario, false, json, meter);
+  namespace ss = dissem::sim_scenario;
+  dissem::sim::Scenario scenario;
+  if (ss::is_language_file(o.scenario_path)) {
+    scenario = ss::language_scenario(o.scenario_path, {o.system, o.cell, o.scenario_seed.value_or(1)});
+  } else {
+    if (!o.system.empty() || !o.cell.empty())
+      throw std::invalid_argument("--system and --cell go with a scenario of the scenario language ([systems])");
+    scenario = dissem::sim::load_scenario_file(o.scenario_path);
+    if (o.scenario_seed) scenario.seed = *o.scenario_seed;
+  }
+  run_generated(scenario, o.print_scenario, json, meter);
 }
 
 // --- line and grid --------------------------------------------------------------------
@@ -355,6 +380,37 @@ void run_geometric_command(GeometricOptions o, bool json, const dissem::sim::Run
   run_generated(dissem::sim::make_geometric(o.params), o.topology.print_scenario, json, meter);
 }
 
+// --- expand ---------------------------------------------------------------------------
+
+struct ExpandOptions {
+  std::string scenario_path;
+  std::vector<std::string> cell;
+  std::uint64_t seed = 1;
+  std::optional<double> horizon_s;
+};
+
+CLI::App* add_expand_command(CLI::App& app, ExpandOptions& o) {
+  CLI::App* expand = app.add_subcommand(
+      "expand", "print a scenario's nodes, links at t = 0 and timeline of link events as JSON (the runner asks this)");
+  expand->add_option("scenario", o.scenario_path, "scenario file of the scenario language (.toml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  expand->add_option("--cell", o.cell, "matrix value key=value (repeatable; a key with one value may be left out)");
+  expand->add_option("--seed", o.seed, "the run's seed (random outages; the {seed} placeholder)")->capture_default_str();
+  expand->add_option("--horizon-s", o.horizon_s, "draw random outages up to here (default: the scenario's time_limit_s)");
+  return expand;
+}
+
+void run_expand_command(const ExpandOptions& o) {
+  namespace sc = dissem::scenario;
+  const auto doc = sc::load_document(o.scenario_path);
+  const auto cell = sc::pick_cell(doc.matrix, o.cell, doc.source);
+  const auto names = sc::cell_names(doc.name, doc.nodes, cell, o.seed);
+  const double horizon = o.horizon_s ? *o.horizon_s : doc.time_limit_s->number(names);
+  const auto x = sc::expand(doc.topology, names, doc.nodes.size(), o.seed, horizon);
+  print(dissem::json_text(sc::expansion_json(doc, sc::cell_id(cell), o.seed, horizon, x), 1) + "\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -377,6 +433,8 @@ int main(int argc, char** argv) {
   CLI::App* late = add_late_join_command(app, late_options, json);
   GeometricOptions geometric_options;
   CLI::App* geometric = add_geometric_command(app, geometric_options, json);
+  ExpandOptions expand_options;
+  CLI::App* expand = add_expand_command(app, expand_options);
 
   CLI11_PARSE(app, argc, argv);
   const dissem::sim::RunMeter meter;
@@ -389,6 +447,7 @@ int main(int argc, char** argv) {
     if (*partition) run_partition_command(partition_options, json, meter);
     if (*late) run_late_join_command(late_options, json, meter);
     if (*geometric) run_geometric_command(geometric_options, json, meter);
+    if (*expand) run_expand_command(expand_options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dissem-sim: %s\n", e.what());
     return 1;

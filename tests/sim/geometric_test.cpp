@@ -1,4 +1,4 @@
-// Random geometric graphs (sim/geometric_topology.h) and a small network
+// Random geometric graphs (scenario/geometric_graph.h) and a small network
 // built on one (sim/topologies.h make_geometric): connected, the mean degree
 // asked for, the same graph from the same seed, and full delivery.
 #include <gtest/gtest.h>
@@ -6,13 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "sim/experiments.h"
-#include "sim/geometric_topology.h"
+#include "scenario/geometric_graph.h"
 #include "sim/topologies.h"
 
 using namespace dissem;
 using namespace dissem::sim;
+using namespace dissem::scenario;
 
 namespace {
 
@@ -74,6 +76,46 @@ TEST(GeometricGraph, RadiusGrowsWithDegreeAndShrinksWithNodes) {
   EXPECT_NEAR(geometric_radius(1'000'000, 8), std::sqrt(8.0 / (999'999 * 3.14159265)), 1e-5);
   EXPECT_THROW(geometric_radius(1, 1), std::invalid_argument);
   EXPECT_THROW(geometric_radius(10, 10), std::invalid_argument);
+}
+
+TEST(GeometricGraph, AGivenRadiusLinksExactlyThePairsWithinIt) {
+  const auto g = make_geometric_graph({.nodes = 50, .radius = 0.25, .seed = 1});
+  EXPECT_EQ(g.radius, 0.25);
+  EXPECT_EQ(reachable_from_first(g), 50u);
+  for (std::size_t i = 0; i < g.points.size(); ++i)
+    for (std::size_t j = 0; j < g.points.size(); ++j) {
+      const double dx = g.points[i].x - g.points[j].x;
+      const double dy = g.points[i].y - g.points[j].y;
+      const auto& n = g.neighbours[i];
+      EXPECT_EQ(std::binary_search(n.begin(), n.end(), j), i != j && dx * dx + dy * dy <= 0.0625);
+    }
+  EXPECT_THROW(make_geometric_graph({.nodes = 50, .radius = 1.5, .seed = 1}), std::invalid_argument);
+  // Far too small a radius: an error, not a clump of re-drawn points.
+  EXPECT_THROW(make_geometric_graph({.nodes = 50, .radius = 0.02, .seed = 1}), std::runtime_error);
+}
+
+TEST(GeometricGraph, NumberedFromTheCornerTheSameGraphRelabelled) {
+  const auto drawn = make_geometric_graph({.nodes = 200, .mean_degree = 8, .seed = 4});
+  const auto cornered = make_geometric_graph({.nodes = 200, .mean_degree = 8, .seed = 4, .from_corner = true});
+  EXPECT_EQ(cornered.edges(), drawn.edges());
+  EXPECT_EQ(cornered.redrawn, drawn.redrawn);
+  double previous = -1;
+  for (const auto& p : cornered.points) {
+    const double d = p.x * p.x + p.y * p.y;
+    EXPECT_GE(d, previous);
+    previous = d;
+  }
+  auto sorted_drawn = drawn.points;
+  auto sorted_cornered = cornered.points;
+  const auto by_xy = [](const GeometricGraph::Point& a, const GeometricGraph::Point& b) {
+    return a.x != b.x ? a.x < b.x : a.y < b.y;
+  };
+  std::sort(sorted_drawn.begin(), sorted_drawn.end(), by_xy);
+  std::sort(sorted_cornered.begin(), sorted_cornered.end(), by_xy);
+  for (std::size_t i = 0; i < sorted_drawn.size(); ++i) {
+    EXPECT_EQ(sorted_drawn[i].x, sorted_cornered[i].x);
+    EXPECT_EQ(sorted_drawn[i].y, sorted_cornered[i].y);
+  }
 }
 
 TEST(GeometricTopology, ScenarioHasTheGraphsLinksAndSubscribers) {

@@ -18,6 +18,7 @@
 #include "sim/experiments.h"
 #include "sim/scenario_file.h"
 #include "sim/scenario_runner.h"
+#include "tools/sim_scenario/language_scenario.h"
 
 using namespace dissem;
 using namespace dissem::sim;
@@ -89,8 +90,8 @@ TEST(TrafficGates, TheServingGateCutsRepairsOnABusySharedChannel) {
 }
 
 TEST(TrafficGates, ChannelAwarePacingCutsDuplicatesWhenTwoPublishersShareAMedium) {
-  const Scenario base = load_scenario_file(std::string(DISSEM_SOURCE_DIR) +
-                                           "/emulation/scenarios/sim/shared-channel-2pub.toml");
+  const Scenario base = sim_scenario::language_scenario(
+      std::string(DISSEM_SOURCE_DIR) + "/emulation/scenarios/shared-channel-2pub.toml", {"dissem", {}, 1});
   auto runs = [&](bool aware) {
     std::uint64_t duplicates = 0;
     std::uint64_t transmissions = 0;

@@ -12,8 +12,14 @@ target_include_directories(dissem_load_payload PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(dissem_load_payload PUBLIC dissem_config fmt::fmt nlohmann_json::nlohmann_json)
 target_compile_options(dissem_load_payload PRIVATE ${DISSEM_WARNINGS})
 
+# dissem-load's command line, defined once: dissem-load and dissem-sim (which
+# reads a scenario's dissem-load commands) both parse with it.
+add_library(dissem_load_options STATIC ${CMAKE_CURRENT_LIST_DIR}/load_options.cpp)
+target_link_libraries(dissem_load_options PUBLIC dissem_load_payload)
+target_compile_options(dissem_load_options PRIVATE ${DISSEM_WARNINGS})
+
 add_executable(dissem-load ${CMAKE_CURRENT_LIST_DIR}/dissem_load_main.cpp
                            ${CMAKE_CURRENT_LIST_DIR}/load_publisher.cpp
                            ${CMAKE_CURRENT_LIST_DIR}/load_receiver.cpp)
-target_link_libraries(dissem-load PRIVATE dissem_load_payload dissem_cli_support nlohmann_json::nlohmann_json)
+target_link_libraries(dissem-load PRIVATE dissem_load_options dissem_cli_support nlohmann_json::nlohmann_json)
 target_compile_options(dissem-load PRIVATE ${DISSEM_WARNINGS})

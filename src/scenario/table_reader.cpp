@@ -1,15 +1,15 @@
-#include "sim/toml_table_reader.h"
+#include "scenario/table_reader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "sim/scenario_file.h"
+#include "scenario/scenario_error.h"
 
-namespace dissem::sim {
+namespace dissem::scenario {
 namespace {
 
-std::string join(std::initializer_list<std::string_view> names) {
+std::string join(const std::vector<std::string_view>& names) {
   std::string out;
   for (auto n : names) {
     if (!out.empty()) out += ", ";
@@ -20,17 +20,29 @@ std::string join(std::initializer_list<std::string_view> names) {
 
 }  // namespace
 
+std::string item_path(std::string_view array_path, std::size_t index) {
+  return std::string(array_path) + "[" + std::to_string(index + 1) + "]";
+}
+
 TableReader::TableReader(const toml::table& table, std::string where, const std::string& source,
-                         std::initializer_list<std::string_view> allowed)
-    : table_(table), where_(std::move(where)), source_(source) {
+                         const std::vector<std::string_view>& allowed, Style style)
+    : table_(table), where_(std::move(where)), source_(source), style_(style) {
   for (auto&& [key, value] : table) {
-    if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end())
-      throw ScenarioError(source_ + ": unknown key '" + std::string(key.str()) + "' in " + where_ +
-                          " (allowed: " + join(allowed) + ")");
+    if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
+    if (style_ == Style::Dotted)
+      scenario::fail(source_, path(key.str()), "unknown key (known here: " + join(allowed) + ")");
+    throw ScenarioError(source_ + ": unknown key '" + std::string(key.str()) + "' in " + where_ +
+                        " (allowed: " + join(allowed) + ")");
   }
 }
 
+std::string TableReader::path(std::string_view key) const {
+  if (style_ == Style::Phrase || where_.empty()) return std::string(key);
+  return where_ + "." + std::string(key);
+}
+
 void TableReader::fail(std::string_view key, std::string_view what) const {
+  if (style_ == Style::Dotted) scenario::fail(source_, key.empty() ? where_ : path(key), what);
   throw ScenarioError(source_ + ": key '" + std::string(key) + "' in " + where_ + " " + std::string(what));
 }
 
@@ -99,6 +111,26 @@ std::vector<std::string> TableReader::strings(std::string_view key) const {
   return out;
 }
 
+std::optional<std::vector<std::string>> TableReader::string_or_list(std::string_view key) const {
+  const toml::node* n = table_.get(key);
+  if (n == nullptr) return std::nullopt;
+  if (auto s = n->value_exact<std::string>()) return std::vector<std::string>{*s};
+  std::vector<std::string> out;
+  if (const toml::array* a = n->as_array()) {
+    for (const toml::node& e : *a) {
+      if (auto s = e.value_exact<std::string>())
+        out.push_back(*s);
+      else if (auto i = e.value_exact<std::int64_t>())
+        out.push_back(std::to_string(*i));
+      else
+        out.clear();
+      if (out.empty()) break;
+    }
+  }
+  if (out.empty()) fail(key, "expected text or a non-empty list of text");
+  return out;
+}
+
 const toml::table* TableReader::table(std::string_view key) const {
   const toml::node* n = table_.get(key);
   if (n == nullptr) return nullptr;
@@ -110,6 +142,7 @@ std::vector<const toml::table*> TableReader::tables(std::string_view key) const 
   std::vector<const toml::table*> out;
   const toml::node* n = table_.get(key);
   if (n == nullptr) return out;
+  if (n->is_table()) return {n->as_table()};
   const toml::array* a = n->as_array();
   if (a == nullptr) fail(key, "must be an array of tables ([[" + std::string(key) + "]])");
   for (const toml::node& e : *a) {
@@ -119,4 +152,4 @@ std::vector<const toml::table*> TableReader::tables(std::string_view key) const 
   return out;
 }
 
-}  // namespace dissem::sim
+}  // namespace dissem::scenario

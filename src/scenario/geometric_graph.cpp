@@ -1,4 +1,4 @@
-#include "sim/geometric_topology.h"
+#include "scenario/geometric_graph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "core/random.h"
 
-namespace dissem::sim {
+namespace dissem::scenario {
 namespace {
 
 // Expected share of the unit square within r of a uniform point.
@@ -86,6 +86,19 @@ std::vector<std::size_t> components(const GeometricGraph& g, std::size_t* larges
   return label;
 }
 
+// Renumbers the nodes by distance from the corner (0, 0), nearest first
+// (ties by x, then y), and relinks them.
+void number_from_corner(GeometricGraph& g) {
+  auto& pts = g.points;
+  std::stable_sort(pts.begin(), pts.end(), [](const GeometricGraph::Point& a, const GeometricGraph::Point& b) {
+    const double da = a.x * a.x + a.y * a.y;
+    const double db = b.x * b.x + b.y * b.y;
+    if (da != db) return da < db;
+    return a.x != b.x ? a.x < b.x : a.y < b.y;
+  });
+  link_points(g);
+}
+
 }  // namespace
 
 std::size_t GeometricGraph::edges() const {
@@ -132,7 +145,13 @@ double geometric_radius(std::size_t nodes, double mean_degree) {
 
 GeometricGraph make_geometric_graph(const GeometricGraphParams& p) {
   GeometricGraph g;
-  g.radius = geometric_radius(p.nodes, p.mean_degree);
+  if (p.radius > 0) {
+    if (p.nodes < 1) throw std::invalid_argument("a geometric graph needs at least 1 node");
+    if (p.radius > std::numbers::sqrt2) throw std::invalid_argument("the radius must be in (0, 1.414]");
+    g.radius = p.radius;
+  } else {
+    g.radius = geometric_radius(p.nodes, p.mean_degree);
+  }
   Random rng(p.seed);
   g.points.resize(p.nodes);
   for (auto& pt : g.points) pt = {rng.uniform(), rng.uniform()};
@@ -146,10 +165,17 @@ GeometricGraph make_geometric_graph(const GeometricGraphParams& p) {
         g.points[i] = {rng.uniform(), rng.uniform()};
         ++outside;
       }
-    if (outside == 0) return g;
+    if (outside == 0) {
+      if (p.from_corner) number_from_corner(g);
+      return g;
+    }
+    if (g.rounds == 0 && 10 * (g.points.size() - outside) < g.points.size())
+      throw std::runtime_error("geometric graph far from connected: the first drawing's largest component holds " +
+                               std::to_string(g.points.size() - outside) + " of " + std::to_string(g.points.size()) +
+                               " nodes; raise the radius (or the mean degree)");
     if (g.rounds == p.max_rounds)
       throw std::runtime_error("geometric graph still not connected after " + std::to_string(p.max_rounds) +
-                               " rounds: raise the mean degree");
+                               " rounds: raise the mean degree (or the radius)");
     g.redrawn += outside;
     ++g.rounds;
   }
@@ -162,4 +188,4 @@ std::size_t reachable_from_first(const GeometricGraph& g) {
   return static_cast<std::size_t>(std::count(label.begin(), label.end(), label[0]));
 }
 
-}  // namespace dissem::sim
+}  // namespace dissem::scenario
