@@ -9,7 +9,7 @@
 
 emulation_build=build/release
 emulation_targets=(dissem-emu dissemd dissem dissem-load dissem-norm dissem-tcp dissem-pgm dissem-jgroups
-                   dissem-rogue dissem-norm-gateway)
+                   dissem-rogue dissem-norm-gateway dissem-sim)  # dissem-sim: the runner's scenario expander
 emulation_run_args=(--emu "$emulation_build/emulation/emu/dissem-emu"
                     --bin-dir "$emulation_build/src"
                     --bin-dir "$emulation_build/emulation/baselines/norm"

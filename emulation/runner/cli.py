@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         plans = campaign.plan(sc, opts)
         if not plans:
             raise UserError("nothing to run")
+        expander.use_bin_dirs(opts.bin_dirs)
         expander.require()  # every run's links come from dissem-sim expand
         if args.dry_run:
             dry_run.describe(plans, opts.subnet_base, sys.stdout)

@@ -6,8 +6,10 @@ link and the outages drawn. Every engine the runner drives (dissem-emu,
 EMANE) gets its links from here, so the simulator, the emulator and EMANE
 run the same graph and the same timeline.
 
-dissem-sim is found as $DISSEM_SIM, else in $DISSEM_BUILD_DIR, else on
-PATH, else in a build tree of this repository.
+dissem-sim is found as $DISSEM_SIM, else in the campaign's --bin-dir
+directories, else in $DISSEM_BUILD_DIR/src, else on PATH. Never by
+searching build trees: a stale one left on a machine would expand
+scenarios with code that is not the code under test.
 """
 
 from __future__ import annotations
@@ -25,6 +27,13 @@ from .errors import ScenarioError, UserError
 
 PROGRAM = "dissem-sim"
 REPO_ROOT = Path(__file__).resolve().parents[2]
+_bin_dirs: list[str] = []
+
+
+def use_bin_dirs(dirs: list[str]) -> None:
+    """The directories a campaign's programs come from (--bin-dir): dissem-sim too."""
+    global _bin_dirs
+    _bin_dirs = list(dirs)
 
 
 @dataclass
@@ -42,23 +51,20 @@ class Expansion:
 
 
 def find() -> str | None:
-    """$DISSEM_SIM, $DISSEM_BUILD_DIR/src/dissem-sim, PATH, or a build tree."""
+    """$DISSEM_SIM, the --bin-dir directories, $DISSEM_BUILD_DIR/src/dissem-sim, or PATH."""
     explicit = os.environ.get("DISSEM_SIM")
     if explicit:
         return str(Path(explicit).resolve()) if os.sep in explicit else explicit
+    for d in _bin_dirs:
+        candidate = Path(d) / PROGRAM
+        if candidate.is_file():
+            return str(candidate.resolve())
     build = os.environ.get("DISSEM_BUILD_DIR")
     if build:
         candidate = (REPO_ROOT / build / "src" / PROGRAM).resolve()
         if candidate.is_file():
             return str(candidate)
-    on_path = shutil.which(PROGRAM)
-    if on_path:
-        return on_path
-    for pattern in ("build/*/" + PROGRAM, "build/*/*/" + PROGRAM):
-        hits = sorted(REPO_ROOT.glob(pattern))
-        if hits:
-            return str(hits[0])
-    return None
+    return shutil.which(PROGRAM)
 
 
 def require() -> str:
@@ -66,7 +72,8 @@ def require() -> str:
     program = find()
     if program is None:
         raise UserError(f"{PROGRAM} not found: the runner expands scenarios with it; build it "
-                        f"(cmake --build build --target {PROGRAM}), put it on PATH or set DISSEM_SIM")
+                        f"(cmake --build build/release --target {PROGRAM}) and pass --bin-dir build/release/src, "
+                        f"set DISSEM_SIM or DISSEM_BUILD_DIR, or put it on PATH")
     if os.sep in program and not os.access(program, os.X_OK):
         raise UserError(f"{program} (DISSEM_SIM) is not an executable {PROGRAM}")
     return program

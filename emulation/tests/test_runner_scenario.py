@@ -118,6 +118,25 @@ def test_cli_says_when_the_expander_is_missing(write_scenario, tmp_path):
     assert proc.stderr.strip() == f"error: {tmp_path / 'no-such-dissem-sim'} (DISSEM_SIM) is not an executable dissem-sim"
 
 
+def test_the_expander_comes_from_bin_dir_and_never_from_a_build_tree(tmp_path, monkeypatch):
+    from runner import expander
+    monkeypatch.delenv("DISSEM_SIM", raising=False)
+    monkeypatch.delenv("DISSEM_BUILD_DIR", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    try:
+        # Build trees of this checkout (build/*/src) are not searched: a stale one would expand for a campaign.
+        expander.use_bin_dirs([])
+        assert expander.find() is None
+        program = tmp_path / "bin" / "dissem-sim"
+        program.parent.mkdir()
+        program.write_text("#!/bin/sh\n")
+        program.chmod(0o755)
+        expander.use_bin_dirs([str(tmp_path / "elsewhere"), str(program.parent)])
+        assert expander.find() == str(program.resolve())
+    finally:
+        expander.use_bin_dirs([])
+
+
 def test_expansion_errors_name_the_file_and_key_as_the_runner_does(write_scenario):
     sc = load_text(write_scenario, BASE.replace('kind = "full"', 'kind = "line"')
                    + '[[topology.event]]\nat_s = 5\nfrom = "uav"\nto = "b"\nenabled = false\n')
