@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <system_error>
+
+#include "config/setting_text.h"
 
 namespace dissem::scenario {
 namespace {
@@ -16,18 +17,27 @@ namespace {
   throw std::invalid_argument(fmt::format("line {}: {}", line, what));
 }
 
-template <typename T>
-bool parse_number(std::string_view text, T& out) {
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
-  return r.ec == std::errc() && r.ptr == text.data() + text.size();
+// The whole text as a finite number (config/setting_text.h: no "inf" or
+// "nan", no sign on whole numbers), as dissem-emu reads the same fields.
+bool parse_number(std::string_view text, double& out) {
+  const auto v = read_finite_number(text);
+  if (v) out = *v;
+  return v.has_value();
+}
+
+bool parse_number(std::string_view text, std::int64_t& out) {
+  const auto v = read_whole_number(text);
+  if (!v || *v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return false;
+  out = static_cast<std::int64_t>(*v);
+  return true;
 }
 
 int nem(std::string_view token, std::size_t line) {
   if (!token.starts_with("nem:")) bad(line, fmt::format("expected nem:<id>, found '{}'", token));
-  int value = 0;
-  if (!parse_number(token.substr(4), value)) bad(line, fmt::format("bad NEM id in '{}'", token));
-  if (value < 1 || value > 65535) bad(line, fmt::format("NEM id {} outside 1..65535", value));
-  return value;
+  const auto value = read_whole_number(token.substr(4));
+  if (!value) bad(line, fmt::format("bad NEM id in '{}'", token));
+  if (*value < 1 || *value > 65535) bad(line, fmt::format("NEM id {} outside 1..65535", *value));
+  return static_cast<int>(*value);
 }
 
 std::vector<std::string> split(std::string_view text, char sep) {

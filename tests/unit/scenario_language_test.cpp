@@ -159,6 +159,11 @@ TEST(ScenarioExpansion, LiteralEelWithPlaceholdersAndConventions) {
   EXPECT_EQ(r.events[0].sender, 1);
   const auto bad = doc_of("count = 2", "eel = \"0 nem:1 pathloss nem:2,90\"");
   EXPECT_EQ(error_of([&] { expand_doc(bad); }), "s.toml: topology.eel: line 1: only commeffect events are supported, found 'pathloss'");
+  // Fields are read as dissem-emu reads them (config/setting_text.h): no infinite delay, no sign on a rate.
+  for (const char* entry : {"nem:2,inf,0,0,0,0,0", "nem:2,0,nan,0,0,0,0", "nem:2,0,0,0,0,+5,0"}) {
+    const auto odd = doc_of("count = 2", std::string("eel = \"0 nem:1 commeffect ") + entry + "\"");
+    EXPECT_NE(error_of([&] { expand_doc(odd); }).find("line 1: non-numeric field"), std::string::npos) << entry;
+  }
 }
 
 TEST(ScenarioExpansion, GeometricNumberedFromTheCornerAndTheSameForEveryRunSeed) {
