@@ -51,7 +51,7 @@ struct MessageMeta {
   std::uint64_t expiry_ms = 0;  // absolute Unix milliseconds; 0 = never expires
   std::uint32_t history_window = 0;
   std::string tag;
-  // Supersession (engine/supersession.h): `replace` ends the stream's older
+  // Supersession (engine/ending/supersession.h): `replace` ends the stream's older
   // messages with the same tag; `supersedes` names older sequence numbers
   // it ends, as flat [begin, end) pairs; a `cancel` message only ends others
   // (no payload of its own, never delivered).

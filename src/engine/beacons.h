@@ -21,7 +21,7 @@
 
 #include "controllers/forwarding/forwarding_controller.h"
 #include "controllers/replication/replication_controller.h"
-#include "engine/ended_streams.h"
+#include "engine/ending/ended_streams.h"
 #include "engine/group_naming.h"
 #include "engine/interests.h"
 #include "engine/link_quality.h"

@@ -101,7 +101,7 @@ void NodeImpl::restore_cache() {
   for (auto& [group, last] : own.published_seq) last = std::max(last, saved_seq(*store, group));
   subscribers.restore();
   naming.restore(*store);
-  ended.restore(*store);
+  ended_claims.streams().restore(*store);
 }
 
 void NodeImpl::update_timing() {
@@ -129,8 +129,8 @@ void NodeImpl::update_pacing(Micros now) {
   std::uint64_t rate = config.send_rate_bps();
   if (config.channel_aware) {
     double loss = 0;
-    for (const auto& [publisher, counts] : reception.publishers())
-      if (auto l = reception.loss(publisher)) loss = std::max(loss, *l);
+    for (const auto& [source, counts] : reception.publishers())
+      if (auto l = reception.loss(source)) loss = std::max(loss, *l);
     // The publisher keeps priority, as in the paper's set-up: while it has a
     // first pass to send it yields only to others' first passes, and everyone
     // else (repairs, forwards, pushes) yields to everything it hears.
@@ -182,7 +182,7 @@ void NodeImpl::expire_due(Micros now) {
     if (st == nullptr || !st->meta || !st->meta->expired_at(now)) continue;  // gone, or learnt anew
     if (store->contains(id)) store->erase(id);
     tracker.settle(id);
-    if (id.publisher == config.node_id) ended.own_ended(id.group, id.seq);
+    if (id.publisher == config.node_id) ended_claims.streams().own_ended(id.group, id.seq);
     ++stats.messages_expired;
     events.push(Event{Event::Kind::MessageEvicted, 0, id});
     on_message_settled(id, false, now);

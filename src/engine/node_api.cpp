@@ -20,11 +20,11 @@ void Node::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Mi
 }
 void Node::on_timer(Micros now) { impl_->on_timer(now); }
 MessageId Node::publish(const PublishRequest& request, Micros now) {
-  const MessageId id = impl_->publish(request, now);
+  const MessageId id = impl_->publisher.publish(request, now);
   impl_->enforce_quota(now);
   return id;
 }
-MessageId Node::cancel(const CancelRequest& request, Micros now) { return impl_->cancel(request, now); }
+MessageId Node::cancel(const CancelRequest& request, Micros now) { return impl_->publisher.cancel(request, now); }
 SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {
   return impl_->subscribers.subscribe(group, options, now);
 }

@@ -43,7 +43,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
   if (meta.expired_at(now)) return;
   if (integrity.refuse_own_id(meta, now)) return;
   if (!security.authentic(meta)) return;
-  if (screen_supersession(meta, now)) return;
+  if (superseder.screen(meta, now)) return;
   learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
 
   const coding::BlockLayout layout{meta.total_length, static_cast<std::uint32_t>(c.payload().size()),

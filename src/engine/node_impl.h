@@ -7,20 +7,21 @@
 //   requests/   RequestRounds (request_rounds) our MFRs
 //   replication/ Replicator (replicator)     summaries and pushes
 //   subscribers/ LocalSubscribers (subscribers), ApplicationEvents (events)
-// and beside this file Beacons (beacons), Integrity (integrity) and
-// MessageExpiries (expiries). The rest of the node's logic is NodeImpl's,
+//   publisher/  Publisher (publisher)         our publications, flow control
+//   ending/     Superseder (superseder), EndedClaims (ended_claims),
+//               MessageExpiries (expiries)    how messages end undelivered
+// and beside this file Beacons (beacons) and Integrity (integrity). The
+// rest of the node's logic is NodeImpl's,
 // in node_*.cpp files by job:
 //   node_api.cpp          engine::Node: each public call handed here
 //   node.cpp              construction, restart, timers, deadlines, housekeeping, request round gate
-//   node_publish.cpp      publishing and cancelling; flow control   (own)
 //   node_receive*.cpp     opening, decoding and handling received datagrams
 //   node_coding.cpp, node_windows.cpp  coded and window symbols received, what they recover accepted
 //   node_streams.cpp      streams learnt, messages settled
 //   node_send.cpp         the per-datagram choice among the send queues (queues)
 //   node_bundling.cpp     frames bundled into one datagram            (bundling)
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
-//   node_supersession.cpp, node_ended_claims.cpp, node_cache_queries.cpp,
-//   node_links.cpp, node_relay_watch.cpp: as named
+//   node_cache_queries.cpp, node_links.cpp, node_relay_watch.cpp: as named
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
 
@@ -48,13 +49,17 @@
 #include "engine/coders/window_coder.h"
 #include "engine/frame_size_estimate.h"
 #include "engine/controller_view.h"
+#include "engine/arrived_from.h"
+#include "engine/ending/ended_claims.h"
+#include "engine/ending/superseder.h"
 #include "engine/integrity.h"
+#include "engine/publisher/publisher.h"
 #include "engine/interests.h"
 #include "engine/leveled_queue.h"
 #include "engine/link_quality.h"
 #include "engine/link_watch.h"
 #include "engine/subscribers/local_subscribers.h"
-#include "engine/message_expiries.h"
+#include "engine/ending/message_expiries.h"
 #include "engine/security/manifest_chain.h"
 #include "engine/message_tracker.h"
 #include "engine/node_context.h"
@@ -73,8 +78,6 @@
 #include "engine/security/security.h"
 #include "engine/send_queues.h"
 #include "engine/security/datagram_auth.h"
-#include "engine/ended_streams.h"
-#include "engine/supersession.h"
 #include "engine/timing.h"
 #include "engine/network_traffic_memory.h"
 #include "engine/incoming_traffic_meter.h"
@@ -84,14 +87,6 @@ namespace dissem::engine {
 
 using wire::block_symbols_of;
 
-// Where a fragment held for the first time came from.
-struct ArrivedFrom {
-  std::uint32_t hops = 0;
-  NodeId transmitter = 0;  // 0: unknown (a repair)
-  bool repair = false;
-  bool decoded = false;    // recovered from coded symbols, not received
-  std::uint32_t block_symbols = 0;  // the fragment's block_symbols field
-};
 
 
 // The node: its parts, composed over one NodeContext (configuration,
@@ -100,30 +95,6 @@ class NodeImpl : public NodeContext {
  public:
   NodeImpl(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now);
 
-  // node_publish.cpp
-  MessageId publish(const PublishRequest& request, Micros now);
-  MessageId cancel(const CancelRequest& request, Micros now);
-  // Numbers, stores, queues and applies a message whose meta has all but
-  // id, length and digest set.
-  MessageId publish_message(const std::string& group, MessageMeta meta, const std::vector<std::uint8_t>& payload,
-                            Micros now);
-  // Refuses (QueueFull, counted) a publication the send budgets have no room for.
-  void admit_publication(const std::string& group, const MessageMeta& meta, std::uint64_t bytes, Micros now);
-  // Our message, numbered, stored and tracked, joins the publication queue at
-  // its priority (in the place of the oldest one it replaces, if any).
-  void queue_publication(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now);
-  // A publication leaves the queue (sent, evicted, superseded): its bytes are released.
-  void release_publication(const PublicationCursor& cur);
-  // Throws QueueFull if `bytes` more of `group` would exceed a send budget.
-  void check_send_budget(const std::string& group, std::uint64_t bytes, Micros now);
-  // node_supersession.cpp
-  // Learns what a message about to be taken supersedes (applied at once),
-  // and whether the message itself is superseded (then ended, not taken).
-  bool screen_supersession(const MessageMeta& meta, Micros now);
-  // Ends what `by` supersedes among what this node tracks, caches and queues.
-  void apply_supersession(const MessageMeta& by, Micros now);
-  // Ends `id` if it is superseded: out of the cache and the tracker. True if it is.
-  bool end_if_superseded(const MessageId& id, Micros now);
   // node_cache_queries.cpp
   std::optional<Delivery> get(const MessageId& id, Micros now);
   std::vector<CachedMessage> list(const ListRequest& request);
@@ -219,18 +190,19 @@ class NodeImpl : public NodeContext {
 
   ApplicationEvents events;  // to applications, integrity alarms rate-limited
 
-  Supersession superseded;
-  EndedStreams ended{config.max_streams};  // what has ended below a watermark, ours and heard (ended_streams.h)
-  OwnTags own_tags;  // our recent (seq, tag) per group: what a replace names
-
   OwnPublications own;
+  // Claims that streams ended, and what has ended below a watermark (ending/ended_claims.h).
+  EndedClaims ended_claims{*this, EndedClaimsSources{events, settled_callback()}};
+  // Replace and cancel applied to what this node holds (ending/superseder.h).
+  Superseder superseder{*this, SupersederSources{queues, own, ended_claims.streams(), settled_callback()}};
   Integrity integrity{*this, IntegritySources{events, coder, window_coder, own}};  // digests, forged own data
   MessageExpiries expiries;  // dropped at their moment (expire_due)
+  Publisher publisher{*this, PublisherSources{security, queues, own, expiries, superseder, limits, settled_callback()}};
   RequestRounds request_rounds{*this, RequestRoundsSources{coder, window_coder, reception, timing}};
   Micros next_housekeeping = 0;
   // Local applications' subscriptions, plain and durable, and their deliveries.
-  LocalSubscribers subscribers{*this, security, superseded, events};
-  Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended, forwarding, replication,
+  LocalSubscribers subscribers{*this, security, superseder.rules(), events};
+  Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended_claims.streams(), forwarding, replication,
                                        relay_watch, interests, subscribers.subscriptions()}};
 
  private:
@@ -249,25 +221,11 @@ class NodeImpl : public NodeContext {
   // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
   // handler, then the traffic meters.
   void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);
-  // --- claims that a stream ended (node_ended_claims.cpp, ended_streams.h) ---
-  // A beacon's ended_below for `stream`, stated by `claimer`.
-  void on_ended_claim(const StreamId& stream, std::uint64_t end, NodeId claimer, Micros now);
-  // The publisher's own watermark, from its beacon (0 or 1: nothing ended).
-  void on_publisher_word(const StreamId& stream, std::uint64_t end, Micros now);
-  // The publisher says nothing from `below` on has ended: what other nodes'
-  // claims settled there is missing again (counted once per contradiction).
-  void take_back_claims(const StreamId& stream, std::uint64_t below, Micros now);
-  // Another node says our own stream ended below `end`.
-  void on_claim_about_own_stream(const StreamId& stream, std::uint64_t end, NodeId claimer, Micros now);
-  // A fragment of a message settled on another node's claim alone: true
-  // if it is refused (counted, its claimer reported); a first pass from the
-  // publisher contradicts the claim instead, and the fragment is taken.
-  bool refused_as_ended(const MessageMeta& meta, const ArrivedFrom& from, Micros now);
   // wire::decode with our group references; learns the ones a data frame announces.
   std::optional<DecodeError> decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
                                           wire::DataContext* context);
   // How to frame a data fragment of `publisher` in `group` now.
-  wire::DataEncoding data_encoding(NodeId publisher, const std::string& group, Micros now);
+  wire::DataEncoding data_encoding(NodeId source, const std::string& group, Micros now);
   void dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now);
   // Before a batch is handled: the manifests its data would be taken with
   // (Security::authenticate_ahead checks their signatures).
@@ -280,6 +238,10 @@ class NodeImpl : public NodeContext {
   void enforce_quota(Micros now);
   // Shared by the data paths.
   void on_message_settled(const MessageId& id, bool complete, Micros now);
+  // on_message_settled, for the parts that settle messages.
+  MessageSettled settled_callback() {
+    return [this](const MessageId& id, bool complete, Micros now) { on_message_settled(id, complete, now); };
+  }
   // Whether this node requests missing data of `group`: a reliable local
   // subscription, or the forwarding controller relays the group for others.
   bool wants_group(const std::string& group) const;

@@ -138,14 +138,17 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     const StreamId stream{nw.group(), nw.publisher()};
     if (n.naming.on_mapping(nw.publisher(), nw.group_ref(), nw.group(), *n.store)) ++n.stats.group_refs_changed;
     n.learn_stream(stream, nw.seq(), 0, true, now);
-    // What of the stream has ended (node_ended_claims.cpp): the publisher's
+    // What of the stream has ended (ending/ended_claims.h): the publisher's
     // own word wins; in a keyed group only its (sealed) beacon may say it.
     if (stream.publisher == n.config.node_id) {
-      n.on_claim_about_own_stream(stream, nw.ended_below(), b.node(), now);
+      // A false claim about our stream: our next beacon states the true
+      // watermark soon (at most four times as often as usual, however
+      // often the claim is repeated).
+      if (n.ended_claims.contests_claim_about_own(stream, nw.ended_below(), b.node(), now)) n.beacons.hasten(now);
     } else if (b.node() == stream.publisher) {
-      n.on_publisher_word(stream, nw.ended_below(), now);
+      n.ended_claims.on_publisher_word(stream, nw.ended_below(), now);
     } else if (nw.ended_below() > 1 && n.config.security.group(stream.group) == nullptr) {
-      n.on_ended_claim(stream, nw.ended_below(), b.node(), now);
+      n.ended_claims.on_claim(stream, nw.ended_below(), b.node(), now);
     }
     // Anti-entropy: the peer caches from `oldest` on, so that exists too.
     if (learn_held && nw.oldest() != 0 && stream.publisher != n.config.node_id && n.wants_group(stream.group))
@@ -171,8 +174,8 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
                                           std::span<const std::uint8_t> payload, bool subscribed,
                                           const ArrivedFrom& from, Micros now) {
   if (!security.authentic(meta)) return FragmentOutcome::DigestConflict;
-  if (screen_supersession(meta, now)) return FragmentOutcome::Settled;
-  if (refused_as_ended(meta, from, now)) return FragmentOutcome::Settled;
+  if (superseder.screen(meta, now)) return FragmentOutcome::Settled;
+  if (ended_claims.refused_as_ended(meta, from, now)) return FragmentOutcome::Settled;
   const auto length = static_cast<std::uint32_t>(payload.size());
   const auto outcome = tracker.on_fragment(meta, offset, length, now, payload.data(), subscribed);
   switch (outcome) {
@@ -217,8 +220,8 @@ std::optional<DecodeError> NodeImpl::decode_frame(std::span<const std::uint8_t> 
   return std::nullopt;
 }
 
-wire::DataEncoding NodeImpl::data_encoding(NodeId publisher, const std::string& group, Micros now) {
-  return naming.encoding(publisher, group, now, config.beacon_interval, *store);
+wire::DataEncoding NodeImpl::data_encoding(NodeId source, const std::string& group, Micros now) {
+  return naming.encoding(source, group, now, config.beacon_interval, *store);
 }
 
 void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
@@ -255,10 +258,10 @@ void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
                           (d.kind == wire::Kind::Coded && !d.coded.repair() && d.coded.hops() == 0) ||
                           (d.kind == wire::Kind::Window && !d.window.repair() && d.window.hops() == 0);
   if (first_pass) {
-    const NodeId publisher = d.kind == wire::Kind::Data    ? d.data.publisher()
+    const NodeId source = d.kind == wire::Kind::Data    ? d.data.publisher()
                              : d.kind == wire::Kind::Coded ? d.coded.publisher()
                                                            : d.window.publisher();
-    peers.touch(publisher, now);
+    peers.touch(source, now);
   }
   const std::uint64_t integrity_before = stats.integrity_total();
   const std::uint64_t duplicates_before = stats.duplicate_fragments;

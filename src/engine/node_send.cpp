@@ -84,7 +84,7 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
   if (cur.next_offset < total || cur.parity_left > 0) return;
   auto& sent = n.own.sent_seq[cur.id.group];
   sent = std::max(sent, cur.id.seq);
-  n.release_publication(cur);
+  n.own.release(cur);
   n.queues.publications.pop_front(level);
 }
 
@@ -161,7 +161,7 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
   auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(n, cur, *st->meta, &length, now)
                                                         : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length, now);
   if (!bytes || st == nullptr || st->meta->expired_at(now)) {
-    n.release_publication(cur);
+    n.own.release(cur);
     n.queues.publications.pop_front(level);  // evicted (or expired) before it was fully sent
     return std::nullopt;
   }

@@ -28,4 +28,11 @@ bool OwnPublications::skip_forged(const MessageId& id, cache::Store& store) {
   return true;
 }
 
+void OwnPublications::release(const PublicationCursor& cursor) {
+  if (cursor.payload) payload_bytes -= cursor.payload->size();
+  queued_bytes -= cursor.length;
+  auto it = queued_group_bytes.find(cursor.id.group);
+  if (it != queued_group_bytes.end() && (it->second -= cursor.length) == 0) queued_group_bytes.erase(it);
+}
+
 }  // namespace dissem::engine

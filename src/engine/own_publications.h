@@ -14,6 +14,7 @@
 #include "cache/store.h"
 #include "core/types.h"
 #include "engine/pacer_debt.h"
+#include "engine/send_queues.h"
 
 namespace dissem::engine {
 
@@ -33,6 +34,8 @@ struct OwnPublications {
   // (forged): the counter moves past it, durably, so our next message does
   // not collide. Only streams we publish, and not far ahead. True if it moved.
   bool skip_forged(const MessageId& id, cache::Store& store);
+  // A publication leaves the queue (sent, evicted, superseded): its bytes are released.
+  void release(const PublicationCursor& cursor);
 };
 
 // The cache's key for a group's durable publication counter.

@@ -100,7 +100,7 @@ struct Stats {
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;
   // Messages held here (whole or in part) and dropped because a newer one
-  // replaced or cancelled them (engine/supersession.h; data of ended
+  // replaced or cancelled them (engine/ending/supersession.h; data of ended
   // messages arriving later is refused uncounted); and tag rules refused
   // because a stream had too many.
   std::uint64_t messages_superseded = 0;

@@ -17,7 +17,7 @@
 #include "engine/node_types.h"
 #include "engine/security/security.h"
 #include "engine/subscribers/subscriptions.h"
-#include "engine/supersession.h"
+#include "engine/ending/supersession.h"
 
 namespace dissem::engine {
 

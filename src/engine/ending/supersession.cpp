@@ -1,4 +1,4 @@
-#include "engine/supersession.h"
+#include "engine/ending/supersession.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "engine/ended_streams.h"
+#include "engine/ending/ended_streams.h"
 
 #include "engine/state_number.h"
 
