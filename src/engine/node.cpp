@@ -40,8 +40,6 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       naming(c.node_id, c.max_streams * 2),
       peers(c.max_peers),
       ntm(0),
-      meter(config.traffic_window),
-      first_pass_meter(config.traffic_window),
       channel(c.send_rate_bps(), c.channel_share_min),
       adaptation(c.send_rate_bps(), adaptation_params(c)),
       pacer(c.send_rate_bps(), c.per_datagram_overhead, Pacer::kDefaultBurst),
@@ -122,7 +120,7 @@ void NodeImpl::run_request_round(Micros now) {
 }
 
 bool NodeImpl::traffic_below(double fraction, Micros now) {
-  return meter.rate_bps(now) < fraction * static_cast<double>(config.link_capacity_bps);
+  return receiver.traffic().rate_bps(now) < fraction * static_cast<double>(config.link_capacity_bps);
 }
 
 void NodeImpl::update_pacing(Micros now) {
@@ -134,8 +132,8 @@ void NodeImpl::update_pacing(Micros now) {
     // The publisher keeps priority, as in the paper's set-up: while it has a
     // first pass to send it yields only to others' first passes, and everyone
     // else (repairs, forwards, pushes) yields to everything it hears.
-    const double heard = queues.publications.empty() ? meter.air_rate_bps(now, config.per_datagram_overhead)
-                                               : first_pass_meter.rate_bps(now);
+    const double heard = queues.publications.empty() ? receiver.traffic().air_rate_bps(now, config.per_datagram_overhead)
+                                               : receiver.first_passes().rate_bps(now);
     rate = channel.rate_bps(heard, loss);
   }
   pacer.set_rate(std::min(rate, adaptation.cap_bps(now)));

@@ -11,11 +11,11 @@ Node::Node(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micr
 Node::~Node() = default;
 
 void Node::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
-  impl_->on_datagram(bytes, now);
+  impl_->receiver.on_datagram(bytes, now);
   impl_->enforce_quota(now);
 }
 void Node::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
-  impl_->on_datagrams(batch, now);
+  impl_->receiver.on_datagrams(batch, now);
   impl_->enforce_quota(now);
 }
 void Node::on_timer(Micros now) { impl_->on_timer(now); }

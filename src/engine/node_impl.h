@@ -7,6 +7,7 @@
 //   requests/   RequestRounds (request_rounds) our MFRs
 //   replication/ Replicator (replicator)     summaries and pushes
 //   subscribers/ LocalSubscribers (subscribers), ApplicationEvents (events)
+//   receiver/   Receiver (receiver)           datagrams opened, decoded, metered
 //   publisher/  Publisher (publisher)         our publications, flow control
 //   ending/     Superseder (superseder), EndedClaims (ended_claims),
 //               MessageExpiries (expiries)    how messages end undelivered
@@ -15,7 +16,7 @@
 // in node_*.cpp files by job:
 //   node_api.cpp          engine::Node: each public call handed here
 //   node.cpp              construction, restart, timers, deadlines, housekeeping, request round gate
-//   node_receive*.cpp     opening, decoding and handling received datagrams
+//   node_receive.cpp      each kind of received frame handled; a fragment accepted
 //   node_coding.cpp, node_windows.cpp  coded and window symbols received, what they recover accepted
 //   node_streams.cpp      streams learnt, messages settled
 //   node_send.cpp         the per-datagram choice among the send queues (queues)
@@ -70,6 +71,7 @@
 #include "engine/priority_floor.h"
 #include "core/random.h"
 #include "engine/rate_limiter.h"
+#include "engine/receiver/receiver.h"
 #include "engine/reception_meter.h"
 #include "engine/coders/redundancy_planner.h"
 #include "engine/replication/replicator.h"
@@ -80,7 +82,6 @@
 #include "engine/security/datagram_auth.h"
 #include "engine/timing.h"
 #include "engine/network_traffic_memory.h"
-#include "engine/incoming_traffic_meter.h"
 #include "wire/codec.h"
 
 namespace dissem::engine {
@@ -101,12 +102,6 @@ class NodeImpl : public NodeContext {
   void on_timer(Micros now);
   Micros next_deadline() const;
 
-  // node_receive.cpp
-  void on_datagram(std::span<const std::uint8_t> bytes, Micros now);
-  // A burst of datagrams read together: handled in order, as one by one,
-  // with the signatures of keyed groups checked newest first (the chain
-  // vouches for the rest of the burst).
-  void on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now);
   // node_forwarding.cpp: the forwarding controller's verdict on a fragment
   // held for the first time; a rebroadcast waits in queues.forwards.
   void offer_to_forwarding(const MessageMeta& meta, std::uint32_t offset, std::uint32_t length, bool subscribed,
@@ -142,28 +137,16 @@ class NodeImpl : public NodeContext {
   std::optional<OutgoingDatagram> send_at_level(std::uint32_t level, Micros now);
 
   wire::Limits limits;
-  wire::Decoded decoded;  // reused decode target
-  wire::Decoded bundle_item;  // ... and for the items of a bundle
   GroupNaming naming;  // short group references: learnt, our own, and when to name in full
 
   PeerTable peers;
   NetworkTrafficMemory ntm;
-  IncomingTrafficMeter meter;  // datagrams from others: the MFR gate; with framing, the channel occupancy they cause
-  IncomingTrafficMeter first_pass_meter;  // of which others' first passes (publications and their parity), framing included
   ChannelShare channel;
   RateAdaptation adaptation;  // a cap on the pace from queueing delay (rate_adaptation.h)
   Pacer pacer;
   PrioritySplit split;  // publications against repairs, within one priority level
   PriorityFloor floor;  // lower levels' share while a higher one saturates
   Security security{*this};  // authenticated groups (security.h)
-  // One datagram of a batch (on_datagrams), opened and decoded.
-  struct BatchItem {
-    wire::Decoded decoded;
-    NodeId sealer = 0;
-    std::size_t size = 0;
-    bool usable = false;
-  };
-  std::vector<BatchItem> batch_items;  // reused across batches
   Timing timing;
   FrameSizeEstimate frame_sizes;  // the data frames on the air, for timing
   BlockCoder coder{*this};  // block coding: layouts, decoders, fresh symbols (block_coder.h)
@@ -202,6 +185,11 @@ class NodeImpl : public NodeContext {
   Micros next_housekeeping = 0;
   // Local applications' subscriptions, plain and durable, and their deliveries.
   LocalSubscribers subscribers{*this, security, superseder.rules(), events};
+  // Datagrams opened, decoded, unbundled, handed to dispatch_datagram, metered (receiver/receiver.h).
+  Receiver receiver{*this, ReceiverSources{security, naming, limits, peers, links, frame_sizes, subscribers,
+                                           [this](wire::Decoded& d, std::size_t size, Micros now) {
+                                             dispatch_datagram(d, size, now);
+                                           }}};
   Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended_claims.streams(), forwarding, replication,
                                        relay_watch, interests, subscribers.subscriptions()}};
 
@@ -218,22 +206,10 @@ class NodeImpl : public NodeContext {
   // node_forwarding.cpp: rebroadcasts whose delay is over join the repair queue.
   void release_due_forwards(Micros now);
  public:
-  // Handles a datagram opened (sealer set) and decoded into `d`: its kind's
-  // handler, then the traffic meters.
-  void handle_decoded(wire::Decoded& d, std::size_t size, Micros now);
-  // wire::decode with our group references; learns the ones a data frame announces.
-  std::optional<DecodeError> decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
-                                          wire::DataContext* context);
-  // How to frame a data fragment of `publisher` in `group` now.
+  // node_send.cpp: how to frame a data fragment of `source` (its publisher) in `group` now.
   wire::DataEncoding data_encoding(NodeId source, const std::string& group, Micros now);
+  // node_receive.cpp: a decoded frame to its kind's handler (the receiver's dispatch).
   void dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now);
-  // Before a batch is handled: the manifests its data would be taken with
-  // (Security::authenticate_ahead checks their signatures).
-  std::vector<MessageMeta> manifests_ahead(std::span<const BatchItem> items, Micros now) const;
-  void handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now);
- private:
-
- public:
   // Evicts down to the deletion controller's low watermark when over the quota.
   void enforce_quota(Micros now);
   // Shared by the data paths.
@@ -256,8 +232,6 @@ class NodeImpl : public NodeContext {
                     Micros now);
   // Re-derives the timers from the RTT, the peers and the data frames' size.
   void update_timing();
-  // A data-bearing datagram (fragment, symbol or bundle) heard or sent.
-  void note_data_frame(wire::Kind kind, std::size_t bytes);
   bool traffic_below(double fraction, Micros now);
   // Drops every message whose expiry has come: cache, tracker, queues.
   void expire_due(Micros now);

@@ -1,5 +1,9 @@
-// The receive path: every datagram is metered, decoded and validated, then
-// handled by kind. Malformed input is counted and dropped, nothing else.
+// Each kind of received frame handled, once the receiver (receiver/) has
+// opened and decoded it: data, requests, beacons, summaries here, coded and
+// window symbols in node_coding.cpp and node_windows.cpp. A fragment held
+// for the first time goes through accept_fragment: authenticity,
+// supersession, ended claims, the tracker, the cache, forwarding, then
+// completion or the block decoder.
 #include <algorithm>
 
 #include "engine/datagram_sender.h"
@@ -211,73 +215,6 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
     feed_decoder(meta, offset, payload, from.block_symbols, subscribed, now);
   }
   return outcome;
-}
-
-std::optional<DecodeError> NodeImpl::decode_frame(std::span<const std::uint8_t> bytes, wire::Decoded& out,
-                                                  wire::DataContext* context) {
-  if (auto err = wire::decode(bytes, limits, out, &naming.refs(), context)) return err;
-  if (out.kind == wire::Kind::Data && naming.on_frame(out.data, out.data_info, *store)) ++stats.group_refs_changed;
-  return std::nullopt;
-}
-
-wire::DataEncoding NodeImpl::data_encoding(NodeId source, const std::string& group, Micros now) {
-  return naming.encoding(source, group, now, config.beacon_interval, *store);
-}
-
-void NodeImpl::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
-  const auto frame = security.open_incoming(bytes);
-  if (!frame) return;
-  if (auto err = decode_frame(*frame, decoded, nullptr)) {
-    ++stats.malformed[static_cast<std::size_t>(*err)];
-    return;
-  }
-  note_data_frame(decoded.kind, bytes.size());
-  if (decoded.kind == wire::Kind::Bundle) {
-    ++stats.bundles_received;
-    wire::DataContext context;
-    for (const auto& item : decoded.items) {
-      if (auto err = decode_frame(item, bundle_item, &context)) {
-        ++stats.malformed[static_cast<std::size_t>(*err)];
-        continue;
-      }
-      handle_decoded(bundle_item, item.size(), now);
-    }
-  } else {
-    handle_decoded(decoded, bytes.size(), now);
-  }
-  security.end_datagram();
-}
-
-void NodeImpl::note_data_frame(wire::Kind kind, std::size_t bytes) {
-  if (kind == wire::Kind::Data || kind == wire::Kind::Coded || kind == wire::Kind::Window || kind == wire::Kind::Bundle)
-    frame_sizes.on_frame(bytes);
-}
-
-void NodeImpl::handle_decoded(wire::Decoded& d, std::size_t size, Micros now) {
-  const bool first_pass = (d.kind == wire::Kind::Data && !d.data.repair() && d.data.hops() == 0) ||
-                          (d.kind == wire::Kind::Coded && !d.coded.repair() && d.coded.hops() == 0) ||
-                          (d.kind == wire::Kind::Window && !d.window.repair() && d.window.hops() == 0);
-  if (first_pass) {
-    const NodeId source = d.kind == wire::Kind::Data    ? d.data.publisher()
-                             : d.kind == wire::Kind::Coded ? d.coded.publisher()
-                                                           : d.window.publisher();
-    peers.touch(source, now);
-  }
-  const std::uint64_t integrity_before = stats.integrity_total();
-  const std::uint64_t duplicates_before = stats.duplicate_fragments;
-  dispatch_datagram(d, size, now);
-  // The meters measure the members' traffic: what the MFR gate and the
-  // channel share yield to. Garbage, data that failed its checks, and a
-  // first pass heard twice (a publisher sends each fragment once: a second
-  // copy is a replay) are not counted, or anyone could silence the members
-  // by transmitting junk (channel_share.h).
-  if (stats.integrity_total() != integrity_before) return;
-  const bool replayed_first_pass = first_pass && d.kind == wire::Kind::Data &&
-                                   stats.duplicate_fragments != duplicates_before;
-  if (replayed_first_pass) return;
-  meter.add(now, size);
-  links.on_received(sender_of(d, security.sealer()), size, now, peers);
-  if (first_pass) first_pass_meter.add(now, size + config.per_datagram_overhead);
 }
 
 void NodeImpl::dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now) {

@@ -263,4 +263,8 @@ std::optional<OutgoingDatagram> NodeImpl::send_at_level(std::uint32_t level, Mic
   return next_first_pass(*this, level, now);
 }
 
+wire::DataEncoding NodeImpl::data_encoding(NodeId source, const std::string& group, Micros now) {
+  return naming.encoding(source, group, now, config.beacon_interval, *store);
+}
+
 }  // namespace dissem::engine

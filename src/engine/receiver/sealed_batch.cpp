@@ -4,32 +4,32 @@
 // checked newest first, so one verification can vouch for a stream's
 // earlier messages (engine/security/manifest_chain.h).
 #include "engine/fragmenter.h"
-#include "engine/node_impl.h"
+#include "engine/receiver/receiver.h"
 
 namespace dissem::engine {
 
-void NodeImpl::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
+void Receiver::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
   if (batch.size() <= 1) {
     for (const auto& bytes : batch) on_datagram(bytes, now);
     return;
   }
-  subscribers.delivery().hold();
-  if (config.security.groups.empty()) {
+  from_.subscribers.delivery().hold();
+  if (node_.config.security.groups.empty()) {
     for (const auto& bytes : batch) on_datagram(bytes, now);
   } else {
     handle_sealed_batch(batch, now);
   }
-  subscribers.delivery().release(now);
+  from_.subscribers.delivery().release(now);
 }
 
-// Keyed groups: the batch's signatures are checked together, newest first
-// (authenticate_ahead), then its items are handled in order.
-void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
+void Receiver::handle_sealed_batch(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
+  Security& security = from_.security;
+  Stats& stats = node_.stats;
   // Bundles are opened into their items: each is one entry of the batch.
   std::size_t used = 0;
   auto next_entry = [&]() -> BatchItem& {
-    if (batch_items.size() <= used) batch_items.resize(used + 1);
-    BatchItem& item = batch_items[used++];
+    if (batch_items_.size() <= used) batch_items_.resize(used + 1);
+    BatchItem& item = batch_items_[used++];
     item.usable = false;
     return item;
   };
@@ -62,7 +62,7 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
       inner.usable = true;
     }
   }
-  const std::span items(batch_items.data(), used);
+  const std::span items(batch_items_.data(), used);
   security.authenticate_ahead(manifests_ahead(items, now));
   for (BatchItem& item : items) {
     if (!item.usable) continue;
@@ -72,20 +72,20 @@ void NodeImpl::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
   security.end_batch();
 }
 
-std::vector<MessageMeta> NodeImpl::manifests_ahead(std::span<const BatchItem> items, Micros now) const {
+std::vector<MessageMeta> Receiver::manifests_ahead(std::span<const BatchItem> items, Micros now) const {
   std::vector<MessageMeta> metas;
   for (const BatchItem& item : items) {
     if (!item.usable) continue;
     MessageMeta meta;
     if (item.decoded.kind == wire::Kind::Data) {
       meta = meta_of(item.decoded.data, now);
-    } else if (item.decoded.kind == wire::Kind::Coded && config.coding) {
+    } else if (item.decoded.kind == wire::Kind::Coded && node_.config.coding) {
       meta = meta_of(item.decoded.coded, now);
     } else {
       continue;
     }
     // Only data the handlers would take (handle_data, on_coded_symbol).
-    if (!subscribers.subscriptions().any(meta.id.group) && !config.cache_unsubscribed) continue;
+    if (!from_.subscribers.subscriptions().any(meta.id.group) && !node_.config.cache_unsubscribed) continue;
     if (meta.expired_at(now)) continue;
     metas.push_back(std::move(meta));
   }
