@@ -145,7 +145,7 @@ class MessageTracker {
   // ended_below): none is missing any more. Returns the incomplete ones it
   // settled (their partial data is the caller's to drop).
   std::vector<MessageId> settle_below(const StreamId& stream, std::uint64_t end);
-  // Takes back a settlement made on a claim since contradicted (ended_streams.h):
+  // Takes back a settlement made on a claim since contradicted (ending/ended_streams.h):
   // the sequence numbers in [begin, end) are no longer settled, and those a
   // wanted stream reaches (from its baseline to its newest) are missing again
   // (at most kMaxGapTracked per call, like any gap).

@@ -1,4 +1,4 @@
-// This node's own streams (node_publish.cpp): the newest sequence number
+// This node's own streams (publisher/): the newest sequence number
 // published and the newest whose first pass is complete per group (what our
 // beacons advertise, so receivers never ask for what we have not sent yet),
 // and flow control: bytes of publications queued, overall and per group,

@@ -112,7 +112,7 @@ struct Stats {
   std::uint64_t hearsay_displaced = 0;
   std::uint64_t hearsay_refused = 0;
   std::uint64_t peers_refused = 0;  // new neighbours not tracked: engine.max_peers reached
-  // Claims that another's stream ended below a number (ended_streams.h):
+  // Claims that another's stream ended below a number (ending/ended_streams.h):
   // refused (another node's claim past what the publisher itself said),
   // taken back (the publisher contradicted one we had followed); fragments
   // refused because such a claim stands (Event::Kind::DataRefusedAsEnded

@@ -1,4 +1,4 @@
-// Claims that a stream ended, in an open network (node_ended_claims.cpp):
+// Claims that a stream ended, in an open network (engine/ending/ended_claims.cpp):
 // another node's beacon says a publisher's stream ended below 21 while the
 // publisher is still sending it. Issue 29 measured 0 of 15 delivered: the
 // subscribers counted the publisher's own first pass as duplicates, said

@@ -1,10 +1,10 @@
-// Ended watermarks (engine/ended_streams.h): the publisher's number below
+// Ended watermarks (engine/ending/ended_streams.h): the publisher's number below
 // which every message of a stream has ended, kept across restarts, moved
 // only by ended messages; a heard watermark is bounded by what the stream
 // is known to have.
 #include <gtest/gtest.h>
 
-#include "engine/ended_streams.h"
+#include "engine/ending/ended_streams.h"
 #include "support/temp_db.h"
 
 using namespace dissem;

@@ -7,7 +7,7 @@
 
 #include "engine/message_expiry.h"
 #include "engine/node.h"
-#include "engine/supersession.h"
+#include "engine/ending/supersession.h"
 #include "sim/simulation.h"
 #include "support/air_reader.h"
 #include "support/node_harness.h"
