@@ -273,3 +273,34 @@ TEST(Supersession, AReplacementTakesTheQueuePlaceOfWhatItReplaces) {
   EXPECT_LT(at, late) << "the replacement went where message 6 stood, before message 7";
   EXPECT_EQ(std::count(sent.begin(), sent.end(), std::uint64_t{6}), 0);
 }
+
+TEST(Supersession, AReplacementKeepsItsPlaceWhenAnOlderOneHadBegunToGoOut) {
+  // The replaced messages leave the queue as the replacement joins it: one
+  // partly sent ahead of the place must not push the replacement behind the
+  // messages that followed what it replaces.
+  EngineConfig slow = fast_config(7);
+  slow.link_capacity_bps = 80'000;
+  slow.coding = false;
+  Node pub(slow, cache::Store::open(":memory:"), kT0);
+  PublishRequest big = request("pos", bytes_of(6000, 1));
+  big.tag = "fast";
+  big.replace = true;
+  pub.publish(big, kT0);  // seq 1: several fragments
+  std::vector<std::vector<std::uint8_t>> out = drain(pub, kT0);
+  ASSERT_FALSE(data_seqs(out).empty()) << "message 1 has begun to go out";
+  pub.publish(tagged("other", 2), kT0);        // seq 2
+  pub.publish(tagged("fast", 3), kT0);         // seq 3: the oldest of the tag not begun
+  pub.publish(tagged("late", 4), kT0);         // seq 4
+  const auto newest = pub.publish(tagged("fast", 5, true), kT0);  // seq 5 replaces 1 and 3, in 3's place
+  for (Micros t = kT0 + kMillis; t < kT0 + 3 * kSeconds; t += 50 * kMillis) {
+    auto more = drain(pub, t);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  const auto sent = data_seqs(out);
+  const auto at = std::find(sent.begin(), sent.end(), newest.seq);
+  const auto late = std::find(sent.begin(), sent.end(), std::uint64_t{4});
+  ASSERT_NE(at, sent.end());
+  ASSERT_NE(late, sent.end());
+  EXPECT_LT(at, late) << "the replacement went where message 3 stood, before message 4";
+  EXPECT_EQ(std::count(sent.begin(), sent.end(), std::uint64_t{3}), 0);
+}

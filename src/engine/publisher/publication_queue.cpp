@@ -67,15 +67,18 @@ void Publisher::enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>
       const MessageState* st = c.id.group == group ? node_.tracker.find(c.id) : nullptr;
       return st != nullptr && st->meta && st->meta->tag == meta.tag && c.next_offset == 0 && c.parity_left == 0;
     });
-  ++node_.stats.messages_published;
-  // What it supersedes ends here first: out of the queue, the cache and the
-  // local subscriptions' waiting lists.
-  from_.superseder.on_own(meta, now);
+  // It joins the queue before what it supersedes leaves it, so `place`
+  // still counts the replaced messages ahead of it (one partly sent among
+  // them), and it lands where the message it replaces stood.
   if (place) {
     from_.queues.publications.insert(meta.priority, *place, std::move(cursor));
   } else {
     from_.queues.publications.push(meta.priority, std::move(cursor));
   }
+  ++node_.stats.messages_published;
+  // What it supersedes ends here: out of the queue, the cache and the local
+  // subscriptions' waiting lists.
+  from_.superseder.on_own(meta, now);
 }
 
 }  // namespace dissem::engine
