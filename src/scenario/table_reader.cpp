@@ -25,8 +25,11 @@ std::string item_path(std::string_view array_path, std::size_t index) {
 }
 
 TableReader::TableReader(const toml::table& table, std::string where, const std::string& source,
-                         const std::vector<std::string_view>& allowed, Style style)
+                         const std::vector<std::string_view>& allowed, Style style,
+                         const std::vector<Retired>& retired)
     : table_(table), where_(std::move(where)), source_(source), style_(style) {
+  for (const Retired& r : retired)
+    if (table.contains(r.key)) fail(r.key, r.why);
   for (auto&& [key, value] : table) {
     if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
     if (style_ == Style::Dotted)

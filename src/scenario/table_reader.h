@@ -22,12 +22,18 @@ namespace dissem::scenario {
 class TableReader {
  public:
   enum class Style { Dotted, Phrase };
+  // A key an older form of the file had: refused with what replaced it
+  // ("was renamed to ..."), before any unknown key.
+  struct Retired {
+    std::string_view key;
+    std::string_view why;
+  };
 
   TableReader(const toml::table& table, std::string where, const std::string& source,
               std::initializer_list<std::string_view> allowed, Style style = Style::Phrase)
       : TableReader(table, std::move(where), source, std::vector<std::string_view>(allowed), style) {}
   TableReader(const toml::table& table, std::string where, const std::string& source,
-              const std::vector<std::string_view>& allowed, Style style);
+              const std::vector<std::string_view>& allowed, Style style, const std::vector<Retired>& retired = {});
 
   [[noreturn]] void fail(std::string_view key, std::string_view what) const;
 

@@ -3,14 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "engine/config_keys.h"
 #include "config/toml_parse.h"
@@ -55,15 +58,46 @@ void read_controllers(const toml::table& t, const std::string& prefix, const std
   }
 }
 
+using Pair = std::pair<std::size_t, std::size_t>;  // from -> to
+
+// The link keys, in the scenario language's words (scenario/topology_spec.h).
+constexpr std::array<std::string_view, 4> kLinkFields = {"reliability", "latency_ms", "jitter_ms", "enabled"};
+
+// The simulator's older words, refused with what replaced them.
+constexpr TableReader::Retired kReliabilityPct{
+    "reliability_pct", "was renamed to reliability (a fraction, as in the scenario language: 90 % is 0.9)"};
+constexpr TableReader::Retired kSymmetric{
+    "symmetric",
+    "was removed: as in the scenario language, each table is one direction (from -> to); write a two-way change as "
+    "two tables, or asymmetric = true to disable the reverse of each matched direction"};
+
+// A reader of a table of link fields and the keys `more`.
+TableReader link_table(const toml::table& t, std::string where, const std::string& source,
+                       std::initializer_list<std::string_view> more, const std::vector<TableReader::Retired>& retired) {
+  std::vector<std::string_view> allowed(more);
+  allowed.insert(allowed.end(), kLinkFields.begin(), kLinkFields.end());
+  return TableReader(t, std::move(where), source, allowed, TableReader::Style::Phrase, retired);
+}
+
 // Applies the link fields present in `r` over `link`.
 void read_link_fields(const TableReader& r, LinkParams& link) {
-  if (auto v = r.non_negative("reliability_pct")) {
-    if (*v > 100) r.fail("reliability_pct", "must be in [0, 100]");
-    link.reliability = *v / 100.0;
+  if (auto v = r.non_negative("reliability")) {
+    if (*v > 1) r.fail("reliability", "must be in [0, 1]");
+    link.reliability = *v;
   }
   if (auto v = r.non_negative("latency_ms")) link.latency = millis_to_micros(*v);
   if (auto v = r.non_negative("jitter_ms")) link.jitter = millis_to_micros(*v);
   if (auto v = r.boolean("enabled")) link.enabled = *v;
+}
+
+// asymmetric = true: the reverse of each matched direction, which is disabled
+// after the matched directions themselves are set, as the scenario language
+// does (scenario/expansion.cpp); a reverse that is also matched ends disabled.
+std::set<Pair> reverses(const TableReader& r, const std::vector<Pair>& matched) {
+  std::set<Pair> out;
+  if (r.boolean("asymmetric").value_or(false))
+    for (const auto& [from, to] : matched) out.emplace(to, from);
+  return out;
 }
 
 class Parser {
@@ -157,69 +191,70 @@ class Parser {
     return out;
   }
 
-  void read_links(const toml::table& t) {
-    TableReader r(t, "[links]", s_.source, {"reliability_pct", "latency_ms", "jitter_ms", "enabled", "override"});
-    read_link_fields(r, s_.default_link);
-    const auto overrides = r.tables("override");
-    for (std::size_t i = 0; i < overrides.size(); ++i) {
-      TableReader o(*overrides[i], "[[links.override]] #" + std::to_string(i + 1), s_.source,
-                    {"from", "to", "symmetric", "reliability_pct", "latency_ms", "jitter_ms", "enabled"});
-      const auto from = resolve(o, "from");
-      const auto to = resolve(o, "to");
-      const bool symmetric = o.boolean("symmetric").value_or(false);
-      for (std::size_t f : from)
-        for (std::size_t d : to) {
-          if (f == d) continue;
-          add_override(o, f, d);
-          if (symmetric) add_override(o, d, f);
-        }
+  // The ordered pairs a table's from and to name, never a node to itself.
+  std::vector<Pair> matched(const TableReader& r) const {
+    const auto from = resolve(r, "from");
+    const auto to = resolve(r, "to");
+    std::vector<Pair> out;
+    for (std::size_t f : from)
+      for (std::size_t d : to)
+        if (f != d) out.emplace_back(f, d);
+    return out;
+  }
+
+  // What the pair has so far: its last override or change, else the default.
+  LinkParams current(const Pair& pair) const {
+    const auto it = link_now_.find(pair);
+    return it == link_now_.end() ? s_.default_link : it->second;
+  }
+
+  // Sets the table's fields over what each matched direction has so far, then
+  // (asymmetric = true) disables the reverse of each; `record` keeps each step.
+  template <typename Record>
+  void apply_link_table(const TableReader& r, Record record) {
+    const auto pairs = matched(r);
+    for (const Pair& p : pairs) {
+      LinkParams l = current(p);
+      read_link_fields(r, l);
+      link_now_[p] = l;
+      record(p, l);
+    }
+    for (const Pair& p : reverses(r, pairs)) {
+      LinkParams l = current(p);
+      l.enabled = false;
+      link_now_[p] = l;
+      record(p, l);
     }
   }
 
-  // An override changes only its own fields of whatever the pair had so far.
-  void add_override(const TableReader& o, std::size_t from, std::size_t to) {
-    const auto it = link_now_.find({from, to});
-    LinkParams p = it == link_now_.end() ? s_.default_link : it->second;
-    read_link_fields(o, p);
-    s_.links.push_back({from, to, p});
-    link_now_[{from, to}] = p;
+  void read_links(const toml::table& t) {
+    const TableReader r = link_table(t, "[links]", s_.source, {"override"}, {kReliabilityPct});
+    read_link_fields(r, s_.default_link);
+    const auto overrides = r.tables("override");
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+      const TableReader o = link_table(*overrides[i], "[[links.override]] #" + std::to_string(i + 1), s_.source,
+                                       {"from", "to", "asymmetric"}, {kReliabilityPct, kSymmetric});
+      apply_link_table(o, [&](const Pair& p, const LinkParams& l) { s_.links.push_back({p.first, p.second, l}); });
+    }
   }
 
-  // Changes apply in time order (file order among equal times); each changes
-  // only its own fields of what the pair had just before it.
+  // Changes apply in time order (file order among equal times), each over
+  // what the pair had just before it: its last change, else its last override.
   void read_link_changes(const std::vector<const toml::table*>& tables) {
     std::vector<TableReader> readers;
     std::vector<Micros> at;
     for (std::size_t i = 0; i < tables.size(); ++i) {
-      readers.emplace_back(*tables[i], "[[link_changes]] #" + std::to_string(i + 1), s_.source,
-                           std::initializer_list<std::string_view>{"at_s", "from", "to", "symmetric", "reliability_pct",
-                                                                   "latency_ms", "jitter_ms", "enabled"});
+      readers.push_back(link_table(*tables[i], "[[link_changes]] #" + std::to_string(i + 1), s_.source,
+                                   {"at_s", "from", "to", "asymmetric"}, {kReliabilityPct, kSymmetric}));
       at.push_back(seconds_to_micros(readers.back().non_negative("at_s").value_or(0.0)));
     }
     std::vector<std::size_t> order(tables.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return at[a] < at[b]; });
-    for (std::size_t i : order) {
-      const TableReader& c = readers[i];
-      const auto from = resolve(c, "from");
-      const auto to = resolve(c, "to");
-      const bool symmetric = c.boolean("symmetric").value_or(false);
-      for (std::size_t f : from)
-        for (std::size_t d : to) {
-          if (f == d) continue;
-          add_change(c, at[i], f, d);
-          if (symmetric) add_change(c, at[i], d, f);
-        }
-    }
-  }
-
-  void add_change(const TableReader& c, Micros at, std::size_t from, std::size_t to) {
-    // What the pair had just before: its last change, else its last override.
-    const auto it = link_now_.find({from, to});
-    LinkParams p = it == link_now_.end() ? s_.default_link : it->second;
-    read_link_fields(c, p);
-    s_.link_changes.push_back({at, from, to, p});
-    link_now_[{from, to}] = p;
+    for (std::size_t i : order)
+      apply_link_table(readers[i], [&](const Pair& p, const LinkParams& l) {
+        s_.link_changes.push_back({at[i], p.first, p.second, l});
+      });
   }
 
   void read_publication(const toml::table& t, std::size_t i) {
@@ -264,7 +299,7 @@ class Parser {
   Scenario s_;
   std::unordered_map<std::string, std::size_t> index_of_name_;
   // Each ordered pair's parameters after the overrides and changes read so far.
-  std::map<std::pair<std::size_t, std::size_t>, LinkParams> link_now_;
+  std::map<Pair, LinkParams> link_now_;
   controllers::ControllerSettings defaults_;  // [controllers]
 };
 

@@ -11,23 +11,28 @@
 //   radio_backpressure = true     # false: the host hands its radio all its pacer releases and a
 //                                 # full queue drops (the emulator's links; sim/medium.h)
 //
-//   [links]                       # defaults for every ordered pair (optional)
-//   reliability_pct = 90.0
-//   latency_ms = 1.0
-//   jitter_ms = 0.0
+//   [links]                       # defaults for every ordered pair (optional); the
+//   reliability = 0.9             # link keys are the scenario language's (its
+//   latency_ms = 1.0              # [topology], emulation/README.md): reliability
+//   jitter_ms = 0.0               # is a fraction in [0, 1]
 //   enabled = true
 //   [[links.override]]            # applied in order over the defaults
-//   from = "uav"                  # a node name, or "*" for every node
-//   to = "*"
-//   symmetric = false             # also the reverse direction
-//   reliability_pct = 70.0        # omitted fields keep the defaults
+//   from = "uav"                  # a node name, or "*" for every node; one
+//   to = "*"                      # direction (from -> to): a two-way change is two tables
+//   asymmetric = false            # true: then disable the reverse (to -> from) of each
+//                                 # matched direction, as the language's overrides do
+//   reliability = 0.7             # omitted fields keep what the pair had so far
 //
 //   [[link_changes]]              # during the run: partitions, heals, joins
 //   at_s = 30.0
-//   from = "a4"                   # as in links.override
-//   to = "b1"
-//   symmetric = true
+//   from = "a4"                   # as in links.override; asymmetric = true also
+//   to = "b1"                     # disables each reverse at at_s
 //   enabled = true                # omitted fields keep the pair's current value
+//   [[link_changes]]
+//   at_s = 30.0
+//   from = "b1"                   # the other direction
+//   to = "a4"
+//   enabled = true
 //
 //   [controllers]                 # defaults for every node (optional), keys as
 //   forwarding = "flooding"       # in dissemd's [controllers] section
@@ -58,7 +63,9 @@
 //   # or spread_s = 70.0: the count spread evenly over this span, message k
 //   # at at_s + spread_s * k / count (whole microseconds, rounded down)
 //
-// Any key not listed here is an error naming the key and where it was found.
+// Any key not listed here is an error naming the key and where it was found;
+// the format's older words (reliability_pct, a percentage, and symmetric =
+// true, "also the reverse direction") are errors that say what replaced them.
 // scenario_toml() prints a Scenario in this form, so generated topologies
 // (dissem-sim baseline, tactical, line, grid, partition, late-join,
 // geometric) can be saved and edited.

@@ -42,9 +42,11 @@ std::string seconds_text(Micros t) { return fmt::format("{}", static_cast<double
 std::string millis_text(Micros t) { return fmt::format("{}", static_cast<double>(t) / static_cast<double>(kMillis)); }
 
 // Every field of a link, so a printed override or change stands on its own.
+// The shortest text that reads back as the same double: a fraction, printed
+// as it is (not as a percentage, which would not always read back the same).
 std::string link_fields(const LinkParams& l) {
   std::string out;
-  out += fmt::format("reliability_pct = {}\n", l.reliability * 100.0);
+  out += fmt::format("reliability = {}\n", l.reliability);
   out += fmt::format("latency_ms = {}\njitter_ms = {}\n", millis_text(l.latency), millis_text(l.jitter));
   out += fmt::format("enabled = {}\n", l.enabled);
   return out;

@@ -2,14 +2,24 @@
 // tactical --print-scenario) run as the experiments themselves do.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "sim/experiments.h"
 #include "sim/scenario_file.h"
 #include "sim/scenario_runner.h"
+#include "support/same_scenario.h"
 
 namespace dissem::sim {
 namespace {
 
-Scenario read_back(const Scenario& s) { return parse_scenario(scenario_toml(s), "printed.toml", "."); }
+// `s` printed and read back: the same Scenario, and printed again the same text.
+Scenario read_back(const Scenario& s) {
+  const std::string text = scenario_toml(s);
+  Scenario back = parse_scenario(text, "printed.toml", ".");
+  scenario_check::expect_same_scenario(s, back);
+  EXPECT_EQ(scenario_toml(back), text);
+  return back;
+}
 
 TEST(PaperScenarioFile, ABaselineReadBackFromItsTomlRunsTheSame) {
   BaselineParams p;

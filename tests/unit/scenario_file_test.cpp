@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/scenario_file.h"
+#include "support/same_scenario.h"
 
 namespace dissem::sim {
 namespace {
@@ -17,14 +18,22 @@ enabled = false
 [[links.override]]
 from = "a"
 to = "b"
-symmetric = true
 enabled = true
-reliability_pct = 90.0
+reliability = 0.9
+[[links.override]]
+from = "b"
+to = "a"
+enabled = true
+reliability = 0.9
 [[link_changes]]
 at_s = 20.0
 from = "b"
 to = "c"
-symmetric = true
+enabled = true
+[[link_changes]]
+at_s = 20.0
+from = "c"
+to = "b"
 enabled = true
 [[link_changes]]
 at_s = 10.0
@@ -73,6 +82,11 @@ TEST(ScenarioFile, ReadsControllersHistoryAndLinkChanges) {
   EXPECT_EQ(s.nodes[0].history, 5u);
   EXPECT_EQ(s.nodes[2].subscribe_at, 30 * kSeconds);
 
+  ASSERT_EQ(s.links.size(), 2u);
+  EXPECT_EQ(s.links[1].from, 1u);
+  EXPECT_EQ(s.links[1].params.reliability, 0.9);
+  EXPECT_TRUE(s.links[1].params.enabled);
+
   // In time order, each change over what the pair had just before.
   ASSERT_EQ(s.link_changes.size(), 3u);
   EXPECT_EQ(s.link_changes[0].at, 10 * kSeconds);
@@ -81,14 +95,16 @@ TEST(ScenarioFile, ReadsControllersHistoryAndLinkChanges) {
   EXPECT_EQ(s.link_changes[1].at, 20 * kSeconds);
   EXPECT_TRUE(s.link_changes[1].params.enabled);
   EXPECT_EQ(s.link_changes[1].params.latency, 7 * kMillis);  // kept from the earlier change
-  EXPECT_EQ(s.link_changes[2].from, 2u);                    // symmetric: c -> b too
+  EXPECT_EQ(s.link_changes[2].from, 2u);                    // the other direction, its own table
   EXPECT_EQ(s.link_changes[2].params.latency, 0);           // c -> b had no earlier change
 }
 
 TEST(ScenarioFile, PrintedScenarioReadsBackTheSame) {
   const auto s = parse_scenario(kTwoClusters, "s.toml", ".");
   const auto text = scenario_toml(s);
-  EXPECT_EQ(scenario_toml(parse_scenario(text, "printed.toml", ".")), text);
+  const auto back = parse_scenario(text, "printed.toml", ".");
+  scenario_check::expect_same_scenario(s, back);
+  EXPECT_EQ(scenario_toml(back), text);
 }
 
 TEST(ScenarioFile, ControllerErrorsSayWhere) {
@@ -129,7 +145,9 @@ spread_s = 10.0
   EXPECT_EQ(p.time_of(2), 6'666'666);
   const auto text = scenario_toml(s);
   EXPECT_NE(text.find("engine = [\"repair_share=0.25\", \"serve_requests=false\"]"), std::string::npos);
-  EXPECT_EQ(scenario_toml(parse_scenario(text, "printed.toml", ".")), text);
+  const auto back = parse_scenario(text, "printed.toml", ".");
+  scenario_check::expect_same_scenario(s, back);
+  EXPECT_EQ(scenario_toml(back), text);
 }
 
 TEST(ScenarioFile, EngineSpreadAndLastSizeErrorsSayWhere) {

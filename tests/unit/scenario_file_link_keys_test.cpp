@@ -1,0 +1,194 @@
+// The simulator's scenario files speak the scenario language's link words:
+// reliability a fraction, overrides and changes one direction each, and
+// asymmetric = true disabling the reverse as the language's overrides do
+// (checked against the language's expander itself). The older words
+// (reliability_pct, symmetric) are refused with what replaced them.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scenario/cell.h"
+#include "scenario/expansion.h"
+#include "scenario/scenario_document.h"
+#include "sim/scenario_file.h"
+#include "support/same_scenario.h"
+
+namespace dissem::sim {
+namespace {
+
+using scenario_check::expect_same_scenario;
+using scenario_check::links_at_start;
+
+constexpr const char* kNodes =
+    "[[nodes]]\nname = \"a\"\ncapacity_bps = 1000\n[[nodes]]\nname = \"b\"\ncapacity_bps = 1000\n"
+    "[[nodes]]\nname = \"c\"\ncapacity_bps = 1000\n";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_scenario(text, "s.toml", ".");
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+const std::string kRenamed = " was renamed to reliability (a fraction, as in the scenario language: 90 % is 0.9)";
+
+TEST(ScenarioFileLinkKeys, ReliabilityPctIsRefusedWithWhatReplacedIt) {
+  EXPECT_EQ(error_of(std::string(kNodes) + "[links]\nreliability_pct = 90.0\n"),
+            "s.toml: key 'reliability_pct' in [links]" + kRenamed);
+  EXPECT_EQ(error_of(std::string(kNodes) + "[[links.override]]\nfrom = \"a\"\nto = \"b\"\nreliability_pct = 90.0\n"),
+            "s.toml: key 'reliability_pct' in [[links.override]] #1" + kRenamed);
+  EXPECT_EQ(error_of(std::string(kNodes) + "[[link_changes]]\nat_s = 1.0\nfrom = \"a\"\nto = \"b\"\nreliability_pct = 9\n"),
+            "s.toml: key 'reliability_pct' in [[link_changes]] #1" + kRenamed);
+}
+
+TEST(ScenarioFileLinkKeys, SymmetricIsRefusedWithWhatReplacedIt) {
+  const std::string removed =
+      " was removed: as in the scenario language, each table is one direction (from -> to); write a two-way change "
+      "as two tables, or asymmetric = true to disable the reverse of each matched direction";
+  for (const char* value : {"true", "false"}) {
+    EXPECT_EQ(error_of(std::string(kNodes) + "[[links.override]]\nfrom = \"a\"\nto = \"b\"\nsymmetric = " + value + "\n"),
+              "s.toml: key 'symmetric' in [[links.override]] #1" + removed);
+    EXPECT_EQ(error_of(std::string(kNodes) + "[[link_changes]]\nat_s = 1.0\nfrom = \"a\"\nto = \"b\"\nsymmetric = " +
+                       value + "\n"),
+              "s.toml: key 'symmetric' in [[link_changes]] #1" + removed);
+  }
+  // Not a key of [links] at all: an unknown key there, as before.
+  EXPECT_EQ(error_of(std::string(kNodes) + "[links]\nsymmetric = true\n").rfind("s.toml: unknown key 'symmetric' in [links]", 0),
+            0u);
+}
+
+TEST(ScenarioFileLinkKeys, ReliabilityIsAFractionInZeroToOne) {
+  EXPECT_EQ(error_of(std::string(kNodes) + "[links]\nreliability = 1.5\n"),
+            "s.toml: key 'reliability' in [links] must be in [0, 1]");
+  EXPECT_EQ(error_of(std::string(kNodes) + "[[links.override]]\nfrom = \"a\"\nto = \"b\"\nreliability = 90\n"),
+            "s.toml: key 'reliability' in [[links.override]] #1 must be in [0, 1]");
+  EXPECT_EQ(error_of(std::string(kNodes) + "[[link_changes]]\nfrom = \"a\"\nto = \"b\"\nreliability = -0.1\n"),
+            "s.toml: key 'reliability' in [[link_changes]] #1 must be >= 0");
+  EXPECT_EQ(error_of(std::string(kNodes) + "[links]\nreliability = \"0.9\"\n"),
+            "s.toml: key 'reliability' in [links] must be a number");
+  const auto s = parse_scenario(std::string(kNodes) + "[links]\nreliability = 0.25\n[[links.override]]\nfrom = \"a\"\n"
+                                                      "to = \"b\"\nreliability = 1\n[[links.override]]\nfrom = \"b\"\n"
+                                                      "to = \"a\"\nreliability = 0\n",
+                                "s.toml", ".");
+  EXPECT_EQ(s.default_link.reliability, 0.25);
+  EXPECT_EQ(s.links.at(0).params.reliability, 1.0);
+  EXPECT_EQ(s.links.at(1).params.reliability, 0.0);
+}
+
+TEST(ScenarioFileLinkKeys, AsymmetricOverrideDisablesTheReverseOfEachMatchedDirection) {
+  const std::string override_text = std::string(kNodes) +
+                                    "[links]\nlatency_ms = 3.0\n[[links.override]]\nfrom = \"a\"\nto = \"*\"\n"
+                                    "reliability = 0.5\nasymmetric = ";
+  const auto s = parse_scenario(override_text + "true\n", "s.toml", ".");
+  const auto links = links_at_start(s);
+  for (std::size_t ground : {1u, 2u}) {
+    EXPECT_TRUE(links.at({0, ground}).enabled);  // a -> b, a -> c: the override's own fields
+    EXPECT_EQ(links.at({0, ground}).reliability, 0.5);
+    EXPECT_FALSE(links.at({ground, 0}).enabled);  // their reverses: disabled, nothing else changed
+    EXPECT_EQ(links.at({ground, 0}).reliability, 1.0);
+    EXPECT_EQ(links.at({ground, 0}).latency, 3 * kMillis);
+  }
+  EXPECT_TRUE(links.at({1, 2}).enabled && links.at({2, 1}).enabled);  // b <-> c untouched
+  EXPECT_EQ(s.links.size(), 4u);
+
+  const auto one_way = parse_scenario(override_text + "false\n", "s.toml", ".");
+  EXPECT_EQ(one_way.links.size(), 2u);
+  EXPECT_TRUE(links_at_start(one_way).at({1, 0}).enabled);
+  EXPECT_NE(error_of(override_text + "1\n").find("key 'asymmetric' in [[links.override]] #1 must be true or false"),
+            std::string::npos);
+}
+
+// Which directions are disabled at t = 0 after `overrides` (tables of from,
+// to, enabled, asymmetric), as the simulator's file reads them and as the
+// scenario language expands them on a full topology of the same three nodes.
+std::set<std::pair<int, int>> disabled_by_sim(const std::string& overrides) {
+  const auto s = parse_scenario(std::string(kNodes) + overrides, "s.toml", ".");
+  std::set<std::pair<int, int>> out;
+  for (const auto& [pair, params] : links_at_start(s))
+    if (!params.enabled) out.emplace(static_cast<int>(pair.first) + 1, static_cast<int>(pair.second) + 1);
+  return out;
+}
+
+std::set<std::pair<int, int>> disabled_by_language(std::string overrides) {
+  for (std::size_t at = 0; (at = overrides.find("[[links.override]]", at)) != std::string::npos;)
+    overrides.replace(at, 18, "[[topology.override]]");
+  const std::string text = "name = \"t\"\ntime_limit_s = 30\n[nodes]\nnames = [\"a\", \"b\", \"c\"]\n"
+                           "[matrix]\n[topology]\nkind = \"full\"\n" + overrides + "[systems.x.roles.all]\ncommand = \"true\"\n";
+  const auto d = scenario::parse_document(text, "s.toml", ".");
+  const auto picked = scenario::pick_cell(d.matrix, {}, d.source);
+  const auto x = scenario::expand(d.topology, scenario::cell_names(d.name, d.nodes, picked, 1), d.nodes.size(), 1,
+                                  std::nullopt);
+  std::set<std::pair<int, int>> out;
+  for (const auto& [pair, params] : x.links)
+    if (params.disabled()) out.insert(pair);
+  return out;
+}
+
+TEST(ScenarioFileLinkKeys, OverridesDisableWhatTheLanguagesOverridesDisable) {
+  const std::vector<std::string> cases = {
+      "[[links.override]]\nfrom = \"a\"\nto = \"*\"\nasymmetric = true\n",
+      "[[links.override]]\nfrom = \"*\"\nto = \"*\"\nenabled = true\nasymmetric = true\n",
+      "[[links.override]]\nfrom = \"a\"\nto = \"*\"\nasymmetric = true\n"
+      "[[links.override]]\nfrom = \"b\"\nto = \"a\"\nenabled = true\n"
+      "[[links.override]]\nfrom = \"c\"\nto = \"b\"\nenabled = false\nasymmetric = true\n",
+      "[[links.override]]\nfrom = \"b\"\nto = \"c\"\nenabled = false\n"
+      "[[links.override]]\nfrom = \"c\"\nto = \"b\"\nasymmetric = false\n"
+      "[[links.override]]\nfrom = \"a\"\nto = \"c\"\nreliability = 0.5\n",
+  };
+  for (const auto& overrides : cases) {
+    const auto sim = disabled_by_sim(overrides);
+    EXPECT_EQ(sim, disabled_by_language(overrides)) << overrides;
+    EXPECT_FALSE(sim.empty()) << overrides;
+  }
+}
+
+TEST(ScenarioFileLinkKeys, AsymmetricLinkChangeDisablesTheReverseAtItsTime) {
+  const auto s = parse_scenario(std::string(kNodes) +
+                                    "[[link_changes]]\nat_s = 5.0\nfrom = \"a\"\nto = \"b\"\nlatency_ms = 4.0\n"
+                                    "asymmetric = true\n",
+                                "s.toml", ".");
+  ASSERT_EQ(s.link_changes.size(), 2u);
+  EXPECT_EQ(s.link_changes[0].from, 0u);
+  EXPECT_EQ(s.link_changes[0].params.latency, 4 * kMillis);
+  EXPECT_TRUE(s.link_changes[0].params.enabled);
+  EXPECT_EQ(s.link_changes[1].at, 5 * kSeconds);
+  EXPECT_EQ(s.link_changes[1].from, 1u);  // b -> a
+  EXPECT_EQ(s.link_changes[1].to, 0u);
+  EXPECT_FALSE(s.link_changes[1].params.enabled);
+  EXPECT_EQ(s.link_changes[1].params.latency, 0);
+}
+
+TEST(ScenarioFileLinkKeys, AnAsymmetricScenarioPrintedReadsBackTheSame) {
+  const auto s = parse_scenario(std::string(kNodes) +
+                                    "[links]\nreliability = 0.9\n[[links.override]]\nfrom = \"a\"\nto = \"*\"\n"
+                                    "reliability = 0.7\nasymmetric = true\n[[link_changes]]\nat_s = 2.5\nfrom = \"b\"\n"
+                                    "to = \"c\"\nreliability = 0.3\nasymmetric = true\n",
+                                "s.toml", ".");
+  const std::string text = scenario_toml(s);
+  EXPECT_NE(text.find("reliability = 0.7\n"), std::string::npos);
+  EXPECT_EQ(text.find("reliability_pct"), std::string::npos);
+  EXPECT_EQ(text.find("symmetric"), std::string::npos);  // each direction printed on its own
+  const auto back = parse_scenario(text, "printed.toml", ".");
+  expect_same_scenario(s, back);
+  EXPECT_FALSE(links_at_start(back).at({1, 0}).enabled);
+  EXPECT_EQ(scenario_toml(back), text);
+}
+
+TEST(ScenarioFileLinkKeys, TheShippedExampleReads) {
+  const auto s = load_scenario_file(DISSEM_SOURCE_DIR "/emulation/scenarios/sim/sim-example.toml");
+  const auto links = links_at_start(s);
+  EXPECT_EQ(s.default_link.reliability, 0.9);
+  EXPECT_EQ(links.at({0, 1}).reliability, 0.85);   // uav -> alpha
+  EXPECT_FALSE(links.at({1, 0}).enabled);          // alpha -> uav: the reverse, disabled
+  EXPECT_EQ(links.at({1, 0}).reliability, 0.9);
+  EXPECT_TRUE(links.at({1, 2}).enabled);
+}
+
+}  // namespace
+}  // namespace dissem::sim
