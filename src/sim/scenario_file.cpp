@@ -66,6 +66,10 @@ constexpr std::array<std::string_view, 4> kLinkFields = {"reliability", "latency
 // The simulator's older words, refused with what replaced them.
 constexpr TableReader::Retired kReliabilityPct{
     "reliability_pct", "was renamed to reliability (a fraction, as in the scenario language: 90 % is 0.9)"};
+// As in the language's [[topology.event]]: a timed change sets what it names.
+constexpr TableReader::Retired kAsymmetricChange{
+    "asymmetric", "applies to [[links.override]] only, as in the scenario language's timed events: a change of both "
+                  "directions is two tables"};
 constexpr TableReader::Retired kSymmetric{
     "symmetric",
     "was removed: as in the scenario language, each table is one direction (from -> to); write a two-way change as "
@@ -245,7 +249,7 @@ class Parser {
     std::vector<Micros> at;
     for (std::size_t i = 0; i < tables.size(); ++i) {
       readers.push_back(link_table(*tables[i], "[[link_changes]] #" + std::to_string(i + 1), s_.source,
-                                   {"at_s", "from", "to", "asymmetric"}, {kReliabilityPct, kSymmetric}));
+                                   {"at_s", "from", "to"}, {kReliabilityPct, kSymmetric, kAsymmetricChange}));
       at.push_back(seconds_to_micros(readers.back().non_negative("at_s").value_or(0.0)));
     }
     std::vector<std::size_t> order(tables.size());

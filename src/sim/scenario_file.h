@@ -25,8 +25,8 @@
 //
 //   [[link_changes]]              # during the run: partitions, heals, joins
 //   at_s = 30.0
-//   from = "a4"                   # as in links.override; asymmetric = true also
-//   to = "b1"                     # disables each reverse at at_s
+//   from = "a4"                   # as in links.override (asymmetric is for
+//   to = "b1"                     # overrides only, as in the language's events)
 //   enabled = true                # omitted fields keep the pair's current value
 //   [[link_changes]]
 //   at_s = 30.0

@@ -148,27 +148,24 @@ TEST(ScenarioFileLinkKeys, OverridesDisableWhatTheLanguagesOverridesDisable) {
   }
 }
 
-TEST(ScenarioFileLinkKeys, AsymmetricLinkChangeDisablesTheReverseAtItsTime) {
-  const auto s = parse_scenario(std::string(kNodes) +
-                                    "[[link_changes]]\nat_s = 5.0\nfrom = \"a\"\nto = \"b\"\nlatency_ms = 4.0\n"
-                                    "asymmetric = true\n",
-                                "s.toml", ".");
-  ASSERT_EQ(s.link_changes.size(), 2u);
-  EXPECT_EQ(s.link_changes[0].from, 0u);
+TEST(ScenarioFileLinkKeys, ALinkChangeSetsOnlyWhatItNamesAsTheLanguagesEventsDo) {
+  const std::string change = std::string(kNodes) +
+                             "[[link_changes]]\nat_s = 5.0\nfrom = \"a\"\nto = \"b\"\nlatency_ms = 4.0\n";
+  const auto s = parse_scenario(change, "s.toml", ".");
+  ASSERT_EQ(s.link_changes.size(), 1u);
   EXPECT_EQ(s.link_changes[0].params.latency, 4 * kMillis);
-  EXPECT_TRUE(s.link_changes[0].params.enabled);
-  EXPECT_EQ(s.link_changes[1].at, 5 * kSeconds);
-  EXPECT_EQ(s.link_changes[1].from, 1u);  // b -> a
-  EXPECT_EQ(s.link_changes[1].to, 0u);
-  EXPECT_FALSE(s.link_changes[1].params.enabled);
-  EXPECT_EQ(s.link_changes[1].params.latency, 0);
+  EXPECT_NE(error_of(change + "asymmetric = true\n")
+                .find("key 'asymmetric' in [[link_changes]] #1 applies to [[links.override]] only"),
+            std::string::npos)
+      << error_of(change + "asymmetric = true\n");
 }
 
 TEST(ScenarioFileLinkKeys, AnAsymmetricScenarioPrintedReadsBackTheSame) {
   const auto s = parse_scenario(std::string(kNodes) +
                                     "[links]\nreliability = 0.9\n[[links.override]]\nfrom = \"a\"\nto = \"*\"\n"
                                     "reliability = 0.7\nasymmetric = true\n[[link_changes]]\nat_s = 2.5\nfrom = \"b\"\n"
-                                    "to = \"c\"\nreliability = 0.3\nasymmetric = true\n",
+                                    "to = \"c\"\nreliability = 0.3\n[[link_changes]]\nat_s = 2.5\nfrom = \"c\"\n"
+                                    "to = \"b\"\nenabled = false\n",
                                 "s.toml", ".");
   const std::string text = scenario_toml(s);
   EXPECT_NE(text.find("reliability = 0.7\n"), std::string::npos);
