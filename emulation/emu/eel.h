@@ -7,7 +7,9 @@
 // X's NEM id and delivers the event to NEM Y, whose commeffect shim looks
 // effects up by each frame's source). So one file drives dissem-emu and an
 // EMANE testbed alike. Other event types (location, pathloss, ...) are counted
-// and ignored. '#' starts a comment; blank lines are allowed.
+// and ignored. '#' starts a comment; blank lines are allowed. The text is
+// read by the one EEL reader (src/scenario/eel_reader.h), which scenarios'
+// literal EEL and dissem-sim read-eel use too.
 #pragma once
 
 #include <cstddef>

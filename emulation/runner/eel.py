@@ -1,4 +1,6 @@
-"""EMANE Event Log (EEL) commeffect lines: writer and reader.
+"""EMANE Event Log (EEL) commeffect lines: the writer, and the reader
+(dissem-sim read-eel: the one reader, src/scenario/eel_reader.h, which
+dissem-emu and literal EEL in scenarios use too).
 
     <time_s> nem:<X> commeffect nem:<Y>,<latency_s>,<jitter_s>,<loss_pct>,<dup_pct>,<unicast_bps>,<broadcast_bps> [nem:<Z>,...]
 
@@ -21,6 +23,8 @@ and to an EMANE testbed without turning asymmetric links around.
 
 from __future__ import annotations
 
+import json
+import subprocess
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -104,60 +108,22 @@ def write(events: Iterable[LinkEvent], convention: str = EMULATOR_CONVENTION) ->
     return "\n".join(out) + ("\n" if out else "")
 
 
-def _nem(token: str, lineno: int) -> int:
-    if not token.startswith("nem:"):
-        raise EELError(f"line {lineno}: expected nem:<id>, found {token!r}")
-    try:
-        value = int(token[4:])
-    except ValueError:
-        raise EELError(f"line {lineno}: bad NEM id in {token!r}") from None
-    if not 1 <= value <= 65535:
-        raise EELError(f"line {lineno}: NEM id {value} outside 1..65535")
-    return value
-
-
 def read(text: str, convention: str = EMULATOR_CONVENTION) -> list[LinkEvent]:
-    """Parse commeffect lines (blank lines and '#' comments are skipped).
-    Other event types are refused: neither dissem-emu nor this runner would
-    act on them, and silently ignoring them would hide a mistake."""
+    """Directed link events of commeffect lines, read by dissem-sim read-eel
+    (blank lines and '#' comments skipped; other event types refused:
+    silently ignoring them would hide a mistake). EELError names the line."""
     if convention not in CONVENTIONS:
         raise ValueError(f"unknown EEL convention {convention!r}")
-    events = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        fields = line.split()
-        if len(fields) < 4:
-            raise EELError(f"line {lineno}: expected '<time> nem:<id> commeffect nem:<id>,...'")
-        try:
-            t = float(fields[0])
-        except ValueError:
-            raise EELError(f"line {lineno}: bad time {fields[0]!r}") from None
-        if t < 0:
-            raise EELError(f"line {lineno}: negative time {fields[0]}")
-        lead = _nem(fields[1], lineno)
-        if fields[2] != "commeffect":
-            raise EELError(f"line {lineno}: only commeffect events are supported, found {fields[2]!r}")
-        for entry in fields[3:]:
-            parts = entry.split(",")
-            if len(parts) != 7:
-                raise EELError(f"line {lineno}: commeffect entry {entry!r} needs 7 comma-separated fields "
-                               "nem:<id>,latency,jitter,loss,dup,unicast_bps,broadcast_bps")
-            other = _nem(parts[0], lineno)
-            if other == lead:
-                raise EELError(f"line {lineno}: nem:{lead} has an entry for itself")
-            try:
-                lat, jit, loss, dup = (float(v) for v in parts[1:5])
-                ucast, bcast = int(parts[5]), int(parts[6])
-            except ValueError:
-                raise EELError(f"line {lineno}: non-numeric field in {entry!r}") from None
-            if min(lat, jit, loss, dup, ucast, bcast) < 0 or loss > 100:
-                raise EELError(f"line {lineno}: out-of-range field in {entry!r} (loss 0..100, others >= 0)")
-            params = LinkParams(lat, jit, loss, dup, ucast, bcast)
-            sender, receiver = (other, lead) if convention == RECEIVER_FIRST else (lead, other)
-            events.append(LinkEvent(t, sender, receiver, params))
-    return events
+    from . import expander  # expander builds on this module's types
+    argv = [expander.require(), "read-eel", "-", "--convention", convention]
+    done = subprocess.run(argv, input=text, capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "dissem-sim read-eel failed"
+        raise EELError(message.removeprefix("dissem-sim: -: "))
+    return [LinkEvent(e["at_s"], e["from"], e["to"],
+                      LinkParams(e["latency_s"], e["jitter_s"], e["loss_pct"], e["dup_pct"], e["unicast_bps"],
+                                 e["broadcast_bps"]))
+            for e in json.loads(done.stdout)["events"]]
 
 
 def links_at(events: Iterable[LinkEvent], time_s: float) -> dict[tuple[int, int], LinkParams]:

@@ -25,6 +25,16 @@ Json nodes_json(const ScenarioDocument& doc, const Expansion& x) {
 
 }  // namespace
 
+Json link_events_json(const std::vector<LinkEvent>& events) {
+  Json out = Json::array();
+  for (const auto& e : events) {
+    Json j{{"at_s", e.time_s}};
+    j.update(link_json(e.sender, e.receiver, e.params));
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 Json expansion_json(const ScenarioDocument& doc, const std::string& cell, std::uint64_t seed,
                     std::optional<double> horizon_s, const Expansion& x) {
   Json out{{"scenario", doc.name}, {"cell", cell}, {"seed", seed}, {"horizon_s", json_or_null(horizon_s)},
@@ -36,13 +46,7 @@ Json expansion_json(const ScenarioDocument& doc, const std::string& cell, std::u
   Json links = Json::array();
   for (const auto& [pair, params] : x.links) links.push_back(link_json(pair.first, pair.second, params));
   out["links"] = std::move(links);
-  Json events = Json::array();
-  for (const auto& e : x.events) {
-    Json j{{"at_s", e.time_s}};
-    j.update(link_json(e.sender, e.receiver, e.params));
-    events.push_back(std::move(j));
-  }
-  out["events"] = std::move(events);
+  out["events"] = link_events_json(x.events);
   Json gilbert = Json::array();
   for (const auto& [pair, g] : x.gilbert)
     gilbert.push_back(Json{{"from", pair.first}, {"to", pair.second}, {"p_good_to_bad", g.p_good_to_bad},

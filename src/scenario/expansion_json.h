@@ -15,6 +15,9 @@
 
 namespace dissem::scenario {
 
+// Link events as the expansion prints them: at_s, from, to and the comm effect.
+Json link_events_json(const std::vector<LinkEvent>& events);
+
 Json expansion_json(const ScenarioDocument& doc, const std::string& cell, std::uint64_t seed,
                     std::optional<double> horizon_s, const Expansion& x);
 

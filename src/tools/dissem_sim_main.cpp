@@ -12,6 +12,7 @@
 //   dissem-sim late-join --history 10
 //   dissem-sim geometric --nodes 1000 --degree 9 --forwarding subscription-aware --subscribers-pct 5
 //   dissem-sim expand emulation/scenarios/rgg-50.toml --cell reliability=0.8 --seed 1
+//   dissem-sim read-eel links.eel --convention sender-first
 // Every experiment prints the scenario it runs with --print-scenario (TOML
 // for `dissem-sim run`, or for the emulator). Every run also prints
 // its cost on stderr (sim/run_meter.h): events, wall and CPU time, peak memory.
@@ -24,11 +25,6 @@
 #include <string>
 #include <vector>
 
-#include "core/json.h"
-#include "scenario/cell.h"
-#include "scenario/expansion.h"
-#include "scenario/expansion_json.h"
-#include "scenario/scenario_document.h"
 #include "sim/experiments.h"
 #include "sim/paper_scenarios.h"
 #include "sim/result_format.h"
@@ -37,6 +33,7 @@
 #include "sim/scenario_runner.h"
 #include "sim/topologies.h"
 #include "tools/sim_scenario/language_scenario.h"
+#include "tools/sim_scenario/scenario_commands.h"
 
 namespace {
 
@@ -380,37 +377,6 @@ void run_geometric_command(GeometricOptions o, bool json, const dissem::sim::Run
   run_generated(dissem::sim::make_geometric(o.params), o.topology.print_scenario, json, meter);
 }
 
-// --- expand ---------------------------------------------------------------------------
-
-struct ExpandOptions {
-  std::string scenario_path;
-  std::vector<std::string> cell;
-  std::uint64_t seed = 1;
-  std::optional<double> horizon_s;
-};
-
-CLI::App* add_expand_command(CLI::App& app, ExpandOptions& o) {
-  CLI::App* expand = app.add_subcommand(
-      "expand", "print a scenario's nodes, links at t = 0 and timeline of link events as JSON (the runner asks this)");
-  expand->add_option("scenario", o.scenario_path, "scenario file of the scenario language (.toml)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  expand->add_option("--cell", o.cell, "matrix value key=value (repeatable; a key with one value may be left out)");
-  expand->add_option("--seed", o.seed, "the run's seed (random outages; the {seed} placeholder)")->capture_default_str();
-  expand->add_option("--horizon-s", o.horizon_s, "draw random outages up to here (default: the scenario's time_limit_s)");
-  return expand;
-}
-
-void run_expand_command(const ExpandOptions& o) {
-  namespace sc = dissem::scenario;
-  const auto doc = sc::load_document(o.scenario_path);
-  const auto cell = sc::pick_cell(doc.matrix, o.cell, doc.source);
-  const auto names = sc::cell_names(doc.name, doc.nodes, cell, o.seed);
-  const double horizon = o.horizon_s ? *o.horizon_s : doc.time_limit_s->number(names);
-  const auto x = sc::expand(doc.topology, names, doc.nodes.size(), o.seed, horizon);
-  print(dissem::json_text(sc::expansion_json(doc, sc::cell_id(cell), o.seed, horizon, x), 1) + "\n");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -433,8 +399,12 @@ int main(int argc, char** argv) {
   CLI::App* late = add_late_join_command(app, late_options, json);
   GeometricOptions geometric_options;
   CLI::App* geometric = add_geometric_command(app, geometric_options, json);
+  using dissem::sim_scenario::ExpandOptions;
+  using dissem::sim_scenario::ReadEelOptions;
   ExpandOptions expand_options;
-  CLI::App* expand = add_expand_command(app, expand_options);
+  CLI::App* expand = dissem::sim_scenario::add_expand_command(app, expand_options);
+  ReadEelOptions read_eel_options;
+  CLI::App* read_eel = dissem::sim_scenario::add_read_eel_command(app, read_eel_options);
 
   CLI11_PARSE(app, argc, argv);
   const dissem::sim::RunMeter meter;
@@ -447,7 +417,8 @@ int main(int argc, char** argv) {
     if (*partition) run_partition_command(partition_options, json, meter);
     if (*late) run_late_join_command(late_options, json, meter);
     if (*geometric) run_geometric_command(geometric_options, json, meter);
-    if (*expand) run_expand_command(expand_options);
+    if (*expand) dissem::sim_scenario::run_expand_command(expand_options);
+    if (*read_eel) dissem::sim_scenario::run_read_eel_command(read_eel_options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dissem-sim: %s\n", e.what());
     return 1;

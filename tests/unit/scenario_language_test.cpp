@@ -159,11 +159,21 @@ TEST(ScenarioExpansion, LiteralEelWithPlaceholdersAndConventions) {
   EXPECT_EQ(r.events[0].sender, 1);
   const auto bad = doc_of("count = 2", "eel = \"0 nem:1 pathloss nem:2,90\"");
   EXPECT_EQ(error_of([&] { expand_doc(bad); }), "s.toml: topology.eel: line 1: only commeffect events are supported, found 'pathloss'");
-  // Fields are read as dissem-emu reads them (config/setting_text.h): no infinite delay, no sign on a rate.
-  for (const char* entry : {"nem:2,inf,0,0,0,0,0", "nem:2,0,nan,0,0,0,0", "nem:2,0,0,0,0,+5,0"}) {
+  // The one EEL reader (dissem-emu's too): no infinite delay, no sign on a rate, each refusal naming the field.
+  const std::pair<const char*, const char*> odd_entries[] = {
+      {"nem:2,inf,0,0,0,0,0", "line 1: field 'latency': 'inf' is not a number of seconds"},
+      {"nem:2,0,nan,0,0,0,0", "line 1: field 'jitter': 'nan' is not a number of seconds"},
+      {"nem:2,0,0,0,0,+5,0", "line 1: field 'unicast_bps': '+5' is not a non-negative whole number of bits per second"},
+      {"nem:1,0,0,0,0,0,0", "line 1: entry 'nem:1,0,0,0,0,0,0' sets an effect of nem 1 on itself"}};
+  for (const auto& [entry, message] : odd_entries) {
     const auto odd = doc_of("count = 2", std::string("eel = \"0 nem:1 commeffect ") + entry + "\"");
-    EXPECT_NE(error_of([&] { expand_doc(odd); }).find("line 1: non-numeric field"), std::string::npos) << entry;
+    EXPECT_EQ(error_of([&] { expand_doc(odd); }), std::string("s.toml: topology.eel: ") + message) << entry;
   }
+  // Receiver-first: the line's nem receives, and a refusal says so.
+  const auto receiving = doc_of("count = 2", "eel = \"0 nem:70000 commeffect nem:1,0,0,0,0,0,0\"\n"
+                                             "eel_convention = \"receiver-first\"");
+  EXPECT_EQ(error_of([&] { expand_doc(receiving); }),
+            "s.toml: topology.eel: line 1: field 'receiving nem': nem id 70000 is not in 1..65535");
 }
 
 TEST(ScenarioExpansion, GeometricNumberedFromTheCornerAndTheSameForEveryRunSeed) {
