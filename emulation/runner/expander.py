@@ -94,6 +94,15 @@ def _error(source: str, stderr: str) -> ScenarioError | UserError:
     return UserError(f"{source}: {text}")
 
 
+def check(source: str) -> None:
+    """dissem-sim check: the scenario read by the one reader of [topology]
+    (and of [nodes] and [matrix]) and every cell of its matrix expanded; a
+    ScenarioError names the key of the first problem."""
+    done = subprocess.run([require(), "check", source], capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise _error(source, done.stderr)
+
+
 def expand(source: str, matrix_keys, names: Mapping[str, Any], horizon_s: float | None) -> Expansion:
     """The expansion for the cell whose placeholder values `names` holds
     (its matrix keys' values and the seed); random outages are drawn up to

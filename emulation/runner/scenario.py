@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import expander
 from . import topology as topology_mod
 from .errors import ScenarioError
 from .matrix import Profile
@@ -99,7 +100,6 @@ class Scenario:
     nodes: NodeSet
     matrix: dict[str, list[Any]]
     profiles: dict[str, Profile]
-    topology: topology_mod.TopologySpec
     emulator: EmulatorSpec
     systems: dict[str, System]
     cell_names: set[str]
@@ -151,14 +151,17 @@ def parse(data: dict, path: Path) -> Scenario:
 
     time_limit_s = top.param("time_limit_s", cell_names, minimum=0.1)
     profiles = _profiles(top.table("profiles"), matrix, cell_names)
-    topology = topology_mod.parse(top.table("topology"), nodes, cell_names, path.parent)
+    top.table("topology")  # read by dissem-sim, below
     emulator = _emulator(top.table("emulator"), nodes, cell_names)
     systems = _systems(top.table("systems", required=True), nodes, run_names, node_names)
     delays = _start_delays(delays_table, nodes, cell_names)
     top.finish()
+    # [topology] has one reader, dissem-sim's (src/scenario/): it reads the
+    # scenario and expands every cell of the matrix, so a topology that
+    # fails in any cell fails here, naming its key.
+    expander.check(str(path))
     return Scenario(path, name, description, time_limit_s, seeds, cpu_heavy, stop_grace_s, ready_timeout_s,
-                    nodes, matrix, profiles, topology, emulator, systems, cell_names, run_names, node_names,
-                    delays)
+                    nodes, matrix, profiles, emulator, systems, cell_names, run_names, node_names, delays)
 
 
 def _start_delays(t: Table, nodes: NodeSet, names) -> dict[int, Param]:

@@ -88,18 +88,18 @@ def test_toml_syntax_error_names_the_file(write_scenario):
     assert "TOML syntax error" in str(err) and err.source.endswith("scenario.toml")
 
 
-def test_template_bounds_checked_per_cell(write_scenario):
-    sc = load_text(write_scenario, BASE.replace("reliability = [1.0, 0.9]", "reliability = [1.0, 1.5]"))
+def test_template_bounds_checked_per_cell_when_the_scenario_loads(write_scenario):
+    # Every cell is expanded at load (dissem-sim check): the bad cell stops
+    # the campaign before its first run, naming the key.
     with pytest.raises(ScenarioError) as e:
-        topology.expand(sc, {"reliability": 1.5, "seed": 1})
+        load_text(write_scenario, BASE.replace("reliability = [1.0, 0.9]", "reliability = [1.0, 1.5]"))
     assert e.value.key == "topology.reliability" and "above 1" in str(e.value)
 
 
 def test_override_matching_no_link_is_an_error(write_scenario):
-    sc = load_text(write_scenario, BASE.replace('kind = "full"', 'kind = "line"')
-                   + '[[topology.override]]\nfrom = "uav"\nto = "b"\nreliability = 0.5\n')
     with pytest.raises(ScenarioError) as e:
-        topology.expand(sc, {"reliability": 1.0, "seed": 1})
+        load_text(write_scenario, BASE.replace('kind = "full"', 'kind = "line"')
+                  + '[[topology.override]]\nfrom = "uav"\nto = "b"\nreliability = 0.5\n')
     assert e.value.key == "topology.override[1]" and "matches no link" in str(e.value)
 
 
@@ -138,11 +138,11 @@ def test_the_expander_comes_from_bin_dir_and_never_from_a_build_tree(tmp_path, m
 
 
 def test_expansion_errors_name_the_file_and_key_as_the_runner_does(write_scenario):
-    sc = load_text(write_scenario, BASE.replace('kind = "full"', 'kind = "line"')
-                   + '[[topology.event]]\nat_s = 5\nfrom = "uav"\nto = "b"\nenabled = false\n')
+    text = BASE.replace('kind = "full"', 'kind = "line"') + \
+        '[[topology.event]]\nat_s = 5\nfrom = "uav"\nto = "b"\nenabled = false\n'
     with pytest.raises(ScenarioError) as e:
-        topology.expand(sc, {"reliability": 1.0, "seed": 1})
-    assert (e.value.source, e.value.key) == (str(sc.path), "topology.event[1]")
+        load_text(write_scenario, text)
+    assert (e.value.source, e.value.key) == (str(write_scenario(text)), "topology.event[1]")
     assert e.value.message == "matches no link of the line topology"
 
 

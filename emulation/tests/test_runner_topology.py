@@ -99,9 +99,8 @@ def test_geometric_same_connected_graph_whatever_the_run_seed(write_scenario):
 
 
 def test_geometric_radius_too_small_is_an_error(write_scenario):
-    sc = make(write_scenario, 'kind = "geometric"\nradius = 0.02', n=50)
     with pytest.raises(Exception, match="topology.radius: geometric graph far from connected"):
-        expand(sc)
+        make(write_scenario, 'kind = "geometric"\nradius = 0.02', n=50)
     with pytest.raises(Exception, match="exactly one of radius and degree"):
         make(write_scenario, 'kind = "geometric"\nradius = 0.2\ndegree = 5', n=50)
 
@@ -203,9 +202,8 @@ def test_literal_eel_with_placeholders_and_conventions(write_scenario):
 
 
 def test_literal_eel_errors_name_the_key(write_scenario):
-    sc = make(write_scenario, 'eel = "0 nem:1 pathloss nem:2,90"', n=2)
     with pytest.raises(Exception) as e:
-        expand(sc)
+        make(write_scenario, 'eel = "0 nem:1 pathloss nem:2,90"', n=2)
     assert "topology.eel" in str(e.value) and "only commeffect" in str(e.value)
 
 

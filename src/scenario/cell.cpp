@@ -107,6 +107,22 @@ std::vector<std::pair<std::string, Value>> pick_cell(const Matrix& matrix, const
   return picked;
 }
 
+std::vector<std::vector<std::pair<std::string, Value>>> every_cell(const Matrix& matrix) {
+  std::vector<std::vector<std::pair<std::string, Value>>> cells{{}};
+  for (const auto& [key, values] : matrix) {
+    std::vector<std::vector<std::pair<std::string, Value>>> longer;
+    longer.reserve(cells.size() * values.size());
+    for (const auto& cell : cells)
+      for (const auto& v : values) {
+        auto c = cell;
+        c.emplace_back(key, v);
+        longer.push_back(std::move(c));
+      }
+    cells = std::move(longer);
+  }
+  return cells;
+}
+
 Names cell_names(const std::string& scenario_name, const NodeSet& nodes,
                  const std::vector<std::pair<std::string, Value>>& cell, std::uint64_t seed) {
   Names names;

@@ -31,6 +31,9 @@ std::string cell_id(const std::vector<std::pair<std::string, Value>>& cell);
 std::vector<std::pair<std::string, Value>> pick_cell(const Matrix& matrix, const std::vector<std::string>& choices,
                                                      const std::string& source);
 
+// Every cell of the matrix, the first key varying slowest (one cell, empty, when there is no matrix).
+std::vector<std::vector<std::pair<std::string, Value>>> every_cell(const Matrix& matrix);
+
 // Names known per cell: the cell's values and the built-ins.
 Names cell_names(const std::string& scenario_name, const NodeSet& nodes,
                  const std::vector<std::pair<std::string, Value>>& cell, std::uint64_t seed);

@@ -12,6 +12,7 @@
 //   dissem-sim late-join --history 10
 //   dissem-sim geometric --nodes 1000 --degree 9 --forwarding subscription-aware --subscribers-pct 5
 //   dissem-sim expand emulation/scenarios/rgg-50.toml --cell reliability=0.8 --seed 1
+//   dissem-sim check emulation/scenarios/rgg-50.toml
 //   dissem-sim read-eel links.eel --convention sender-first
 // Every experiment prints the scenario it runs with --print-scenario (TOML
 // for `dissem-sim run`, or for the emulator). Every run also prints
@@ -403,6 +404,8 @@ int main(int argc, char** argv) {
   using dissem::sim_scenario::ReadEelOptions;
   ExpandOptions expand_options;
   CLI::App* expand = dissem::sim_scenario::add_expand_command(app, expand_options);
+  dissem::sim_scenario::CheckOptions check_options;
+  CLI::App* check = dissem::sim_scenario::add_check_command(app, check_options);
   ReadEelOptions read_eel_options;
   CLI::App* read_eel = dissem::sim_scenario::add_read_eel_command(app, read_eel_options);
 
@@ -418,6 +421,7 @@ int main(int argc, char** argv) {
     if (*late) run_late_join_command(late_options, json, meter);
     if (*geometric) run_geometric_command(geometric_options, json, meter);
     if (*expand) dissem::sim_scenario::run_expand_command(expand_options);
+    if (*check) dissem::sim_scenario::run_check_command(check_options);
     if (*read_eel) dissem::sim_scenario::run_read_eel_command(read_eel_options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dissem-sim: %s\n", e.what());

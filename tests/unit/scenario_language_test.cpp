@@ -101,6 +101,18 @@ TEST(ScenarioCell, PicksValuesAndNamesTheCellAsTheRunnerDoes) {
   EXPECT_NE(error_of([&] { pick_cell(d.matrix, {"bogus=1"}, d.source); }).find("no such matrix key"), std::string::npos);
 }
 
+TEST(ScenarioCell, EveryCellOfTheMatrixAsTheRunnerListsThem) {
+  const auto d = doc_of("count = 2", "kind = \"full\"", "capacity_kbps = [56, 128]\nreliability = [0.9, 0.8, 0.7]");
+  const auto cells = every_cell(d.matrix);
+  ASSERT_EQ(cells.size(), 6u);
+  EXPECT_EQ(cell_id(cells.front()), "capacity_kbps-56_reliability-0.9");  // the first key varies slowest
+  EXPECT_EQ(cell_id(cells[1]), "capacity_kbps-56_reliability-0.8");
+  EXPECT_EQ(cell_id(cells.back()), "capacity_kbps-128_reliability-0.7");
+  const auto none = every_cell(doc_of("count = 2", "kind = \"full\"").matrix);
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(cell_id(none.front()), "default");
+}
+
 TEST(ScenarioExpansion, FullLineAndGrid) {
   const auto full = expand_doc(doc_of("count = 3",
                                       "kind = \"full\"\ncapacity_bps = 256000\nreliability = 0.9\nlatency_ms = 5\n"

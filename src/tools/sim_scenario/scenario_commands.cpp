@@ -39,6 +39,28 @@ void run_expand_command(const ExpandOptions& o) {
   std::fputs((json_text(sc::expansion_json(doc, sc::cell_id(cell), o.seed, horizon, x), 1) + "\n").c_str(), stdout);
 }
 
+CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
+  CLI::App* check = app.add_subcommand(
+      "check", "read a scenario and expand every cell of its matrix: the first error, naming file and key (the runner asks this)");
+  check->add_option("scenario", o.scenario_path, "scenario file of the scenario language (.toml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  return check;
+}
+
+void run_check_command(const CheckOptions& o) {
+  const auto doc = sc::load_document(o.scenario_path);
+  const auto cells = sc::every_cell(doc.matrix);
+  for (const auto& cell : cells) {
+    const auto names = sc::cell_names(doc.name, doc.nodes, cell, 1);
+    const double horizon = doc.time_limit_s->number(names);
+    sc::expand(doc.topology, names, doc.nodes.size(), 1, horizon);
+  }
+  std::fputs(fmt::format("{}: {} nodes, {} cells, every one expands\n", o.scenario_path, doc.nodes.size(), cells.size())
+                 .c_str(),
+             stdout);
+}
+
 CLI::App* add_read_eel_command(CLI::App& app, ReadEelOptions& o) {
   CLI::App* read = app.add_subcommand(
       "read-eel", "print an EEL file's commeffect events as directed link events (JSON), as every engine reads them");
