@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -261,9 +262,31 @@ class Parser {
       });
   }
 
+  // Mockets' timeliness: priority, lifetime, tags and replacement.
+  static void read_timeliness(const TableReader& r, ScenarioPublication& p) {
+    constexpr std::uint64_t kMaxLifetimeMs = 24ull * 24 * 3600 * 1000;  // what the wire carries (message_expiry.h)
+    if (auto v = r.count("priority")) {
+      if (*v > std::numeric_limits<std::uint32_t>::max()) r.fail("priority", "must be in 0..4294967295");
+      p.priority = static_cast<std::uint32_t>(*v);
+    }
+    if (auto v = r.count("lifetime_ms")) {
+      if (*v > kMaxLifetimeMs) r.fail("lifetime_ms", "must be at most 24 days");
+      p.lifetime_ms = static_cast<std::uint32_t>(*v);
+    }
+    if (auto v = r.string("tag")) p.tag = *v;
+    if (auto v = r.count("sources")) {
+      if (*v == 0 || *v > 1'000'000) r.fail("sources", "must be in 1..1000000");
+      if (p.tag.empty()) r.fail("sources", "tags per source need a tag");
+      p.sources = static_cast<std::uint32_t>(*v);
+    }
+    if (auto v = r.boolean("replace")) p.replace = *v;
+    if (p.replace && p.tag.empty()) r.fail("replace", "needs a tag: a message replaces the older ones of its tag");
+  }
+
   void read_publication(const toml::table& t, std::size_t i) {
     TableReader r(t, "[[publications]] #" + std::to_string(i + 1), s_.source,
-                  {"at_s", "node", "group", "size", "last_size", "file", "count", "interval_s", "spread_s"});
+                  {"at_s", "node", "group", "size", "last_size", "file", "count", "interval_s", "spread_s", "priority",
+                   "lifetime_ms", "tag", "sources", "replace"});
     ScenarioPublication p;
     p.at = seconds_to_micros(r.non_negative("at_s").value_or(0.0));
     const auto nodes = resolve(r, "node");
@@ -296,6 +319,7 @@ class Parser {
     if (r.has("interval_s") && r.has("spread_s")) r.fail("spread_s", "conflicts with interval_s");
     p.interval = seconds_to_micros(r.non_negative("interval_s").value_or(0.0));
     p.spread = seconds_to_micros(r.non_negative("spread_s").value_or(0.0));
+    read_timeliness(r, p);
     s_.publications.push_back(std::move(p));
   }
 

@@ -62,6 +62,11 @@
 //   interval_s = 0.5
 //   # or spread_s = 70.0: the count spread evenly over this span, message k
 //   # at at_s + spread_s * k / count (whole microseconds, rounded down)
+//   priority = 0                  # optional: the messages' priority (Mockets' timeliness)
+//   lifetime_ms = 0               # optional: each expires this long after its publication
+//   tag = "pos"                   # optional: the messages' tag; with sources = N > 1,
+//   sources = 1                   # message k is tagged "pos/<k mod N>" (one per producer)
+//   replace = false               # true (needs tag): each replaces the older ones of its tag
 //
 // Any key not listed here is an error naming the key and where it was found;
 // the format's older words (reliability_pct, a percentage, and symmetric =
@@ -126,6 +131,17 @@ struct ScenarioPublication {
   std::size_t count = 1;
   Micros interval = 0;
   Micros spread = 0;  // > 0: the count spread evenly over this span instead of `interval` apart
+  std::uint32_t priority = 0;
+  std::uint32_t lifetime_ms = 0;  // 0: the messages do not expire
+  std::string tag;                // empty: untagged
+  std::uint32_t sources = 1;      // > 1: message k tagged "<tag>/<k mod sources>"
+  bool replace = false;           // each replaces the older messages of its tag (needs a tag)
+
+  // Message k's tag (empty when untagged).
+  std::string tag_of(std::size_t k) const {
+    if (tag.empty() || sources <= 1) return tag;
+    return tag + "/" + std::to_string(k % sources);
+  }
 
   // When message k (0 <= k < count) is published.
   Micros time_of(std::size_t k) const {

@@ -128,6 +128,10 @@ void ScenarioRun::schedule_publications() {
         req.group = q.group;
         const std::uint64_t size = k + 1 == q.count && q.last_size > 0 ? q.last_size : q.size;
         req.payload = q.payload.empty() ? random_payload(sc_.seed, pi, k, size) : q.payload;
+        req.priority = q.priority;
+        req.lifetime_ms = q.lifetime_ms;
+        req.tag = q.tag_of(k);
+        req.replace = q.replace;
         published_at_[s.publish(q.node, req)] = s.now();
       });
     }

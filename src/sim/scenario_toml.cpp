@@ -90,6 +90,11 @@ std::string publication_toml(const ScenarioPublication& p, const std::string& no
     out += fmt::format("spread_s = {}\n", seconds_text(p.spread));
   else
     out += fmt::format("interval_s = {}\n", seconds_text(p.interval));
+  if (p.priority != 0) out += fmt::format("priority = {}\n", p.priority);
+  if (p.lifetime_ms != 0) out += fmt::format("lifetime_ms = {}\n", p.lifetime_ms);
+  if (!p.tag.empty()) out += fmt::format("tag = {}\n", toml_string(p.tag));
+  if (p.sources > 1) out += fmt::format("sources = {}\n", p.sources);
+  if (p.replace) out += "replace = true\n";
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/scenario_file.h"
 #include "sim/scenario_runner.h"
 #include "tools/sim_scenario/language_scenario.h"
 
@@ -121,7 +122,8 @@ TEST(LanguageScenario, WhatTheSimulatorCannotHonourIsNamed) {
                     {"asymmetric=false", "sender_reliability_pct=90", "message_size=1024", "window_s=60"})
                 .find("topology.capacity_bps: node g1 sends on a link at 235520 bit/s"),
             std::string::npos);
-  EXPECT_NE(refusal(shipped("seed003-disconnections.toml"), "dissem").find("do not replace one another"), std::string::npos);
+  EXPECT_NE(refusal(shipped("seed000-fluctuating.toml"), "dissem-replace").find("topology.capacity_bps: node jbi sends at"),
+            std::string::npos);
   EXPECT_NE(refusal(shipped("line-5.toml"), "", {"reliability=0.9"}).find("pick one with --system (systems: flooding, none)"),
             std::string::npos);
 
@@ -138,3 +140,45 @@ TEST(LanguageScenario, WhatTheSimulatorCannotHonourIsNamed) {
   EXPECT_NE(refusal(bad_set, "").find("systems.d.roles.all.daemon: dissemd: "), std::string::npos);
   EXPECT_NE(refusal(bad_set, "").find("no_such_key"), std::string::npos);
 }
+
+TEST(LanguageScenario, MocketsTimelinessReachesTheSimulatorsPublications) {
+  // Seed 000: one tag per stream (dissem-replace) or per source
+  // (dissem-replace-source), and the same workload without replacement.
+  const Scenario stream = load("seed000-replacement.toml", "dissem-replace", {"experiment=1"});
+  ASSERT_FALSE(stream.publications.empty());
+  const ScenarioPublication& position = stream.publications.front();
+  EXPECT_TRUE(position.replace);
+  EXPECT_EQ(position.tag, "position");
+  EXPECT_EQ(position.tag_of(3), "position");
+  const Scenario source = load("seed000-replacement.toml", "dissem-replace-source", {"experiment=1"});
+  EXPECT_EQ(source.publications.front().sources, 20u);
+  EXPECT_EQ(source.publications.front().tag_of(23), "position/3");
+  const Scenario plain = load("seed000-replacement.toml", "dissem", {"experiment=1"});
+  EXPECT_FALSE(plain.publications.front().replace);
+
+  // Replacement drops what the 4 KB/s link cannot carry in time: fewer
+  // updates arrive than without it, and far sooner.
+  const auto replaced = run_scenario(stream);
+  const auto queued = run_scenario(plain);
+  ASSERT_EQ(replaced.nodes.size(), 2u);
+  const auto& r = replaced.nodes[1];
+  const auto& q = queued.nodes[1];
+  EXPECT_LT(r.delivered, q.delivered);
+  EXPECT_GT(r.delivered, 0u);
+  EXPECT_LT(replaced.metrics.mean_latency_s * 10, queued.metrics.mean_latency_s);
+}
+
+TEST(SimPublications, ALifetimeShorterThanTheQueueLetsTheOldMessagesExpire) {
+  // 20 messages of 1000 bytes offered in 2 s to an 8 kbit/s link (one a
+  // second): without a lifetime all arrive, with 3 s most expire queued.
+  const std::string text =
+      "seed = 1\nduration_s = 90\n[[nodes]]\nname = \"p\"\ncapacity_kbps = 8\n[[nodes]]\nname = \"s\"\n"
+      "capacity_kbps = 8\nsubscribe = [\"g\"]\n[[publications]]\nnode = \"p\"\ngroup = \"g\"\nsize = 1000\n"
+      "count = 20\ninterval_s = 0.1\n";
+  const auto plain = run_scenario(parse_scenario(text, "s.toml", "."));
+  const auto expiring = run_scenario(parse_scenario(text + "lifetime_ms = 3000\n", "s.toml", "."));
+  EXPECT_EQ(plain.nodes.at(1).delivered, 20u);
+  EXPECT_GT(expiring.nodes.at(1).delivered, 0u);
+  EXPECT_LT(expiring.nodes.at(1).delivered, 10u);
+}
+

@@ -67,6 +67,11 @@ inline void expect_same_publications(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(x.count, y.count) << "publication " << i;
     EXPECT_EQ(x.interval, y.interval) << "publication " << i;
     EXPECT_EQ(x.spread, y.spread) << "publication " << i;
+    EXPECT_EQ(x.priority, y.priority) << "publication " << i;
+    EXPECT_EQ(x.lifetime_ms, y.lifetime_ms) << "publication " << i;
+    EXPECT_EQ(x.tag, y.tag) << "publication " << i;
+    EXPECT_EQ(x.sources, y.sources) << "publication " << i;
+    EXPECT_EQ(x.replace, y.replace) << "publication " << i;
   }
 }
 

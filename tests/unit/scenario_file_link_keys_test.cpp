@@ -188,4 +188,26 @@ TEST(ScenarioFileLinkKeys, TheShippedExampleReads) {
 }
 
 }  // namespace
+
+TEST(ScenarioFilePublications, TimelinessKeysReadAndPrintBack) {
+  const std::string base = std::string(kNodes) + "[[publications]]\nnode = \"a\"\ngroup = \"g\"\nsize = 100\ncount = 4\n";
+  const auto s = parse_scenario(base + "priority = 3\nlifetime_ms = 1500\ntag = \"pos\"\nsources = 2\nreplace = true\n",
+                                "s.toml", ".");
+  const ScenarioPublication& p = s.publications.at(0);
+  EXPECT_EQ(p.priority, 3u);
+  EXPECT_EQ(p.lifetime_ms, 1500u);
+  EXPECT_TRUE(p.replace);
+  EXPECT_EQ(p.tag_of(0), "pos/0");
+  EXPECT_EQ(p.tag_of(3), "pos/1");
+  const auto back = parse_scenario(scenario_toml(s), "printed.toml", ".");
+  expect_same_scenario(s, back);
+  EXPECT_EQ(back.publications.at(0).tag_of(3), "pos/1");
+  EXPECT_EQ(parse_scenario(base + "tag = \"pos\"\n", "s.toml", ".").publications.at(0).tag_of(3), "pos");
+
+  EXPECT_NE(error_of(base + "replace = true\n").find("key 'replace' in [[publications]] #1 needs a tag"), std::string::npos)
+      << error_of(base + "replace = true\n");
+  EXPECT_NE(error_of(base + "sources = 2\n").find("tags per source need a tag"), std::string::npos);
+  EXPECT_NE(error_of(base + "lifetime_ms = 9999999999\n").find("at most 24 days"), std::string::npos);
+}
+
 }  // namespace dissem::sim

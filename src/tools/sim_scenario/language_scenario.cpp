@@ -51,6 +51,7 @@ void add_message_list(sim::Scenario& s, std::size_t node, const Publish& p) {
     pub.size = sizes[i];
     pub.count = j - i;
     pub.interval = interval;
+    pub.priority = p.args.priority;  // --messages: untagged, never replacing
     s.publications.push_back(std::move(pub));
     i = j;
   }
@@ -59,13 +60,17 @@ void add_message_list(sim::Scenario& s, std::size_t node, const Publish& p) {
 // dissem-load publish with a workload: each stream, evenly over its span.
 void add_workload(sim::Scenario& s, std::size_t node, const Publish& p) {
   const auto workload = load::workload_from_options(p.args.plan, p.args.streams);
-  const bool replacing = !p.args.no_replace && p.args.tag_scheme != "none";
+  const load::TagScheme tags = load::parse_tag_scheme(p.args.tag_scheme);
   for (const auto& st : workload.streams) {
-    if (st.priority != 0) fail(s.source, p.key, fmt::format("stream {}: the simulator publishes at priority 0", st.name));
-    if (st.lifetime_ms != 0) fail(s.source, p.key, fmt::format("stream {}: the simulator's messages do not expire", st.name));
-    if (st.replace && replacing)
-      fail(s.source, p.key, fmt::format("stream {}: the simulator's publications do not replace one another", st.name));
     sim::ScenarioPublication pub;
+    // Tags and replacement as dissem-load sets them (tools/load/load_publisher.cpp).
+    pub.priority = st.priority;
+    pub.lifetime_ms = st.lifetime_ms;
+    if (tags != load::TagScheme::None) pub.tag = st.name;
+    if (tags == load::TagScheme::Source) pub.sources = st.sources;
+    pub.replace = st.replace && !p.args.no_replace;
+    if (pub.replace && pub.tag.empty())
+      fail(s.source, p.key, fmt::format("dissem-load --tag-scheme none: stream '{}' replaces, which needs a tag", st.name));
     pub.at = micros(p.at_s + st.start_s);
     pub.node = node;
     pub.group = p.args.group;
@@ -78,7 +83,6 @@ void add_workload(sim::Scenario& s, std::size_t node, const Publish& p) {
 
 void add_publications(sim::Scenario& s, std::size_t node, const Publish& p) {
   if (p.args.offer_for_s > 0) fail(s.source, p.key, "dissem-load --offer-for-s: the simulator publishes the whole load");
-  if (p.args.priority != 0) fail(s.source, p.key, "dissem-load --priority: the simulator publishes at priority 0");
   try {
     if (!p.args.messages.empty() && (!p.args.plan.empty() || !p.args.streams.empty()))
       fail(s.source, p.key, "dissem-load: --messages or a workload, not both");
