@@ -289,6 +289,8 @@ std::string format_metrics(const ScenarioMetrics& m) {
   row("latency max s", fmt::format("{:.3f}", m.max_latency_s));
   row("fragment transmissions", fmt::format("{}", m.fragment_transmissions));
   row("transmissions per delivered message", fmt::format("{:.2f}", m.transmissions_per_delivery));
+  if (m.publish_waits > 0 || m.not_offered > 0)
+    row("publishes that waited / not offered", fmt::format("{} / {}", m.publish_waits, m.not_offered));
   row("datagrams on the air (all kinds)", fmt::format("{}", m.datagrams));
   row("rebroadcasts (forward)", fmt::format("{}", m.forwards));
   row("replication pushes / summaries", fmt::format("{} / {}", m.pushes, m.summaries));
@@ -348,6 +350,8 @@ Json metrics_json(const ScenarioMetrics& m) {
   j["expected"] = static_cast<std::uint64_t>(m.expected);
   j["delivered"] = static_cast<std::uint64_t>(m.delivered);
   j["delivery_ratio"] = g6(m.delivery_ratio);
+  j["publish_waits"] = static_cast<std::uint64_t>(m.publish_waits);
+  j["not_offered"] = static_cast<std::uint64_t>(m.not_offered);
   j["mean_latency_s"] = g6(m.mean_latency_s);
   j["max_latency_s"] = g6(m.max_latency_s);
   j["complete_s"] = g6(m.complete_at >= 0 ? seconds(m.complete_at) : -1.0);

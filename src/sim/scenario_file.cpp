@@ -281,12 +281,13 @@ class Parser {
     }
     if (auto v = r.boolean("replace")) p.replace = *v;
     if (p.replace && p.tag.empty()) r.fail("replace", "needs a tag: a message replaces the older ones of its tag");
+    if (auto v = r.non_negative("offer_until_s")) p.offer_until = seconds_to_micros(*v);
   }
 
   void read_publication(const toml::table& t, std::size_t i) {
     TableReader r(t, "[[publications]] #" + std::to_string(i + 1), s_.source,
                   {"at_s", "node", "group", "size", "last_size", "file", "count", "interval_s", "spread_s", "priority",
-                   "lifetime_ms", "tag", "sources", "replace"});
+                   "lifetime_ms", "tag", "sources", "replace", "offer_until_s"});
     ScenarioPublication p;
     p.at = seconds_to_micros(r.non_negative("at_s").value_or(0.0));
     const auto nodes = resolve(r, "node");

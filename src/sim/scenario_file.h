@@ -67,6 +67,7 @@
 //   tag = "pos"                   # optional: the messages' tag; with sources = N > 1,
 //   sources = 1                   # message k is tagged "pos/<k mod N>" (one per producer)
 //   replace = false               # true (needs tag): each replaces the older ones of its tag
+//   offer_until_s = 0.0           # optional, > 0: messages due from here on are not published
 //
 // Any key not listed here is an error naming the key and where it was found;
 // the format's older words (reliability_pct, a percentage, and symmetric =
@@ -136,6 +137,10 @@ struct ScenarioPublication {
   std::string tag;                // empty: untagged
   std::uint32_t sources = 1;      // > 1: message k tagged "<tag>/<k mod sources>"
   bool replace = false;           // each replaces the older messages of its tag (needs a tag)
+  Micros offer_until = 0;         // > 0: messages due at or after it are not published (dissem-load --offer-for-s)
+
+  // Whether message k is published at all.
+  bool offered(std::size_t k) const { return offer_until <= 0 || time_of(k) < offer_until; }
 
   // Message k's tag (empty when untagged).
   std::string tag_of(std::size_t k) const {

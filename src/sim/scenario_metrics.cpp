@@ -14,7 +14,8 @@ std::size_t expected_messages(const Scenario& sc, std::size_t node) {
   for (const auto& pub : sc.publications) {
     if (pub.node == node || std::find(n.subscribe.begin(), n.subscribe.end(), pub.group) == n.subscribe.end()) continue;
     auto& times = streams[{pub.node, pub.group}];
-    for (std::size_t k = 0; k < pub.count; ++k) times.push_back(pub.time_of(k));
+    for (std::size_t k = 0; k < pub.count; ++k)
+      if (pub.offered(k)) times.push_back(pub.time_of(k));
   }
   // The engine's history is counted back from the first message of a
   // publisher the node hears of: a live one if the publisher is still

@@ -53,6 +53,10 @@ struct ScenarioMetrics {
   // From the last link change on (0 without changes): what a heal cost.
   std::uint64_t fragment_transmissions_after_change = 0;
   std::uint64_t duplicate_fragments_after_change = 0;
+  // Flow control: messages that waited for room in their publisher's send
+  // budget, and those given up when their offer ended (offer_until).
+  std::size_t publish_waits = 0;
+  std::size_t not_offered = 0;
 };
 
 // Messages `node` should receive: every message another node publishes in a

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +14,10 @@
 
 namespace dissem::sim {
 namespace {
+
+// How often a publisher whose message the send budget refused tries again
+// (dissem-load's publish waits for room in the daemon's queue).
+constexpr Micros kPublishRetry = 10 * kMillis;
 
 // Seed sub-streams for payloads, far from the medium (0) and nodes (1 + i).
 constexpr std::uint64_t kPayloadStream = 1ULL << 32;
@@ -57,6 +62,16 @@ class ScenarioRun {
   void schedule_link_changes();
   void schedule_subscriptions();
   void schedule_publications();
+  // A message due now: published, or (the send budget full) queued behind
+  // the node's earlier ones until there is room, as dissem-load waits.
+  struct Waiting {
+    std::size_t pub = 0;
+    std::size_t k = 0;
+    Micros due = 0;
+  };
+  void publish_or_wait(const Waiting& w);
+  bool try_publish(const Waiting& w);
+  void retry_waiting(std::size_t node);
 
   const Scenario& sc_;
   Simulation sim_;
@@ -64,6 +79,9 @@ class ScenarioRun {
   std::vector<std::size_t> expected_;
   std::map<MessageId, Micros> published_at_;
   Micros last_publish_ = 0;
+  std::vector<std::deque<Waiting>> waiting_;  // per node, in publication order
+  std::size_t publish_waits_ = 0;             // messages that waited for room
+  std::size_t not_offered_ = 0;               // given up when their offer ended (offer_until)
   // Counts at the last change, to tell what came after it.
   std::pair<std::uint64_t, std::uint64_t> at_last_change_{0, 0};
   std::optional<CompletionTracker> tracker_;
@@ -120,21 +138,60 @@ void ScenarioRun::schedule_publications() {
   for (std::size_t pi = 0; pi < sc_.publications.size(); ++pi) {
     const ScenarioPublication& pub = sc_.publications[pi];
     for (std::size_t k = 0; k < pub.count; ++k) {
+      if (!pub.offered(k)) continue;
       const Micros t = pub.time_of(k);
       last_publish_ = std::max(last_publish_, t);
-      sim_.at(t, [this, pi, k](Simulation& s) {
-        const ScenarioPublication& q = sc_.publications[pi];
-        engine::PublishRequest req;
-        req.group = q.group;
-        const std::uint64_t size = k + 1 == q.count && q.last_size > 0 ? q.last_size : q.size;
-        req.payload = q.payload.empty() ? random_payload(sc_.seed, pi, k, size) : q.payload;
-        req.priority = q.priority;
-        req.lifetime_ms = q.lifetime_ms;
-        req.tag = q.tag_of(k);
-        req.replace = q.replace;
-        published_at_[s.publish(q.node, req)] = s.now();
-      });
+      sim_.at(t, [this, pi, k, t](Simulation&) { publish_or_wait({pi, k, t}); });
     }
+  }
+}
+
+bool ScenarioRun::try_publish(const Waiting& w) {
+  const std::size_t pi = w.pub;
+  const std::size_t k = w.k;
+  const ScenarioPublication& q = sc_.publications[pi];
+  engine::PublishRequest req;
+  req.group = q.group;
+  const std::uint64_t size = k + 1 == q.count && q.last_size > 0 ? q.last_size : q.size;
+  req.payload = q.payload.empty() ? random_payload(sc_.seed, pi, k, size) : q.payload;
+  req.priority = q.priority;
+  req.lifetime_ms = q.lifetime_ms;
+  req.tag = q.tag_of(k);
+  req.replace = q.replace;
+  try {
+    // Latency counts from the message's production, however long it waited.
+    published_at_[sim_.publish(q.node, req)] = w.due;
+    return true;
+  } catch (const engine::QueueFull&) {
+    return false;
+  }
+}
+
+void ScenarioRun::publish_or_wait(const Waiting& w) {
+  const std::size_t node = sc_.publications[w.pub].node;
+  if (waiting_.size() < sc_.nodes.size()) waiting_.resize(sc_.nodes.size());
+  auto& queue = waiting_[node];
+  if (queue.empty() && try_publish(w)) return;
+  ++publish_waits_;
+  queue.push_back(w);
+  if (queue.size() == 1) sim_.at(sim_.now() + kPublishRetry, [this, node](Simulation&) { retry_waiting(node); });
+}
+
+void ScenarioRun::retry_waiting(std::size_t node) {
+  auto& queue = waiting_[node];
+  while (!queue.empty()) {
+    const Waiting& w = queue.front();
+    const Micros offer_until = sc_.publications[w.pub].offer_until;
+    if (offer_until > 0 && sim_.now() >= offer_until) {
+      ++not_offered_;  // the offer ended while it waited
+      queue.pop_front();
+      continue;
+    }
+    if (!try_publish(w)) {
+      sim_.at(sim_.now() + kPublishRetry, [this, node](Simulation&) { retry_waiting(node); });
+      return;
+    }
+    queue.pop_front();
   }
 }
 
@@ -168,6 +225,8 @@ ScenarioResult ScenarioRun::measure(bool complete) const {
     res.metrics.fragment_transmissions_after_change = end.first - at_last_change_.first;
     res.metrics.duplicate_fragments_after_change = end.second - at_last_change_.second;
   }
+  res.metrics.publish_waits = publish_waits_;
+  res.metrics.not_offered = not_offered_;
   res.metrics.mean_latency_s = latency.count > 0 ? latency.seconds / static_cast<double>(latency.count) : 0.0;
   return res;
 }

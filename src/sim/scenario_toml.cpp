@@ -95,6 +95,7 @@ std::string publication_toml(const ScenarioPublication& p, const std::string& no
   if (!p.tag.empty()) out += fmt::format("tag = {}\n", toml_string(p.tag));
   if (p.sources > 1) out += fmt::format("sources = {}\n", p.sources);
   if (p.replace) out += "replace = true\n";
+  if (p.offer_until > 0) out += fmt::format("offer_until_s = {}\n", seconds_text(p.offer_until));
   return out;
 }
 

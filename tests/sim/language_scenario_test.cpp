@@ -182,3 +182,30 @@ TEST(SimPublications, ALifetimeShorterThanTheQueueLetsTheOldMessagesExpire) {
   EXPECT_LT(expiring.nodes.at(1).delivered, 10u);
 }
 
+TEST(SimPublications, APublisherWaitsForRoomAndGivesUpWhenItsOfferEnds) {
+  // 40 messages of 1000 bytes in 4 s into an 8 kbit/s link whose send
+  // budget holds 5 s of it: the publisher waits for room, as dissem-load
+  // does, and every message still arrives; offered for 10 s only, those
+  // still waiting then are given up.
+  const std::string text =
+      "seed = 1\nduration_s = 120\n[[nodes]]\nname = \"p\"\ncapacity_kbps = 8\n"
+      "engine = [\"send_budget_ms=5000\", \"group_send_budget_ms=5000\"]\n[[nodes]]\nname = \"s\"\n"
+      "capacity_kbps = 8\nsubscribe = [\"g\"]\n[[publications]]\nnode = \"p\"\ngroup = \"g\"\nsize = 1000\n"
+      "count = 40\ninterval_s = 0.1\n";
+  const auto waited = run_scenario(parse_scenario(text, "s.toml", "."));
+  EXPECT_GT(waited.metrics.publish_waits, 20u);
+  EXPECT_EQ(waited.metrics.not_offered, 0u);
+  EXPECT_EQ(waited.nodes.at(1).delivered, 40u);
+  const auto offered = run_scenario(parse_scenario(text + "offer_until_s = 10\n", "s.toml", "."));
+  EXPECT_GT(offered.metrics.not_offered, 10u);
+  EXPECT_EQ(offered.nodes.at(1).delivered + offered.metrics.not_offered, 40u);
+}
+
+TEST(LanguageScenario, SatcomsOfferedLoadRunsInVirtualTime) {
+  // dissem-load --offer-for-s: the offer ends 60 s before the time limit.
+  const Scenario s = load("seed004-satcom.toml", "dissem", {"rate_bps=9600"});
+  ASSERT_FALSE(s.publications.empty());
+  EXPECT_GT(s.publications.front().offer_until, 0);
+  EXPECT_LT(s.publications.front().offer_until, s.duration);
+}
+

@@ -72,6 +72,7 @@ inline void expect_same_publications(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(x.tag, y.tag) << "publication " << i;
     EXPECT_EQ(x.sources, y.sources) << "publication " << i;
     EXPECT_EQ(x.replace, y.replace) << "publication " << i;
+    EXPECT_EQ(x.offer_until, y.offer_until) << "publication " << i;
   }
 }
 

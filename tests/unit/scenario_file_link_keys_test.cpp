@@ -191,11 +191,13 @@ TEST(ScenarioFileLinkKeys, TheShippedExampleReads) {
 
 TEST(ScenarioFilePublications, TimelinessKeysReadAndPrintBack) {
   const std::string base = std::string(kNodes) + "[[publications]]\nnode = \"a\"\ngroup = \"g\"\nsize = 100\ncount = 4\n";
-  const auto s = parse_scenario(base + "priority = 3\nlifetime_ms = 1500\ntag = \"pos\"\nsources = 2\nreplace = true\n",
+  const auto s = parse_scenario(base + "priority = 3\nlifetime_ms = 1500\ntag = \"pos\"\nsources = 2\nreplace = true\n"
+                                           "offer_until_s = 2.5\n",
                                 "s.toml", ".");
   const ScenarioPublication& p = s.publications.at(0);
   EXPECT_EQ(p.priority, 3u);
   EXPECT_EQ(p.lifetime_ms, 1500u);
+  EXPECT_EQ(p.offer_until, 2500 * kMillis);
   EXPECT_TRUE(p.replace);
   EXPECT_EQ(p.tag_of(0), "pos/0");
   EXPECT_EQ(p.tag_of(3), "pos/1");

@@ -82,7 +82,7 @@ void add_workload(sim::Scenario& s, std::size_t node, const Publish& p) {
 }
 
 void add_publications(sim::Scenario& s, std::size_t node, const Publish& p) {
-  if (p.args.offer_for_s > 0) fail(s.source, p.key, "dissem-load --offer-for-s: the simulator publishes the whole load");
+  const std::size_t first = s.publications.size();
   try {
     if (!p.args.messages.empty() && (!p.args.plan.empty() || !p.args.streams.empty()))
       fail(s.source, p.key, "dissem-load: --messages or a workload, not both");
@@ -95,6 +95,9 @@ void add_publications(sim::Scenario& s, std::size_t node, const Publish& p) {
   } catch (const std::invalid_argument& e) {
     fail(s.source, p.key, std::string("dissem-load: ") + e.what());
   }
+  // --offer-for-s: messages due from the command's start plus that long on are not published.
+  if (p.args.offer_for_s > 0)
+    for (std::size_t i = first; i < s.publications.size(); ++i) s.publications[i].offer_until = micros(p.at_s + p.args.offer_for_s);
 }
 
 void add_subscription(sim::ScenarioNode& n, const Receive& r, const std::string& source) {
