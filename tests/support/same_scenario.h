@@ -17,6 +17,16 @@
 
 namespace dissem::sim::scenario_check {
 
+// What the simulator's reader says of `text` (a file named s.toml), or "accepted".
+inline std::string error_of(const std::string& text) {
+  try {
+    parse_scenario(text, "s.toml", ".");
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 inline void expect_same_link(const LinkParams& a, const LinkParams& b, const std::string& what) {
   EXPECT_EQ(a.reliability, b.reliability) << what;
   EXPECT_EQ(a.latency, b.latency) << what;

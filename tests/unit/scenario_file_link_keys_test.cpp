@@ -27,14 +27,7 @@ constexpr const char* kNodes =
     "[[nodes]]\nname = \"a\"\ncapacity_bps = 1000\n[[nodes]]\nname = \"b\"\ncapacity_bps = 1000\n"
     "[[nodes]]\nname = \"c\"\ncapacity_bps = 1000\n";
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_scenario(text, "s.toml", ".");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
+using scenario_check::error_of;
 
 const std::string kRenamed = " was renamed to reliability (a fraction, as in the scenario language: 90 % is 0.9)";
 

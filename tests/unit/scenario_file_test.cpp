@@ -61,14 +61,7 @@ subscribe = ["g"]
 subscribe_at_s = 30.0
 )";
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_scenario(text, "s.toml", ".");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
+using scenario_check::error_of;
 
 TEST(ScenarioFile, ReadsControllersHistoryAndLinkChanges) {
   const auto s = parse_scenario(kTwoClusters, "s.toml", ".");
