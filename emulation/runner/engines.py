@@ -62,6 +62,8 @@ KEYS: tuple[Key, ...] = (
         rfpipe="unlisted links at 200 dB"),
     Key("[[topology.override]] (without gilbert)", "EEL entries at t = 0", "EEL entries at t = 0",
         rfpipe="path losses at t = 0"),
+    Key("[[topology.override]] reliability_range", "each matched link's own loss, drawn per seed (dissem-sim expand)",
+        "the same entries", rfpipe="the same draws as path losses"),
     Key("[[topology.event]]", "timed EEL entries", "timed EEL entries (from the event service's start)",
         rfpipe="timed path losses (rates fixed)"),
     Key("[[topology.outage]]", "timed 100 % loss entries, drawn per seed", "the same entries",

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "core/random.h"
+
 #include "scenario/eel_reader.h"
 #include "scenario/scenario_error.h"
 
@@ -54,17 +56,39 @@ Expansion expand_literal(const TopologySpec& spec, const Names& names, std::size
   return x;
 }
 
+// Random streams of a run's seed for per-link reliability draws, apart from
+// the outages' (outages.cpp).
+constexpr std::uint64_t kReliabilityStream = 0x72656c6961620000ULL;  // "reliab"
+
+// Each link's own reliability in [lo, hi]: from the run's seed, the
+// override's index and the link, so adding a link or an override never
+// moves another's draw.
+void draw_reliabilities(const Change& ov, std::size_t index, const Names& names, std::uint64_t seed,
+                        const TopologySpec& spec, const std::vector<Pair>& pairs, std::map<Pair, Values>& values) {
+  const double lo = (*ov.reliability_range)[0].number(names);
+  const double hi = (*ov.reliability_range)[1].number(names);
+  if (lo > hi) fail(spec.source, ov.key + ".reliability_range", fmt::format("[{:g}, {:g}]: lowest above highest", lo, hi));
+  for (const Pair& p : pairs) {
+    std::uint64_t s = derive_seed(seed, kReliabilityStream + index);
+    s = derive_seed(s, static_cast<std::uint64_t>(p.first));
+    Random rng(derive_seed(s, static_cast<std::uint64_t>(p.second)));
+    values[p]["reliability"] = lo + (hi - lo) * rng.uniform();
+  }
+}
+
 // The state at t = 0 after the overrides; `values` and `disabled` are what
 // the timed changes start from.
-void apply_overrides(const TopologySpec& spec, const Names& names, const std::set<Pair>& links,
+void apply_overrides(const TopologySpec& spec, const Names& names, std::uint64_t seed, const std::set<Pair>& links,
                      std::map<Pair, Values>& values, std::set<Pair>& disabled, Expansion& x) {
-  for (const Change& ov : spec.overrides) {
+  for (std::size_t i = 0; i < spec.overrides.size(); ++i) {
+    const Change& ov = spec.overrides[i];
     const auto pairs = matched(ov, links, spec);
     const Values update = resolved(ov.link, names);
     for (const Pair& p : pairs) {
       if (ov.gilbert) x.gilbert[p] = resolve_gilbert(*ov.gilbert, names);
       for (const auto& [k, v] : update) values[p][k] = v;
     }
+    if (ov.reliability_range) draw_reliabilities(ov, i, names, seed, spec, pairs, values);
     if (ov.enabled) {
       const bool on = ov.enabled->boolean(names);
       for (const Pair& p : pairs) on ? (void)disabled.erase(p) : (void)disabled.insert(p);
@@ -120,7 +144,7 @@ Expansion expand(const TopologySpec& spec, const Names& names, std::size_t nodes
     for (const Pair& p : links) x.gilbert[p] = g;
   }
   std::set<Pair> disabled;
-  apply_overrides(spec, names, links, values, disabled, x);
+  apply_overrides(spec, names, seed, links, values, disabled, x);
   for (const Pair& p : links) {
     x.links[p] = disabled.contains(p) ? to_link(values[p]).disable() : to_link(values[p]);
     x.events.push_back({0.0, p.first, p.second, x.links[p]});

@@ -37,15 +37,29 @@ std::set<int> selected(const TableReader& t, const NodeSet& nodes, std::string_v
   return nodes.select(t.string_or_list(key).value_or(std::vector<std::string>{"*"}), t.source(), t.path(key));
 }
 
+// [lo, hi]: the range each matched link's reliability is drawn from.
+std::optional<std::array<Param, 2>> read_reliability_range(const TableReader& t, const std::set<std::string>& names) {
+  const toml::node* n = t.node("reliability_range");
+  if (n == nullptr) return std::nullopt;
+  const toml::array* a = n->as_array();
+  if (a == nullptr || a->size() != 2) t.fail("reliability_range", "expected [lowest, highest] reliability, each in 0..1");
+  if (t.has("reliability")) t.fail("reliability_range", "conflicts with reliability: give one of them");
+  const auto item = [&](std::size_t i) {
+    return make_param(t, *a->get(i), t.path("reliability_range") + "[" + std::to_string(i + 1) + "]", names,
+                      Kind::Number, {0.0, 1.0});
+  };
+  return std::array<Param, 2>{item(0), item(1)};
+}
+
 Change read_change(const toml::table& table, const std::string& where, const TableReader& parent, const NodeSet& nodes,
                    const std::set<std::string>& names, bool timed) {
   std::vector<std::string_view> allowed = {"from", "to", "enabled"};
   allowed.insert(allowed.end(), kLinkKeys.begin(), kLinkKeys.end());
   if (timed) allowed.insert(allowed.end(), {"at_s", "gilbert"});
-  else allowed.insert(allowed.end(), {"asymmetric", "gilbert"});
+  else allowed.insert(allowed.end(), {"asymmetric", "gilbert", "reliability_range"});
   const TableReader t(table, where, parent.source(), allowed, TableReader::Style::Dotted);
   Change c{where, selected(t, nodes, "from"), selected(t, nodes, "to"), link_values(t, names, false),
-           read_param(t, "enabled", names, Kind::Boolean), std::nullopt, std::nullopt, std::nullopt};
+           read_param(t, "enabled", names, Kind::Boolean), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   if (timed) {
     c.at_s = required_param(t, "at_s", names, Kind::Number, {0.0, std::nullopt});
     if (t.has("gilbert"))
@@ -53,6 +67,7 @@ Change read_change(const toml::table& table, const std::string& where, const Tab
   } else {
     c.asymmetric = read_param(t, "asymmetric", names, Kind::Boolean);
     c.gilbert = read_gilbert(t, names);
+    c.reliability_range = read_reliability_range(t, names);
   }
   return c;
 }

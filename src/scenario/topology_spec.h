@@ -37,6 +37,10 @@ struct Change {
   std::optional<Param> asymmetric;  // overrides only
   std::optional<Param> at_s;        // timed changes only
   std::optional<Gilbert> gilbert;   // overrides only
+  // Overrides only: each matched link draws its own reliability, uniform in
+  // [lo, hi], from the run's seed (expansion.cpp): per-link loss that
+  // differs from seed to seed, the same in every engine.
+  std::optional<std::array<Param, 2>> reliability_range;
 };
 
 // [[topology.outage]]: an alternating renewal process per matched link (outages.h).

@@ -3,6 +3,8 @@
 // changes, literal EEL, random outages, and errors that name file and key.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -204,6 +206,34 @@ TEST(ScenarioExpansion, GeometricNumberedFromTheCornerAndTheSameForEveryRunSeed)
   EXPECT_NEAR(by_degree.graph->mean_degree(), 8, 2);
   EXPECT_NE(error_of([] { expand_doc(doc_of("count = 50", "kind = \"geometric\"\nradius = 0.02")); })
                 .find("s.toml: topology.radius: geometric graph far from connected"),
+            std::string::npos);
+}
+
+TEST(ScenarioExpansion, EachLinkDrawsItsOwnReliabilityPerSeed) {
+  const std::string topo = "kind = \"full\"\n[[topology.override]]\nfrom = \"1\"\nto = \"*\"\n"
+                           "reliability_range = [0.6, 0.95]\n";
+  const auto d = doc_of("count = 6", topo);
+  const auto one = expand_doc(d, {}, 1);
+  const auto again = expand_doc(d, {}, 1);
+  const auto other = expand_doc(d, {}, 2);
+  std::set<double> losses;
+  for (int to = 2; to <= 6; ++to) {
+    const double loss = one.links.at({1, to}).loss_pct;
+    EXPECT_GE(loss, 5.0 - 1e-9);
+    EXPECT_LE(loss, 40.0 + 1e-9);
+    EXPECT_EQ(loss, again.links.at({1, to}).loss_pct) << "the same seed draws the same";
+    losses.insert(loss);
+    EXPECT_EQ(one.links.at({to, 1}).loss_pct, 0.0) << "only the matched direction";
+  }
+  EXPECT_EQ(losses.size(), 5u) << "each link its own draw";
+  EXPECT_NE(one.links.at({1, 2}).loss_pct, other.links.at({1, 2}).loss_pct) << "another seed, another draw";
+  EXPECT_EQ(error_of([&] { doc_of("count = 2", topo + "reliability = 0.5\n"); }),
+            "s.toml: topology.override[1].reliability_range: conflicts with reliability: give one of them");
+  EXPECT_EQ(error_of([&] { expand_doc(doc_of("count = 2", "kind = \"full\"\n[[topology.override]]\n"
+                                                          "reliability_range = [0.9, 0.5]\n")); }),
+            "s.toml: topology.override[1].reliability_range: [0.9, 0.5]: lowest above highest");
+  EXPECT_NE(error_of([&] { doc_of("count = 2", "kind = \"full\"\n[[topology.event]]\nat_s = 1\n"
+                                               "reliability_range = [0.5, 0.9]\n"); }).find("reliability_range"),
             std::string::npos);
 }
 
