@@ -116,10 +116,13 @@ def _install_signal_handlers(cancel: threading.Event, received: list[int]) -> No
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
+        bin_dirs = [str(Path(d).resolve()) for d in args.bin_dir]
+        # dissem-sim checks the scenario as it loads: found in --bin-dir too.
+        expander.use_bin_dirs(bin_dirs)
         sc = scenario_mod.load(args.scenario)
         opts = campaign.Options(profile=args.profile, systems=args.systems, seeds=args.seeds, cells=args.cell,
                                 jobs=args.jobs, out=args.out.resolve(), netns_exec=args.netns_exec,
-                                bin_dirs=[str(Path(d).resolve()) for d in args.bin_dir],
+                                bin_dirs=bin_dirs,
                                 keep_going=args.keep_going, subnet_base=args.subnet_base)
         if args.export_emane:
             cells = campaign.selected_cells(sc, opts)
@@ -155,7 +158,6 @@ def main(argv: list[str] | None = None) -> int:
         plans = campaign.plan(sc, opts)
         if not plans:
             raise UserError("nothing to run")
-        expander.use_bin_dirs(opts.bin_dirs)
         expander.require()  # every run's links come from dissem-sim expand
         if args.dry_run:
             dry_run.describe(plans, opts.subnet_base, sys.stdout)

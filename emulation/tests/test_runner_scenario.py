@@ -137,6 +137,17 @@ def test_the_expander_comes_from_bin_dir_and_never_from_a_build_tree(tmp_path, m
         expander.use_bin_dirs([])
 
 
+def test_the_cli_checks_a_scenario_with_dissem_sim_from_bin_dir_alone(write_scenario, tmp_path):
+    # The scenario is checked by dissem-sim as it loads: --bin-dir must count then too.
+    from runner import expander
+    real = expander.find()
+    assert real, "the runner's tests need dissem-sim (DISSEM_BUILD_DIR or DISSEM_SIM)"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISSEM_SIM", "DISSEM_BUILD_DIR")}
+    env["PATH"] = "/usr/bin:/bin"
+    proc = run_runner(write_scenario(BASE), tmp_path / "out", "--dry-run", "--bin-dir", str(Path(real).parent), env=env)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_expansion_errors_name_the_file_and_key_as_the_runner_does(write_scenario):
     text = BASE.replace('kind = "full"', 'kind = "line"') + \
         '[[topology.event]]\nat_s = 5\nfrom = "uav"\nto = "b"\nenabled = false\n'
