@@ -32,24 +32,22 @@ CommEffectEvent event_of(const scenario::EelEntry& e) {
 }  // namespace
 
 EelScenario parse_eel(std::istream& in, std::string_view source, std::size_t nodes) {
-  // A bound on the lines read, so a runaway input (a device, a pipe) ends.
-  constexpr std::size_t kMaxLines = 10'000'000;
-  std::string text;
-  std::string raw;
-  for (std::size_t line = 1; line <= kMaxLines && std::getline(in, raw); ++line) {
-    text += raw;
-    text += '\n';
-  }
-  if (in.bad()) throw EelError(fmt::format("{}: read error", source));
   scenario::EelReading how;
   how.max_nem = static_cast<int>(std::min<std::size_t>(nodes, std::numeric_limits<int>::max()));
   how.count_other_events = true;  // EMANE's PHY events: meaningful to EMANE, not to us
   scenario::EelText read;
-  try {
-    read = scenario::read_eel_text(text, how);
-  } catch (const scenario::EelSyntaxError& e) {
-    throw EelError(fmt::format("{}:{}: {}", source, e.line(), e.detail()));
+  std::string raw;
+  // A bound on the lines read, so a runaway input (a device, a pipe) ends;
+  // read line by line, so a long file of other events costs no memory.
+  constexpr std::size_t kMaxLines = 10'000'000;
+  for (std::size_t line = 1; line <= kMaxLines && std::getline(in, raw); ++line) {
+    try {
+      scenario::read_eel_line(raw, line, how, read);
+    } catch (const scenario::EelSyntaxError& e) {
+      throw EelError(fmt::format("{}:{}: {}", source, e.line(), e.detail()));
+    }
   }
+  if (in.bad()) throw EelError(fmt::format("{}: read error", source));
   EelScenario scenario;
   scenario.ignored = std::move(read.ignored);
   scenario.events.reserve(read.entries.size());

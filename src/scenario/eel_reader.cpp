@@ -113,28 +113,31 @@ EelEntry read_entry(const LineReader& r, std::string_view entry, double at, int 
 EelSyntaxError::EelSyntaxError(std::size_t line, const std::string& detail)
     : std::invalid_argument(fmt::format("line {}: {}", line, detail)), line_(line), detail_(detail) {}
 
+void read_eel_line(std::string_view raw, std::size_t line, const EelReading& how, EelText& out) {
+  if (const auto hash = raw.find('#'); hash != std::string_view::npos) raw = raw.substr(0, hash);
+  const auto tokens = split_whitespace(raw);
+  if (tokens.empty()) return;
+  const LineReader r(line, how.max_nem);
+  if (tokens.size() < 3) r.fail("expected '<time> nem:<id> <event type> ...'");
+  if (!equals_ignoring_case(tokens[2], "commeffect")) {
+    if (!how.count_other_events) r.fail(fmt::format("only commeffect events are supported, found '{}'", tokens[2]));
+    ++out.ignored[std::string(tokens[2])];
+    return;
+  }
+  const double at = r.seconds("time", tokens[0]);
+  const int lead = r.nem(how.lead_sends ? "sending nem" : "receiving nem", tokens[1]);
+  if (tokens.size() < 4) r.fail("commeffect event has no nem:<id>,... entries");
+  const std::string_view entry_nem = how.lead_sends ? "receiving nem" : "sending nem";
+  for (std::size_t i = 3; i < tokens.size(); ++i) out.entries.push_back(read_entry(r, tokens[i], at, lead, line, entry_nem));
+}
+
 EelText read_eel_text(std::string_view text, const EelReading& how) {
   EelText out;
   std::size_t line = 0;
-  for (std::string_view raw : split(text, '\n')) {
-    ++line;
-    if (const auto hash = raw.find('#'); hash != std::string_view::npos) raw = raw.substr(0, hash);
-    const auto tokens = split_whitespace(raw);
-    if (tokens.empty()) continue;
-    const LineReader r(line, how.max_nem);
-    if (tokens.size() < 3) r.fail("expected '<time> nem:<id> <event type> ...'");
-    if (!equals_ignoring_case(tokens[2], "commeffect")) {
-      if (!how.count_other_events)
-        r.fail(fmt::format("only commeffect events are supported, found '{}'", tokens[2]));
-      ++out.ignored[std::string(tokens[2])];
-      continue;
-    }
-    const double at = r.seconds("time", tokens[0]);
-    const int lead = r.nem(how.lead_sends ? "sending nem" : "receiving nem", tokens[1]);
-    if (tokens.size() < 4) r.fail("commeffect event has no nem:<id>,... entries");
-    const std::string_view entry_nem = how.lead_sends ? "receiving nem" : "sending nem";
-    for (std::size_t i = 3; i < tokens.size(); ++i)
-      out.entries.push_back(read_entry(r, tokens[i], at, lead, line, entry_nem));
+  for (std::size_t pos = 0; pos <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    read_eel_line(text.substr(pos, end - pos), ++line, how, out);
+    pos = end + 1;
   }
   return out;
 }

@@ -57,6 +57,9 @@ class EelSyntaxError : public std::invalid_argument {
 };
 
 EelText read_eel_text(std::string_view text, const EelReading& how = {});
+// One line of it (without its newline), numbered `line`, added to `out`:
+// for a reader that streams a file line by line.
+void read_eel_line(std::string_view text, std::size_t line, const EelReading& how, EelText& out);
 
 // A scenario's literal EEL as directed link events, X -> Y under
 // "sender-first", Y -> X under "receiver-first".

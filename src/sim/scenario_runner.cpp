@@ -68,9 +68,10 @@ class ScenarioRun {
     std::size_t pub = 0;
     std::size_t k = 0;
     Micros due = 0;
+    std::optional<engine::PublishRequest> request;  // built at its first try, kept while it waits
   };
-  void publish_or_wait(const Waiting& w);
-  bool try_publish(const Waiting& w);
+  void publish_or_wait(Waiting w);
+  bool try_publish(Waiting& w);
   void retry_waiting(std::size_t node);
 
   const Scenario& sc_;
@@ -141,46 +142,46 @@ void ScenarioRun::schedule_publications() {
       if (!pub.offered(k)) continue;
       const Micros t = pub.time_of(k);
       last_publish_ = std::max(last_publish_, t);
-      sim_.at(t, [this, pi, k, t](Simulation&) { publish_or_wait({pi, k, t}); });
+      sim_.at(t, [this, pi, k, t](Simulation&) { publish_or_wait({pi, k, t, std::nullopt}); });
     }
   }
 }
 
-bool ScenarioRun::try_publish(const Waiting& w) {
-  const std::size_t pi = w.pub;
-  const std::size_t k = w.k;
-  const ScenarioPublication& q = sc_.publications[pi];
-  engine::PublishRequest req;
-  req.group = q.group;
-  const std::uint64_t size = k + 1 == q.count && q.last_size > 0 ? q.last_size : q.size;
-  req.payload = q.payload.empty() ? random_payload(sc_.seed, pi, k, size) : q.payload;
-  req.priority = q.priority;
-  req.lifetime_ms = q.lifetime_ms;
-  req.tag = q.tag_of(k);
-  req.replace = q.replace;
+bool ScenarioRun::try_publish(Waiting& w) {
+  const ScenarioPublication& q = sc_.publications[w.pub];
+  if (!w.request) {
+    engine::PublishRequest& req = w.request.emplace();
+    req.group = q.group;
+    const std::uint64_t size = w.k + 1 == q.count && q.last_size > 0 ? q.last_size : q.size;
+    req.payload = q.payload.empty() ? random_payload(sc_.seed, w.pub, w.k, size) : q.payload;
+    req.priority = q.priority;
+    req.lifetime_ms = q.lifetime_ms;
+    req.tag = q.tag_of(w.k);
+    req.replace = q.replace;
+  }
   try {
     // Latency counts from the message's production, however long it waited.
-    published_at_[sim_.publish(q.node, req)] = w.due;
+    published_at_[sim_.publish(q.node, *w.request)] = w.due;
     return true;
   } catch (const engine::QueueFull&) {
     return false;
   }
 }
 
-void ScenarioRun::publish_or_wait(const Waiting& w) {
+void ScenarioRun::publish_or_wait(Waiting w) {
   const std::size_t node = sc_.publications[w.pub].node;
   if (waiting_.size() < sc_.nodes.size()) waiting_.resize(sc_.nodes.size());
   auto& queue = waiting_[node];
   if (queue.empty() && try_publish(w)) return;
   ++publish_waits_;
-  queue.push_back(w);
+  queue.push_back(std::move(w));
   if (queue.size() == 1) sim_.at(sim_.now() + kPublishRetry, [this, node](Simulation&) { retry_waiting(node); });
 }
 
 void ScenarioRun::retry_waiting(std::size_t node) {
   auto& queue = waiting_[node];
   while (!queue.empty()) {
-    const Waiting& w = queue.front();
+    Waiting& w = queue.front();
     const Micros offer_until = sc_.publications[w.pub].offer_until;
     if (offer_until > 0 && sim_.now() >= offer_until) {
       ++not_offered_;  // the offer ended while it waited
