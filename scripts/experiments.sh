@@ -77,6 +77,8 @@ campaigns=(
   "seed002-sensors    2 10.91.0.0/16"
   "rgg-50             1 10.92.0.0/16"
   "norm-gateway       4 10.93.0.0/16"
+  "baseline-1to10     4 10.94.0.0/16"
+  "baseline-1to20     3 10.95.0.0/16"
 )
 mkdir -p "$out"
 runtime="$out/runtime.txt"

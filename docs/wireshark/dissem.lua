@@ -74,7 +74,7 @@ local SCHEMA = {
                 [5] = {"block_symbols", "u"} },
   Beacon = { [1] = {"node", "f32"}, [2] = {"sent_us", "u"}, [3] = {"newest", "m", "Newest"},
              [4] = {"echoes", "m", "Echo"}, [5] = {"seq", "u"}, [6] = {"interests", "m", "Interest"},
-             [7] = {"reception", "m", "Reception"} },
+             [7] = {"reception", "m", "Reception"}, [8] = {"separate_radios", "b"} },
   Reception = { [1] = {"publisher", "f32"}, [2] = {"loss_permille", "u"} },
   Interest = { [1] = {"group", "s"}, [2] = {"distance", "u"}, [3] = {"via", "f32"}, [4] = {"subscriber", "f32"} },
   Newest = { [1] = {"group", "s"}, [2] = {"publisher", "f32"}, [3] = {"seq", "u"}, [4] = {"oldest", "u"},

@@ -417,3 +417,34 @@ def test_shared_medium_page_sets_rfpipe_runs_beside_dissem_emu_with_success_time
     (row,) = table_rows(page, "| capacity_kbps=256, reliability_pct=90, shared_channel=1 | dissem |")
     assert row[2:7] == ["100.0", "100.0", "30.00", "36.00", "+20.0 %"]
     assert row[9] == f"{100 * (800 / 730 - 1):+.1f} %"   # (770 + 3 x 10) frames against (700 + 3 x 10)
+
+
+def test_many_receivers_page_holds_ours_to_the_faster_norm_and_judges_the_issues_targets(tmp_path):
+    results = tmp_path / "results"
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    own = {"capacity_kbps": 256, "shared_channel": 0}
+    shared = {"capacity_kbps": 256, "shared_channel": 1}
+    for seed in (1, 2, 3):
+        # Own radios: ours 36 s against NORM's 45 s without ACKs (50 s with): met (0.80).
+        write_run(results, "baseline-1to10", own, "dissem", seed, latency=36.0, frames=1300, receivers=10)
+        write_run(results, "baseline-1to10", own, "norm", seed, latency=50.0, frames=1400, receivers=10)
+        write_run(results, "baseline-1to10", own, "norm-noack", seed, latency=45.0, frames=1500, receivers=10)
+        # One channel: ours 50 s against NORM's 45 s: not met; ARQ never finishes.
+        write_run(results, "baseline-1to10", shared, "dissem", seed, latency=50.0, frames=1400, receivers=10)
+        write_run(results, "baseline-1to10", shared, "dissem-arq", seed, latency=0.0, frames=3000, receivers=10,
+                  complete=False)
+        write_run(results, "baseline-1to10", shared, "norm", seed, latency=45.0, frames=1400, receivers=10)
+    run_report(results, tmp_path / "out", ref)
+    page = (tmp_path / "out" / "baseline-1toN.md").read_text()
+    assert "## baseline-1to10: 1 sender to 10 receivers, every node a radio of its own" in page
+    own_rows, shared_rows = table_rows(page, "| 256 |")
+    assert own_rows[1:8] == ["36.0", "-", "50.0", "45.0", "no ACK", "0.80", "met (<= 0.80)"]
+    # Bytes (IP: 14 bytes of Ethernet off each 1000-byte frame): ours 1300 frames and the receivers'
+    # 10 x 10, against NORM no-ACK's 1500 and the same 100.
+    assert own_rows[8] == "1.380" and own_rows[10] == "1.578" and own_rows[11] == "0.88"
+    assert own_rows[12] == "met (<= 0.95)"
+    assert shared_rows[1:8] == ["50.0", "#N/A", "45.0", "-", "ACK", "1.11", "not met (<= 0.95)"]
+    assert shared_rows[-1] == "3/3 / 0/3 / 3/3 / -"
+    index = (tmp_path / "out" / "README.md").read_text()
+    assert "[baseline-1toN](baseline-1toN.md) (baseline-1to10): 18 runs" in index

@@ -36,9 +36,11 @@ void Beacons::sent(Micros now, std::size_t bytes, std::size_t content) {
   last_at_ = now;
   quiet_ = slow_link(config) && content == last_content_ ? std::min<std::uint32_t>(quiet_ + 1, 4) : 0;
   last_content_ = content;
-  // Never more than its half of the control share, whatever its size.
-  const Micros period = std::min(std::max(config.beacon_interval, control_spacing(config, bytes)) << quiet_,
-                                 std::max(longest, control_spacing(config, bytes)));
+  // Never more than its part of half the control share, whatever its size:
+  // every node it hears may be beaconing on the same channel.
+  const auto nodes = static_cast<Micros>(1 + src_.peers.established_count());
+  const Micros share = control_spacing(config, bytes) * nodes;
+  const Micros period = std::min(std::max(config.beacon_interval, share) << quiet_, std::max(longest, share));
   // +-10 % jitter keeps beacons of different nodes from synchronising.
   const Micros j = period / 10;
   next_ = now + period + ctx_.rng.uniform_int(-j, j);
@@ -77,12 +79,24 @@ std::size_t content_hash(wire::Beacon b) {
 
 }  // namespace
 
-// Echoes of the peers' latest beacons: at most half the beacon (by their typical size).
-void Beacons::add_echoes(wire::Beacon& b, std::size_t limit, Micros now) const {
-  wire::FrameBudget echo_budget(limit / 2, wire::kBeaconEchoBase);
-  for (const auto& [id, p] : src_.peers.all()) {
-    if (p.beacon_heard_at == 0) continue;
-    if (!echo_budget.take(wire::kBeaconEchoEstimate)) break;
+// Echoes of the peers' latest beacons, for a few peers a beacon (at most
+// kEchoesPerBeacon, and half the beacon), taking turns: each echo still
+// answers the peer's latest beacon, so round trips and link reports stay
+// current, only less often in a crowd.
+void Beacons::add_echoes(wire::Beacon& b, std::size_t limit, Micros now) {
+  std::vector<NodeId> heard;
+  for (const auto& [id, p] : src_.peers.all())
+    if (p.beacon_heard_at != 0) heard.push_back(id);
+  if (heard.empty()) return;
+  const auto first = std::lower_bound(heard.begin(), heard.end(), echo_from_);
+  std::rotate(heard.begin(), first, heard.end());
+  wire::FrameBudget echo_budget(std::min(limit / 2, wire::kBeaconEchoBase + kEchoesPerBeacon * wire::kBeaconEchoEstimate),
+                                wire::kBeaconEchoBase);
+  echo_from_ = heard.front();
+  for (const NodeId id : heard) {
+    echo_from_ = id;
+    if (!echo_budget.take(wire::kBeaconEchoEstimate)) return;
+    const Peer& p = src_.peers.all().at(id);
     auto* e = b.add_echoes();
     e->set_peer(id);
     e->set_peer_sent_us(p.beacon_sent_us);
@@ -91,6 +105,7 @@ void Beacons::add_echoes(wire::Beacon& b, std::size_t limit, Micros now) const {
     if (ctx_.config.rate_adaptation)
       if (auto rate = src_.links.recent_rate_for_echo(id, now)) e->set_received_bytes_per_s(*rate);
   }
+  echo_from_ = heard.front();  // all fitted: the next starts where this one did
 }
 
 // Newest sequence per stream, in a rotating window when they do not all fit:
@@ -173,6 +188,7 @@ Beacons::Built Beacons::build(Micros now) {
   add_newest(b, budget);
   add_reception(b, budget);
   add_interests(b, budget, now);
+  if (src_.radio_model.seen(now)) b.set_separate_radios(true);
   Built built;
   built.bytes = wire::encode(b);
   built.content = content_hash(std::move(b));

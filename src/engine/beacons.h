@@ -4,9 +4,13 @@
 // reception reports for publishers' redundancy, and, for the controllers
 // that need them, interests and the oldest message held.
 //
-// Paced to the link (link_timers.h): at most beacon_max_bytes each, and on
-// slow links a beacon saying nothing new doubles the wait for the next (up
-// to 16x the period), while a node sending its own first pass defers them.
+// Paced to the link (link_timers.h): at most beacon_max_bytes each, and
+// every node's beacons together within half the control share of a channel
+// they may all be sharing (each node takes its part of it, by the number of
+// neighbours it hears); on slow links a beacon saying nothing new doubles
+// the wait for the next (up to 16x the period), while a node sending its own
+// first pass defers them. Echoes go to a few peers a beacon, in turn, so a
+// beacon's size does not grow with the neighbourhood.
 // "Nothing new": the same streams, peers, interests and (to 5 %) losses; a
 // stream's advancing newest number is not news (its data says so).
 //
@@ -28,6 +32,7 @@
 #include "engine/node_context.h"
 #include "engine/own_publications.h"
 #include "engine/peers.h"
+#include "engine/radio_model.h"
 #include "engine/reception_meter.h"
 #include "engine/relay_watch.h"
 #include "engine/subscribers/subscriptions.h"
@@ -49,7 +54,11 @@ struct BeaconSources {
   const RelayWatch& relay_watch;
   const InterestTable& interests;
   const Subscriptions& subscriptions;
+  const RadioModel& radio_model;
 };
+
+// Peers echoed in one beacon, at most (they take turns).
+constexpr std::size_t kEchoesPerBeacon = 4;
 
 class Beacons {
  public:
@@ -80,7 +89,7 @@ class Beacons {
   const std::vector<AdvertisedInterest>& named_relays() const { return named_relays_; }
 
  private:
-  void add_echoes(wire::Beacon& b, std::size_t limit, Micros now) const;
+  void add_echoes(wire::Beacon& b, std::size_t limit, Micros now);
   void add_newest(wire::Beacon& b, wire::FrameBudget& budget);
   void add_reception(wire::Beacon& b, wire::FrameBudget& budget) const;
   void add_interests(wire::Beacon& b, wire::FrameBudget& budget, Micros now);
@@ -89,6 +98,7 @@ class Beacons {
   BeaconSources src_;
   Micros next_ = 0;
   std::size_t rotation_ = 0;  // where the next beacon's window of streams starts
+  NodeId echo_from_ = 0;      // the peer the next beacon's echoes start at
   std::uint32_t sent_ = 0;    // beacons built (each one's seq)
   Micros last_at_ = 0;
   std::size_t last_content_ = 0;  // what the last said

@@ -111,11 +111,19 @@ struct EngineConfig {
   // messages get plain copies, as with coding off. At most 64.
   std::uint32_t window_messages = 16;
   // Proactive redundancy, as a fraction of each block's fragments: sized from
-  // the worst loss receivers report (loss / (1 - loss)), never below
+  // the loss receivers report (loss / (1 - loss)), never below
   // redundancy_min (what a one-way link, hearing no report, gets) nor above
   // redundancy_max.
   double redundancy_min = 0.0;
   double redundancy_max = 1.0;
+  // Whose loss sizes it (coders/redundancy_planner.h) once the receivers are
+  // known to have radios of their own (radio_model.h): enough that this
+  // share of the reporting receivers (at least two of three or more) hold
+  // each block after the first pass; the holders' radios repair the rest
+  // while the publisher's goes on. On a channel that may be shared, always
+  // the worst receiver's: there the holders' answers take the same air as
+  // the publisher's parity. 1: the worst receiver's in any case.
+  double redundancy_cover = 0.5;
   // No proactive redundancy while more than this much link time of other
   // publications waits: redundancy must not cost the publisher its offered load.
   Micros redundancy_backlog = 2 * kSeconds;

@@ -88,6 +88,7 @@ std::vector<KeyTable<EngineConfig>::Entry> entries() {
       {"window_messages", number_field(&C::window_messages, 0, 64)},
       {"redundancy_min", number_field(&C::redundancy_min, 0.0, 4.0)},
       {"redundancy_max", number_field(&C::redundancy_max, 0.0, 4.0)},
+      {"redundancy_cover", number_field(&C::redundancy_cover, 0.0, 1.0)},
       {"redundancy_backlog_ms", millis_field(&C::redundancy_backlog, 0, 600'000)},
       {"coding_memory", number_field(&C::coding_memory, 0, 1ull << 40)},
       {"link_rate_window_ms", millis_field(&C::link_rate_window, 100, 600'000)},

@@ -24,7 +24,9 @@ void LinkQuality::on_beacon(NodeId peer, std::uint32_t seq, Micros now, const Pe
     // First beacon, or the peer restarted (its numbering went back): afresh.
     l->expected = 1;
     l->heard = 1;
+    l->beacon_gap = 0;
   } else if (seq > l->last_seq) {
+    l->beacon_gap = next_beacon_gap(l->beacon_gap, now - l->last_beacon_at, seq - l->last_seq);
     l->expected += seq - l->last_seq;
     l->heard += 1;
     if (l->expected > kBeaconHorizon) {
@@ -63,12 +65,15 @@ std::optional<double> LinkQuality::loss_in(NodeId peer, const ReceptionMeter& re
   double heard = 0;
   if (auto it = links_.find(peer); it != links_.end() && it->second.beacon_seen) {
     const Link& l = it->second;
-    // Beacons that should have come since the last one (half an interval
-    // of grace for the senders' jitter) count as missed.
+    // Beacons that should have come since the last one (half a period of
+    // grace for the senders' jitter) count as missed. The period is ours,
+    // or the peer's as observed when clearly longer (many nodes on a
+    // channel space their beacons out; jitter alone is not that).
     double overdue = 0;
-    if (beacon_interval_ > 0 && now > l.last_beacon_at)
+    const Micros period = 2 * l.beacon_gap > 3 * beacon_interval_ ? l.beacon_gap : beacon_interval_;
+    if (period > 0 && now > l.last_beacon_at)
       overdue = std::max(0.0, std::floor(static_cast<double>(now - l.last_beacon_at) /
-                                             static_cast<double>(beacon_interval_) - 0.5));
+                                             static_cast<double>(period) - 0.5));
     expected += l.expected + overdue;
     heard += l.heard;
   }

@@ -90,6 +90,7 @@ class LinkQuality {
     bool beacon_seen = false;
     std::uint32_t last_seq = 0;
     Micros last_beacon_at = 0;
+    Micros beacon_gap = 0;  // the peer's beacon period as seen here (peers.h)
     double expected = 0;  // beacons, fading
     double heard = 0;
     std::optional<double> loss_out;

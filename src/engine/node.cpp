@@ -41,13 +41,14 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
       peers(c.max_peers),
       ntm(0),
       channel(c.send_rate_bps(), c.channel_share_min),
+      radio_model(config.traffic_window),
       adaptation(c.send_rate_bps(), adaptation_params(c)),
       pacer(c.send_rate_bps(), c.per_datagram_overhead, Pacer::kDefaultBurst),
       split(c.repair_share),
       floor(c.priority_floor),
       frame_sizes(std::min(config.payload_size, EngineConfig{}.payload_size) + 48, config.payload_size + 48),
       block_memory(0),
-      redundancy(c.redundancy_min, c.redundancy_max),
+      redundancy(c.redundancy_min, c.redundancy_max, c.redundancy_cover),
       links(c.max_peers, c.link_rate_window, config.beacon_interval),
       link_watch(c.link_thresholds) {
   auto controller_set = controllers::make_controllers(c.controllers);
@@ -132,9 +133,17 @@ void NodeImpl::update_pacing(Micros now) {
     // The publisher keeps priority, as in the paper's set-up: while it has a
     // first pass to send it yields only to others' first passes, and everyone
     // else (repairs, forwards, pushes) yields to everything it hears.
-    const double heard = queues.publications.empty() ? receiver.traffic().air_rate_bps(now, config.per_datagram_overhead)
-                                               : receiver.first_passes().rate_bps(now);
-    rate = channel.rate_bps(heard, loss);
+    const double heard_all = receiver.traffic().air_rate_bps(now, config.per_datagram_overhead);
+    const double first_passes = receiver.first_passes().rate_bps(now);
+    const double heard = queues.publications.empty() ? heard_all : first_passes;
+    // Only what others send proves separate radios: what this node hands
+    // its radio may be waiting in a queue it cannot see.
+    radio_model.on_sample(heard_all / static_cast<double>(std::max<std::uint64_t>(config.link_capacity_bps, 1)), now);
+    const bool separate = radio_model.seen(now);
+    const bool crowd = !separate && channel.half_filled(first_passes, loss);
+    rate = channel.rate_bps(heard, loss, crowd ? 1 + peers.established_count() : 1);
+    // Holders may serve the worst receivers when the receivers have radios of their own.
+    redundancy.allow_cover(separate || radio_model.claimed(now) >= kSeparateRadioClaims);
   }
   pacer.set_rate(std::min(rate, adaptation.cap_bps(now)));
 }

@@ -44,6 +44,7 @@
 #include "engine/coders/block_traffic_memory.h"
 #include "engine/bundle_state.h"
 #include "engine/channel_share.h"
+#include "engine/radio_model.h"
 #include "engine/rate_adaptation.h"
 #include "engine/relay_watch.h"
 #include "engine/coders/block_coder.h"
@@ -142,6 +143,7 @@ class NodeImpl : public NodeContext {
   PeerTable peers;
   NetworkTrafficMemory ntm;
   ChannelShare channel;
+  RadioModel radio_model;  // radios of their own, or one shared channel (radio_model.h)
   RateAdaptation adaptation;  // a cap on the pace from queueing delay (rate_adaptation.h)
   Pacer pacer;
   PrioritySplit split;  // publications against repairs, within one priority level
@@ -168,7 +170,7 @@ class NodeImpl : public NodeContext {
   BundleState bundling;
   WindowCoder window_coder{*this, WindowCoderSources{block_memory, queues, timing, limits}};  // window_coder.h
   // Other nodes' requests answered (repair_server.h).
-  RepairServer repair_server{*this, RepairServerSources{coder, window_coder, block_memory, ntm, queues, timing, peers}};
+  RepairServer repair_server{*this, RepairServerSources{coder, window_coder, block_memory, ntm, queues, timing, peers, radio_model}};
   Replicator replicator{*this, ReplicatorSources{replication, view, timing, ntm, queues, pacer}};
 
   ApplicationEvents events;  // to applications, integrity alarms rate-limited
@@ -191,7 +193,7 @@ class NodeImpl : public NodeContext {
                                              dispatch_datagram(d, size, now);
                                            }}};
   Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended_claims.streams(), forwarding, replication,
-                                       relay_watch, interests, subscribers.subscriptions()}};
+                                       relay_watch, interests, subscribers.subscriptions(), radio_model}};
 
  private:
   // node.cpp: this round's MFR, gated by the traffic heard (request_rounds.h)

@@ -136,6 +136,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   }
   for (const auto& r : b.reception())
     if (r.publisher() == n.config.node_id) n.redundancy.on_report(b.node(), r.loss_permille() / 1000.0, now);
+  if (n.peers.established(b.node())) n.radio_model.on_claim(b.node(), b.separate_radios(), now);
   const bool learn_held = n.replication->learn_from_summaries();
   for (const auto& nw : b.newest()) {
     if (nw.seq() == 0 || nw.publisher() == 0) continue;

@@ -40,6 +40,9 @@ void PeerTable::on_beacon(NodeId id, std::uint64_t peer_sent_us, std::uint32_t b
   if (p.beacons_heard == 0 || beacon_seq < p.last_beacon_seq) {
     p.first_beacon_seq = beacon_seq;
     p.beacons_heard = 0;
+    p.beacon_gap = 0;
+  } else if (beacon_seq > p.last_beacon_seq) {
+    p.beacon_gap = next_beacon_gap(p.beacon_gap, now - p.beacon_heard_at, beacon_seq - p.last_beacon_seq);
   }
   p.last_beacon_seq = beacon_seq;
   ++p.beacons_heard;
@@ -67,7 +70,7 @@ void PeerTable::on_base_sample(NodeId id, Micros sample, Micros now, Micros base
 std::vector<NodeId> PeerTable::expire(Micros now, Micros silent_after) {
   std::vector<NodeId> gone;
   for (auto it = peers_.begin(); it != peers_.end();) {
-    if (now - it->second.last_heard > silent_after) {
+    if (now - it->second.last_heard > std::max(silent_after, kSilentBeaconPeriods * it->second.beacon_gap)) {
       gone.push_back(it->first);
       it = peers_.erase(it);
     } else {

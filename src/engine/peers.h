@@ -12,6 +12,18 @@
 
 namespace dissem::engine {
 
+// The smoothed period of a peer's beacons after one numbered `steps` past the
+// last heard arrived `elapsed` after it (lost ones in between count as sent).
+inline Micros next_beacon_gap(Micros gap, Micros elapsed, std::uint32_t steps) {
+  if (steps == 0 || elapsed <= 0) return gap;
+  const Micros sample = elapsed / static_cast<Micros>(steps);
+  return gap == 0 ? sample : (3 * gap + sample) / 4;
+}
+
+// Beacon periods a peer may miss before it counts as gone, beyond the
+// configured `peer_silent_after` (which covers the node's own period).
+constexpr Micros kSilentBeaconPeriods = 5;
+
 struct Peer {
   Micros last_heard = 0;
   Micros srtt = 0;                  // smoothed RTT; 0 until the first sample
@@ -25,6 +37,10 @@ struct Peer {
   std::uint32_t first_beacon_seq = 0;
   std::uint32_t last_beacon_seq = 0;
   std::uint64_t beacons_heard = 0;
+  // The peer's beacon period as we see it (0 before two beacons): spacing
+  // grows with the number of nodes sharing a channel (beacons.h), so how
+  // long a peer may stay silent follows what it actually does.
+  Micros beacon_gap = 0;
   bool established() const { return beacons_heard >= 2; }
 
   // Fraction of this peer's beacons that did not reach us (0 before two).
@@ -64,7 +80,9 @@ class PeerTable {
   // A fresh sample without our own pacer's wait, taken at `now`, for
   // min_rtt; `base_window` bounds its age.
   void on_base_sample(NodeId id, Micros sample, Micros now, Micros base_window);
-  // Removes peers not heard within `silent_after`; returns them.
+  // Removes peers not heard within `silent_after`, or within
+  // kSilentBeaconPeriods of their own beacon period if that is longer;
+  // returns them.
   std::vector<NodeId> expire(Micros now, Micros silent_after);
   // The largest smoothed RTT among peers (the slowest one sets our timers),
   // or `fallback` before any sample.

@@ -81,6 +81,36 @@ TEST(RedundancyPlanner, SizesFromTheWorstReportWithinBounds) {
   EXPECT_DOUBLE_EQ(capped.fraction(), 0.25);
 }
 
+TEST(RedundancyPlanner, CoverSizesForTheReceiverAtItsRankSoEnoughHoldEachBlock) {
+  // Ten receivers losing 5, 10, ..., 50 %.
+  RedundancyPlanner worst(0.0, 4.0);
+  RedundancyPlanner half(0.0, 4.0, 0.5);
+  RedundancyPlanner most(0.0, 4.0, 0.8);
+  for (NodeId r = 1; r <= 10; ++r)
+    for (RedundancyPlanner* p : {&worst, &half, &most}) p->on_report(r, 0.05 * static_cast<double>(r), 0);
+  EXPECT_NEAR(half.sizing_loss(), 0.50, 1e-12) << "no proof of separate radios yet: the worst receiver";
+  for (RedundancyPlanner* p : {&worst, &half, &most}) p->allow_cover(true);
+  EXPECT_NEAR(worst.sizing_loss(), 0.50, 1e-12) << "cover 1: the worst receiver";
+  EXPECT_NEAR(half.sizing_loss(), 0.25, 1e-12) << "cover 0.5: the fifth best of ten";
+  EXPECT_NEAR(most.sizing_loss(), 0.40, 1e-12) << "cover 0.8: the eighth best of ten";
+  EXPECT_NEAR(half.fraction(), 0.25 / 0.75, 1e-12);
+  EXPECT_NEAR(half.worst_loss(), 0.50, 1e-12);
+
+  // Three reports: at least the second best, so a holder besides the publisher remains.
+  RedundancyPlanner three(0.0, 4.0, 0.1);
+  three.allow_cover(true);
+  three.on_report(1, 0.05, 0);
+  three.on_report(2, 0.20, 0);
+  three.on_report(3, 0.40, 0);
+  EXPECT_NEAR(three.sizing_loss(), 0.20, 1e-12);
+  // Fewer than three: the worst, whatever the cover.
+  RedundancyPlanner two(0.0, 4.0, 0.1);
+  two.allow_cover(true);
+  two.on_report(1, 0.05, 0);
+  two.on_report(2, 0.40, 0);
+  EXPECT_NEAR(two.sizing_loss(), 0.40, 1e-12);
+}
+
 TEST(RedundancyPlanner, OneFragmentMessagesGetAnExtraCopyEverySoOften) {
   RedundancyPlanner p(0.25, 1.0);
   std::uint32_t parity = 0;
@@ -203,6 +233,15 @@ TEST(WireCodec, ReceptionReportsAreValidated) {
   r->set_loss_permille(10);
   r->set_publisher(0);
   EXPECT_EQ(decode(wire::encode(b)), DecodeError::BadRange);
+}
+
+TEST(ChannelShare, ACrowdSharesFourFloorsUnlessTheRadiosAreSeparate) {
+  ChannelShare share(1'000'000, 0.05);
+  // A busy channel: the floor applies.
+  EXPECT_EQ(share.rate_bps(2e6, 0.0), 50'000u);
+  EXPECT_EQ(share.rate_bps(2e6, 0.0, 4), 50'000u) << "up to four nodes: a floor each";
+  EXPECT_EQ(share.rate_bps(2e6, 0.0, 20), 10'000u) << "twenty: four floors between them";
+  EXPECT_EQ(share.rate_bps(0.5e6, 0.0, 20), 500'000u) << "what the others leave free is taken whatever the crowd";
 }
 
 TEST(ChannelShare, PacesAtTheCapacityLessWhatOthersOccupy) {

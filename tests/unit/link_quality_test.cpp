@@ -68,6 +68,19 @@ TEST(LinkQuality, IncomingLossFromBeaconGapsFollowsTheLinkAndCountsOverdueBeacon
   EXPECT_FALSE(q.loss_in(5, no_data, t).has_value());
 }
 
+TEST(LinkQuality, OverdueBeaconsFollowAPeerWhoseBeaconsAreClearlySparser) {
+  // Our period is 1 s; the peer's (many nodes on its channel) is 6 s, every beacon heard.
+  Neighbours n;
+  n.admit(5, 0);
+  LinkQuality q(8, 5 * kSeconds, 1 * kSeconds);
+  const ReceptionMeter no_data;
+  Micros t = 0;
+  for (std::uint32_t seq = 1; seq <= 20; ++seq) q.on_beacon(5, seq, t += 6 * kSeconds, n.table);
+  EXPECT_NEAR(*q.loss_in(5, no_data, t), 0.0, 1e-9);
+  EXPECT_NEAR(*q.loss_in(5, no_data, t + 8 * kSeconds), 0.0, 1e-9) << "within its own period and a half";
+  EXPECT_GT(*q.loss_in(5, no_data, t + 60 * kSeconds), 0.2) << "ten of its periods silent";
+}
+
 TEST(LinkQuality, IncomingLossAddsTheFirstPassDataMissed) {
   Neighbours n;
   n.admit(5, 0);

@@ -87,3 +87,29 @@ TEST(PeerTable, InventedIdsMakeRoomForRealNeighboursAndCountForNothing) {
   EXPECT_FALSE(t.all().contains(198));
   EXPECT_TRUE(t.all().contains(199));
 }
+
+TEST(PeerTable, APeerThatSpacesItsBeaconsOutIsKeptForFiveOfItsPeriods) {
+  PeerTable t;
+  t.heard(1, 0);
+  t.heard(2, 0);
+  // Peer 1 beacons every 8 s (one of them lost: numbers 1, 2, 4, 5 ...);
+  // peer 2 every second.
+  Micros at = 0;
+  for (std::uint32_t seq : {1u, 2u, 4u, 5u, 6u}) {
+    at = (seq - 1) * 8 * kSeconds;
+    t.heard(1, at);
+    t.on_beacon(1, 0, seq, at);
+  }
+  EXPECT_EQ(t.all().at(1).beacon_gap, 8 * kSeconds) << "a lost beacon counts as sent";
+  for (std::uint32_t seq = 1; seq <= 41; ++seq) {
+    t.heard(2, (seq - 1) * kSeconds);
+    t.on_beacon(2, 0, seq, (seq - 1) * kSeconds);
+  }
+  EXPECT_EQ(t.all().at(2).beacon_gap, 1 * kSeconds);
+  // 30 s after their last beacons, with 5 s configured: peer 2 is gone,
+  // peer 1 (five of its periods are 40 s) is not.
+  auto gone = t.expire(at + 30 * kSeconds, 5 * kSeconds);
+  EXPECT_EQ(gone, std::vector<NodeId>{2});
+  gone = t.expire(at + 41 * kSeconds, 5 * kSeconds);
+  EXPECT_EQ(gone, std::vector<NodeId>{1});
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dissem::engine {
 
@@ -19,8 +20,18 @@ double RedundancyPlanner::worst_loss() const {
   return worst;
 }
 
+double RedundancyPlanner::sizing_loss() const {
+  if (!cover_allowed_ || reports_.size() < 3 || cover_ >= 1.0) return worst_loss();
+  std::vector<double> losses;
+  losses.reserve(reports_.size());
+  for (const auto& [node, r] : reports_) losses.push_back(r.loss);
+  std::sort(losses.begin(), losses.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(std::max(cover_, 0.0) * static_cast<double>(losses.size())));
+  return losses[std::clamp<std::size_t>(rank, 2, losses.size()) - 1];
+}
+
 double RedundancyPlanner::fraction() const {
-  const double loss = std::min(worst_loss(), 0.95);
+  const double loss = std::min(sizing_loss(), 0.95);
   return std::clamp(loss / (1.0 - loss), min_, std::max(min_, max_));
 }
 

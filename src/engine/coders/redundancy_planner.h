@@ -1,9 +1,19 @@
 // A publisher's proactive redundancy: how many coded symbols follow each
-// block's fragments on the first pass. Sized from the worst loss the
-// receivers report in their beacons (a receiver that expects to lose a
-// fraction L of what is sent needs k / (1 - L) symbols to get k), bounded
-// by configuration; with no report (a one-way link, or nobody heard yet) the
-// configured minimum applies. Fractions carry over between blocks, so a
+// block's fragments on the first pass. Sized from the loss the receivers
+// report in their beacons (a receiver that expects to lose a fraction L of
+// what is sent needs k / (1 - L) symbols to get k), bounded by
+// configuration; with no report (a one-way link, or nobody heard yet) the
+// configured minimum applies.
+//
+// Whose loss: not always the worst receiver's. Any node holding a block can
+// repair it (DisService), so where the receivers have radios of their own
+// (allow_cover; radio_model.h) the first pass needs only to leave enough
+// holders: it is sized for the receiver at rank ceil(cover * reports), at
+// least the second best (so a holder besides the publisher remains), and
+// the worst when there are fewer than three reports. Receivers worse than
+// that rank fetch their rest from the holders, whose radios (or idle air)
+// serve them while the publisher's goes on with the next block. cover = 1
+// sizes for the worst, as a protocol in which only the source repairs must. Fractions carry over between blocks, so a
 // stream of one-fragment messages gets one extra copy every so many messages.
 #pragma once
 
@@ -16,13 +26,14 @@ namespace dissem::engine {
 
 class RedundancyPlanner {
  public:
-  RedundancyPlanner(double min_fraction, double max_fraction) : min_(min_fraction), max_(max_fraction) {}
+  RedundancyPlanner(double min_fraction, double max_fraction, double cover = 1.0)
+      : min_(min_fraction), max_(max_fraction), cover_(cover) {}
 
   // Receiver `reporter` loses `loss` (0..1) of our first-pass data.
   void on_report(NodeId reporter, double loss, Micros now);
   // Reports older than `max_age` no longer count.
   void expire(Micros now, Micros max_age);
-  // Redundancy fraction now: loss / (1 - loss) of the worst report, within bounds.
+  // Redundancy fraction now: loss / (1 - loss) of the sizing report, within bounds.
   double fraction() const;
   // Parity symbols for a block of `k` source symbols, scaled by `allowance`
   // (0..1, what the send queue permits), carrying the fraction left over to
@@ -35,6 +46,12 @@ class RedundancyPlanner {
   std::uint32_t tail_margin(std::uint32_t k) const;
 
   double worst_loss() const;
+  // Whether the cover applies now: only when the receivers are known to
+  // have radios of their own (radio_model.h); otherwise the worst receiver's
+  // loss sizes it.
+  void allow_cover(bool allowed) { cover_allowed_ = allowed; }
+  // The loss the first pass is sized for (see above); 0 with no report.
+  double sizing_loss() const;
 
  private:
   struct Report {
@@ -43,6 +60,8 @@ class RedundancyPlanner {
   };
   double min_;
   double max_;
+  double cover_;
+  bool cover_allowed_ = false;
   double credit_ = 0;
   std::map<NodeId, Report> reports_;
 };
