@@ -65,7 +65,13 @@ def _verdict(value: float | None, target: float) -> str:
     return "met" if value <= target else "not met"
 
 
-def _rows(cells: dict, channel: int) -> list[list[str]]:
+def _drops(runs: list[RunMetrics], cell: tuple, system: str) -> str:
+    """Frames per run that the system's nodes handed to a radio whose queue was full (mean)."""
+    mine = [r.radio_dropped for r in runs if r.system == system and tuple(r.cell.get(p) for p in PARAMS) == cell]
+    return f"{sum(mine) / len(mine):,.0f}" if mine else "-"
+
+
+def _rows(cells: dict, channel: int, runs: list[RunMetrics]) -> list[list[str]]:
     rows = []
     time_target, bytes_target = TARGETS[channel]
     for key, systems in cells.items():
@@ -81,13 +87,14 @@ def _rows(cells: dict, channel: int) -> list[list[str]]:
                     + [_shown(norm, _bytes(norm), 3, 1e6), ratio(_bytes(ours), _bytes(norm)),
                        f"{_verdict(b_ratio, bytes_target)} (<= {bytes_target:.2f})"]
                     + [" / ".join(f"{s.completed}/{s.runs}" if (s := systems.get(n)) else "-"
-                                  for n in (OURS, ARQ, NORM_ACK, NORM_NOACK))])
+                                  for n in (OURS, ARQ, NORM_ACK, NORM_NOACK))]
+                    + [f"{_drops(runs, key, OURS)} / {_drops(runs, key, NORM_ACK if label == 'ACK' else NORM_NOACK)}"])
     return rows
 
 
 HEADER = (["kbit/s", "ours s", "ARQ s", "NORM ACK s", "NORM no-ACK s", "NORM held to", "ours/NORM time",
            "time target", "ours MB", "ARQ MB", "NORM MB", "ours/NORM bytes", "bytes target",
-           "complete ours / ARQ / NORM ACK / no-ACK"])
+           "complete ours / ARQ / NORM ACK / no-ACK", "radio-queue drops per run ours / NORM"])
 
 
 def _channel(run: RunMetrics) -> int:
@@ -102,12 +109,14 @@ def section(runs: list[RunMetrics], _out_dir: Path) -> str:
             "after the publish (completed runs only). MB: IP bytes all nodes put on the emulated medium "
             "(10^6 bytes), mean over completed runs. 'NORM held to': the NORM variant with the shorter mean "
             "time in that cell, against which both ratios are taken. Targets are the issue's (means over the "
-            "seeds). #N/A: no run of that system finished within the time limit; '-': not run.\n"]
+            "seeds). Radio-queue drops: frames a system's nodes handed to a radio whose queue (50 frames) was "
+            "full, counted in MB but never on the air. #N/A: no run of that system finished within the time limit; '-': not run.\n"]
     for scenario in sorted({r.scenario for r in runs}, key=lambda s: int(s.rsplit("to", 1)[1])):
         mine = [r for r in runs if r.scenario == scenario]
         receivers = max(r.subscribers for r in mine)
         for channel in sorted({_channel(r) for r in mine}):
             cells = group([r for r in mine if _channel(r) == channel], PARAMS)
             title = "one shared channel of the cell's capacity" if channel else "every node a radio of its own"
-            text += [f"## {scenario}: 1 sender to {receivers} receivers, {title}\n", table(HEADER, _rows(cells, channel))]
+            text += [f"## {scenario}: 1 sender to {receivers} receivers, {title}\n",
+                     table(HEADER, _rows(cells, channel, [r for r in mine if _channel(r) == channel]))]
     return "\n".join(text)
