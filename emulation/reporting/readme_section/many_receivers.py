@@ -44,7 +44,7 @@ def many_receivers(summary: dict[str, Any], link: Links) -> list[str]:
         "",
         "Where we lose, and why: on one shared channel our publisher keeps pacing its first pass at the"
         " channel's rate while the receivers' repairs take part of the air, so its own radio queue overflows"
-        " (frames dropped there per run, ours / NORM: " + "; ".join(shared_drops) + "); every dropped frame"
+        f" (frames dropped there per run, ours / NORM, {link(PAGE)}: " + "; ".join(shared_drops) + "); every dropped frame"
         " is loss the receivers must then repair. With radios of their own we are "
         + ("ahead in time in every cell but not by the issue's margin" if own_ratios and max(own_ratios) < 1
            else "not ahead in every cell")
