@@ -92,7 +92,6 @@ void Beacons::add_echoes(wire::Beacon& b, std::size_t limit, Micros now) {
   std::rotate(heard.begin(), first, heard.end());
   wire::FrameBudget echo_budget(std::min(limit / 2, wire::kBeaconEchoBase + kEchoesPerBeacon * wire::kBeaconEchoEstimate),
                                 wire::kBeaconEchoBase);
-  echo_from_ = heard.front();
   for (const NodeId id : heard) {
     echo_from_ = id;
     if (!echo_budget.take(wire::kBeaconEchoEstimate)) return;

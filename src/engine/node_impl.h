@@ -170,7 +170,7 @@ class NodeImpl : public NodeContext {
   BundleState bundling;
   WindowCoder window_coder{*this, WindowCoderSources{block_memory, queues, timing, limits}};  // window_coder.h
   // Other nodes' requests answered (repair_server.h).
-  RepairServer repair_server{*this, RepairServerSources{coder, window_coder, block_memory, ntm, queues, timing, peers, radio_model}};
+  RepairServer repair_server{*this, RepairServerSources{coder, window_coder, block_memory, ntm, queues, timing, peers}};
   Replicator replicator{*this, ReplicatorSources{replication, view, timing, ntm, queues, pacer}};
 
   ApplicationEvents events;  // to applications, integrity alarms rate-limited

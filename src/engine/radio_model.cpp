@@ -9,8 +9,8 @@ void RadioModel::on_sample(double ratio, Micros now) {
   const std::int64_t w = now / window_;
   if (w == last_window_) return;
   last_window_ = w;
-  over_[w] = 1;
-  std::erase_if(over_, [&](const auto& kv) { return (w - kv.first) * window_ > kHold; });
+  over_.insert(w);
+  std::erase_if(over_, [&](std::int64_t seen) { return (w - seen) * window_ > kHold; });
   if (static_cast<int>(over_.size()) >= kProofWindows) proof_at_ = now;
 }
 

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 
 #include "core/types.h"
 
@@ -50,7 +51,7 @@ class RadioModel {
   Micros window_;
   Micros proof_at_ = 0;
   std::int64_t last_window_ = -1;
-  std::map<std::int64_t, int> over_;  // traffic windows with a sample over the ratio (recent ones)
+  std::set<std::int64_t> over_;  // traffic windows with a sample over the ratio (recent ones)
   std::map<NodeId, Micros> claims_;
 };
 

@@ -19,7 +19,6 @@
 #include "engine/network_traffic_memory.h"
 #include "engine/node_context.h"
 #include "engine/peers.h"
-#include "engine/radio_model.h"
 #include "engine/repair/request_server.h"
 #include "engine/send_queues.h"
 #include "engine/repair/serve_budget.h"
@@ -38,7 +37,6 @@ struct RepairServerSources {
   SendQueues& queues;  // the repair and coded queues it fills; the publications it reads
   const Timing& timing;
   const PeerTable& peers;
-  const RadioModel& radio_model;
 };
 
 class RepairServer {
