@@ -5,7 +5,8 @@
 # seed-000 message-replacement ones with dissemd and TCP; seed 004's tracks
 # over HF (75 to 2400 bit/s, simplex) and satcom with dissemd and NORM; seed
 # 003's updates across random disconnections and seed 002's sensor stream,
-# each with dissemd and TCP) and writes the Markdown + PNG report. Needs root
+# each with dissemd and TCP; radio silence, EMCON, with dissemd) and writes
+# the Markdown + PNG report. Needs root
 # (network namespaces, TAPs).
 #
 #   scripts/experiments.sh quick                 # a few cells, one seed (minutes)
@@ -79,6 +80,7 @@ campaigns=(
   "norm-gateway       4 10.93.0.0/16"
   "baseline-1to10     4 10.94.0.0/16"
   "baseline-1to20     3 10.95.0.0/16"
+  "emcon              3 10.96.0.0/16"
 )
 mkdir -p "$out"
 runtime="$out/runtime.txt"

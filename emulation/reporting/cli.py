@@ -207,9 +207,10 @@ def _pages(args) -> int:
 
 def _seed_pages() -> dict:
     """Modules that write one page for several scenarios: module -> which scenarios are its."""
-    from . import many_receivers_report, seed002_report, seed003_report, seed004_report
+    from . import emcon_report, many_receivers_report, seed002_report, seed003_report, seed004_report
     return {seed002_report: seed002_report.is_seed002, seed003_report: seed003_report.is_seed003,
-            seed004_report: seed004_report.is_seed004, many_receivers_report: many_receivers_report.is_many_receivers}
+            seed004_report: seed004_report.is_seed004, many_receivers_report: many_receivers_report.is_many_receivers,
+            emcon_report: emcon_report.is_emcon}
 
 
 def _seed_page(args, module, scenarios: list[str], runs: list) -> str:

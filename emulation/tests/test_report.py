@@ -449,3 +449,37 @@ def test_many_receivers_page_holds_ours_to_the_faster_norm_and_judges_the_issues
     assert shared_rows[-1] == "0 / 0"
     index = (tmp_path / "out" / "README.md").read_text()
     assert "[baseline-1toN](baseline-1toN.md) (baseline-1to10): 18 runs" in index
+
+
+def _emcon_result(seed: int, silent_frames: int, delivered: int) -> dict:
+    def node(i, name, roles, result, collected):
+        return {"id": i, "name": name, "roles": roles, "result": result, "collected": collected}
+    publisher = node(1, "pub", ["all", "publisher"], {"messages_published": 20, "bytes_published": 1048580},
+                     {"traffic": {"data": {"sent": {"datagrams": 1020, "bytes": 1439200}}},
+                      "coding": {"parity_sent": 260}})
+    silent = [node(i, f"s{i - 1}", ["all", "silent"],
+                   {"expected": 20, "messages_completed": delivered if i == 2 else 20}, {"silent": True})
+              for i in (2, 3)]
+    stats = {"totals": {"nodes": {"bytes_sent": 1483075 + 54 * silent_frames}},
+             "nodes": [{"id": 1, "frames_sent": 1034, "bytes_sent": 1483075},
+                       {"id": 2, "frames_sent": silent_frames, "bytes_sent": 54 * silent_frames},
+                       {"id": 3, "frames_sent": 0, "bytes_sent": 0}]}
+    return {"scenario": "emcon", "seed": seed, "status": "ok",
+            "cell": {"reliability": 0.9, "silent_receivers_loss": 0.1},
+            "emulator": {"stats": stats}, "nodes": [publisher] + silent}
+
+
+def test_emcon_page_judges_silence_delivery_and_air_and_gives_the_bound(tmp_path):
+    sys.path.insert(0, str(REPO / "emulation"))
+    from reporting import emcon_report
+    quiet = emcon_report.section([_emcon_result(1, 0, 20), _emcon_result(2, 0, 20)], tmp_path)
+    assert "| >= 99.9 % delivered during silence | 100.00 % (80/80) | met |" in quiet
+    assert "| <= 1.25x the payload on the air | 1.414x (worst run) | missed |" in quiet
+    assert "| 0 bytes from the silent nodes (emulator) | 0 (most in a run) | met |" in quiet
+    # One block of k = 38 at 10 % loss needs 13 parity symbols for 0.999 (scipy's binomial tail).
+    assert "k = 38 fragments" in quiet and "r = 13 parity symbols" in quiet
+    assert "| 0.9 | 0.1 | 1 | ok | 40/40 | 0 | 0 | 1.414 | 38 | 13.0 |" in quiet
+    # IGMP reports from a node, and one message short: both verdicts turn.
+    loud = emcon_report.section([_emcon_result(1, 3, 19)], tmp_path)
+    assert "| 0 bytes from the silent nodes (emulator) | 162 (most in a run) | missed |" in loud
+    assert "| >= 99.9 % delivered during silence | 97.50 % (39/40) | missed |" in loud

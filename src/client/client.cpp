@@ -320,6 +320,12 @@ void Client::unwatch_links() {
   impl_->call(m);
 }
 
+void Client::set_silent(bool silent) {
+  ipc::ClientMessage m;
+  m.mutable_set_silent()->set_silent(silent);
+  if (!impl_->call(m).has_ok()) impl_->fail_protocol("dissemd answered set_silent with something else");
+}
+
 std::optional<ipc::LinkEventInfo> Client::next_link_event(std::chrono::milliseconds timeout) {
   if (!impl_->link_events.empty() || impl_->connection) return impl_->next(impl_->link_events, timeout);
   throw ConnectionError(impl_->closed_reason);

@@ -108,6 +108,9 @@ class Client {
   // thresholds. RequestError (Rejected) names a threshold out of range.
   void watch_links(const std::optional<engine::LinkThresholds>& thresholds = std::nullopt);
   void unwatch_links();
+  // Radio silence (EMCON) for the whole node (engine::Node::set_silent):
+  // true, and the daemon transmits nothing at all; false ends it.
+  void set_silent(bool silent);
 
   // The oldest pushed delivery (or event), waiting up to `timeout` for one.
   // nullopt on timeout. Throws ConnectionError once the connection is gone

@@ -61,6 +61,13 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   for (const auto& name : config.net.interfaces) smallest_mtu = std::min(smallest_mtu, net::interface_mtu(name));
   const auto engine_config = engine_config_for(config, id, os_random64(), smallest_mtu);
   node_ = std::make_unique<engine::Node>(engine_config, std::move(store), unix_now());
+  if (node_->silent()) {
+    log(LogLevel::Warn, "radio silence (EMCON): this node transmits nothing until `dissem emcon off`{}",
+        engine_config.silent ? "" : " (kept from its last run)");
+    if (config.net.mode == NetMode::Multicast)
+      log(LogLevel::Warn, "radio silence: joining {} makes the kernel send IGMP membership reports; under EMCON set "
+                          "net.mode = \"broadcast\"", config.net.group);
+  }
 
   for (const auto& name : config.net.interfaces) {
     net::TransportConfig t;
@@ -292,6 +299,11 @@ void Daemon::send_link_events(Micros now) {
   if (!link_watchers_.due(now)) return;
   for (const auto& [client, e] : link_watchers_.evaluate(node_->links(now), now))
     ipc_->link_event(client, ipc::LinkEventInfo{e.kind, ipc::peer_info(e.link, now)});
+}
+
+void Daemon::set_silent(ipc::ClientId, bool silent) {
+  node_->set_silent(silent, unix_now());
+  pump_later();  // silence ended: the beacon and the requests due now go
 }
 
 void Daemon::client_closed(ipc::ClientId client) {

@@ -55,6 +55,7 @@ class Daemon final : public ipc::Backend {
   std::vector<ipc::PeerInfo> peers() override;
   void watch_links(ipc::ClientId client, bool watch,
                    const std::optional<engine::LinkThresholds>& thresholds) override;
+  void set_silent(ipc::ClientId client, bool silent) override;
   void client_closed(ipc::ClientId client) override;
 
  private:

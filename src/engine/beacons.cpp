@@ -165,7 +165,7 @@ void Beacons::add_interests(wire::Beacon& b, wire::FrameBudget& budget, Micros n
   const std::uint32_t radius = src_.forwarding->interest_radius();
   if (radius == 0) return;
   const auto avoid = src_.forwarding->names_relays() ? src_.relay_watch.avoided(now) : std::set<NodeId>{};
-  for (auto& i : src_.interests.advertise(ctx_.config.node_id, src_.subscriptions.groups(), radius, avoid)) {
+  for (auto& i : src_.interests.advertise(ctx_.config.node_id, src_.subscriptions.groups_aloud(), radius, avoid)) {
     if (!budget.take(wire::beacon_interest_size(i.group, i.distance, i.via != 0))) break;
     auto* w = b.add_interests();
     w->set_group(i.group);

@@ -82,6 +82,10 @@ struct EngineConfig {
 
   // --- serving requests -----------------------------------------------------
   bool serve_requests = true;  // false: e.g. a sender behind a receive-less link
+  // Radio silence (EMCON, ACP 142) from start-up: the node transmits
+  // nothing at all, not even beacons, until Node::set_silent(false)
+  // (docs/ARCHITECTURE.md, "Radio silence").
+  bool silent = false;
   bool cache_unsubscribed = true;  // opportunistic listening
   bool use_traffic_memory = true;  // false: answer every request (for experiments)
   Micros ntm_window = 0;        // 0 = derived from RTT and capacity
@@ -128,6 +132,14 @@ struct EngineConfig {
   // publications waits: redundancy must not cost the publisher its offered load.
   Micros redundancy_backlog = 2 * kSeconds;
   std::uint64_t coding_memory = 64ull << 20;  // bytes of partially decoded blocks held
+  // Receivers this publisher cannot hear (silent under EMCON, or behind a
+  // receive-only link): the loss they are expected to have, and the chance
+  // each of them should decode every block from the first pass alone. With
+  // a loss above 0 every block carries at least the parity that reaches the
+  // target on a binomial loss model (coders/redundancy_planner.h), whatever
+  // the reports and the backlog say: such receivers have nothing else.
+  double silent_receivers_loss = 0.0;
+  double silent_delivery_target = 0.999;
 
   // --- beacons and peers -----------------------------------------------------
   // 0 = derived from the link capacity (engine/link_timers.h): 1 s and 5 s

@@ -59,6 +59,9 @@ NodeImpl::NodeImpl(const EngineConfig& c, std::unique_ptr<cache::Store> s, Micro
   limits.max_group_name = c.max_group_name;
   limits.max_request_ranges = c.max_request_fragments;
   limits.max_request_messages = c.max_request_fragments;
+  redundancy.set_silent_receivers(c.silent_receivers_loss, c.silent_delivery_target);
+  silent = c.silent || silence_kept();
+  stats.silent = silent;
   update_timing();
   restore_cache();
   // Spread first beacons so nodes started together do not collide.
@@ -116,7 +119,7 @@ void NodeImpl::run_request_round(Micros now) {
     ++stats.mfr_rounds_gated;
     return;
   }
-  if (auto mfr = request_rounds.build([this](const std::string& g) { return wants_group(g); }, now))
+  if (auto mfr = request_rounds.build([this](const std::string& g) { return asks_for_group(g); }, now))
     enqueue_control(std::move(*mfr), TrafficKind::Request);
 }
 
@@ -201,7 +204,7 @@ bool NodeImpl::wants_group(const std::string& group) const {
 }
 
 std::vector<std::string> NodeImpl::wanted_groups() const {
-  std::set<std::string> known = subscribers.subscriptions().groups();
+  std::set<std::string> known = subscribers.subscriptions().groups_aloud();
   for (const auto& [stream, st] : tracker.streams())
     if (!known.contains(stream.group) && forwarding->relays(stream.group, view)) known.insert(stream.group);
   for (const auto& g : interests.groups())
@@ -239,6 +242,17 @@ bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind
 // --- timers ------------------------------------------------------------------
 
 void NodeImpl::on_timer(Micros now) {
+  if (!silent) run_producers(now);
+  expire_due(now);
+  if (now >= next_housekeeping) {
+    housekeeping(now);
+    next_housekeeping = now + kHousekeepingInterval;
+  }
+  subscribers.on_timer(now);
+}
+
+// What builds datagrams for the air when due (none of it runs while silent).
+void NodeImpl::run_producers(Micros now) {
   repair_server.serve_due(now);
   window_coder.release_due(now);
   release_due_forwards(now);
@@ -253,12 +267,6 @@ void NodeImpl::on_timer(Micros now) {
     request_rounds.round_done(now);
   }
   if (now >= beacons.next()) beacon_due(now);
-  expire_due(now);
-  if (now >= next_housekeeping) {
-    housekeeping(now);
-    next_housekeeping = now + kHousekeepingInterval;
-  }
-  subscribers.on_timer(now);
 }
 
 void NodeImpl::beacon_due(Micros now) {
@@ -272,14 +280,16 @@ void NodeImpl::beacon_due(Micros now) {
 }
 
 Micros NodeImpl::next_deadline() const {
-  Micros t = std::min(beacons.next(), next_housekeeping);
+  Micros t = next_housekeeping;
   if (const auto due = expiries.next_due()) t = std::min(t, *due);
+  t = std::min(t, subscribers.next_deadline());
+  if (silent) return t;  // nothing is built for the air, nothing is sent
+  t = std::min(t, beacons.next());
   if (tracker.incomplete_count() > 0) t = std::min(t, request_rounds.next());
   if (auto due = repair_server.next_due()) t = std::min(t, *due);
   if (auto due = window_coder.next_due()) t = std::min(t, *due);
   if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);
   if (auto due = replicator.next_deadline()) t = std::min(t, *due);
-  t = std::min(t, subscribers.next_deadline());
   if (!queues.control.empty() || !queues.publications.empty() || !queues.repairs.empty() || !queues.coded.empty() ||
       !queues.windows.empty())
     t = std::min(t, pacer.next_send_time());

@@ -77,6 +77,12 @@ class Node {
   void acknowledge(SubscriptionId id, const MessageId& message, Micros now);
   // Forgets a durable subscription and its cursor; false if there is none.
   bool delete_subscription(const std::string& name, Micros now);
+  // Radio silence (EMCON): while silent the node transmits nothing at all,
+  // and receives, caches and delivers as usual (node_emcon.cpp). Starts
+  // silent when EngineConfig::silent says so or when it was silent when it
+  // last ran on this cache; set_silent is durable in the cache on return.
+  void set_silent(bool silent, Micros now);
+  bool silent() const;
   // Fetch up to `count` messages before the oldest held, per known publisher.
   void request_history(const std::string& group, std::uint32_t count, Micros now);
 

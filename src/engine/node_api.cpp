@@ -34,6 +34,8 @@ bool Node::delete_subscription(const std::string& name, Micros) { return impl_->
 void Node::request_history(const std::string& group, std::uint32_t count, Micros now) {
   impl_->subscribers.request_history(group, count, now);
 }
+void Node::set_silent(bool silent, Micros now) { impl_->set_silent(silent, now); }
+bool Node::silent() const { return impl_->silent; }
 std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) { return impl_->poll_datagram(now); }
 std::optional<Delivery> Node::get(const MessageId& id, Micros now) { return impl_->get(id, now); }
 std::vector<CachedMessage> Node::list(const ListRequest& request) { return impl_->list(request); }

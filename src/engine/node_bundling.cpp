@@ -60,6 +60,7 @@ OutgoingDatagram flush(NodeImpl& n, Micros now) {
 }  // namespace
 
 std::optional<OutgoingDatagram> NodeImpl::poll_datagram(Micros now) {
+  if (silent) return std::nullopt;  // EMCON (node_emcon.cpp)
   if (!pacer.can_send(now)) return std::nullopt;
   update_pacing(now);
   if (config.bundle_delay == 0) {

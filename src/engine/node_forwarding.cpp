@@ -11,6 +11,7 @@ namespace dissem::engine {
 
 void NodeImpl::offer_to_forwarding(const MessageMeta& meta, std::uint32_t offset, std::uint32_t length,
                                    bool subscribed, const ArrivedFrom& from, Micros now) {
+  if (silent) return;  // EMCON: nothing to rebroadcast (node_emcon.cpp)
   const auto decision = forwarding->on_new_fragment(
       controllers::ReceivedFragment{meta, offset, length, from.hops, subscribed, from.transmitter, from.repair}, view,
       now, rng);

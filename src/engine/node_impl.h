@@ -22,6 +22,7 @@
 //   node_send.cpp         the per-datagram choice among the send queues (queues)
 //   node_bundling.cpp     frames bundled into one datagram            (bundling)
 //   node_forwarding.cpp   the forwarding controller's rebroadcasts: judged, delayed, released
+//   node_emcon.cpp        radio silence (EMCON): set_silent, what waits for the air dropped
 //   node_cache_queries.cpp, node_links.cpp, node_relay_watch.cpp: as named
 //   controller_view.cpp   what controllers may see of the node (NodeView)
 #pragma once
@@ -132,6 +133,14 @@ class NodeImpl : public NodeContext {
   std::optional<OutgoingDatagram> poll_datagram(Micros now);
   // When a bundle being filled must go even without more company.
   std::optional<Micros> bundle_due() const;
+
+  // node_emcon.cpp: radio silence (EMCON). While `silent` nothing leaves
+  // the node: no datagram is polled, and nothing is built for the air but
+  // our own publications, which wait for silence to end.
+  void set_silent(bool on, Micros now);
+  // Whether the cache says this node was silent when it last ran.
+  bool silence_kept() const;
+  bool silent = false;
   // node_send.cpp: the next frame to send, unsealed (nullopt: nothing queued).
   std::optional<OutgoingDatagram> next_frame(Micros now);
   // The next datagram of priority level `level` (nullopt: an item was dropped instead).
@@ -198,6 +207,8 @@ class NodeImpl : public NodeContext {
  private:
   // node.cpp: this round's MFR, gated by the traffic heard (request_rounds.h)
   void run_request_round(Micros now);
+  // node.cpp: the timers that build datagrams for the air, when due.
+  void run_producers(Micros now);
   // node.cpp: sends a beacon now (beacons.h) or lets it wait for our first pass.
   void beacon_due(Micros now);
   // node.cpp
@@ -223,6 +234,9 @@ class NodeImpl : public NodeContext {
   // Whether this node requests missing data of `group`: a reliable local
   // subscription, or the forwarding controller relays the group for others.
   bool wants_group(const std::string& group) const;
+  // Whether this node may ask for `group` aloud: a reliable subscription
+  // that is not silent, or a relay's need (wants_group less silent subscriptions).
+  bool asks_for_group(const std::string& group) const;
   // Groups this node wants pushed: subscribed or relayed among those it knows of.
   std::vector<std::string> wanted_groups() const;
   // A peer was heard for the first time, or again after going silent.

@@ -100,6 +100,10 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
   if (n.peers.established(r.requester())) follow_overheard_request(n, r, now);
 
   if (!n.config.serve_requests) return;
+  if (n.silent) {
+    ++n.stats.requests_ignored_silent;
+    return;
+  }
   if (n.config.serve_gate_fraction > 0 && !n.traffic_below(n.config.serve_gate_fraction, now)) return;
   n.repair_server.on_request(r, now);
 }

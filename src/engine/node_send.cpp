@@ -5,6 +5,8 @@
 // own publications and repairs share the rate by PrioritySplit. Repairs are
 // checked against the NTM again at the last moment: another node may have
 // answered while this one waited in the queue.
+#include <algorithm>
+
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
 #include "engine/coders/window_image.h"
@@ -73,11 +75,15 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
     const std::uint32_t block = layout.block_of(offset);
     if (cur.next_offset == layout.end(block)) {
       const double allowance = parity_allowance(n, cur.id);
-      cur.parity_left = n.redundancy.parity_for(layout.symbols_in(block), allowance);
+      const std::uint32_t k = layout.symbols_in(block);
+      cur.parity_left = n.redundancy.parity_for(k, allowance);
       // A window-coded message has no tail of its own: the window symbols
-      // that follow it and its successors cover it.
-      if (block + 1 == layout.blocks() && allowance >= 1.0 && !window_coded(n, cur.id))
-        cur.parity_left += n.redundancy.tail_margin(layout.symbols_in(block));
+      // that follow it and its successors cover it (and its fraction covers
+      // silent receivers on average).
+      const bool windowed = window_coded(n, cur.id);
+      if (block + 1 == layout.blocks() && allowance >= 1.0 && !windowed)
+        cur.parity_left += n.redundancy.tail_margin(k);
+      if (!windowed) cur.parity_left = std::max(cur.parity_left, n.redundancy.silent_parity(k));
       cur.parity_block = block;
     }
   }

@@ -38,6 +38,10 @@ struct SubscriptionOptions {
   // message it has not acknowledged, then the rest as they come. Empty:
   // an anonymous subscription, gone with its client.
   std::string name;
+  // Silent (EMCON for one group): this subscription never makes the node
+  // transmit: no requests, no interest advertised, no summary naming the
+  // group. It gets what the first pass and others' repairs bring.
+  bool silent = false;
 };
 
 // What list() gives of a cached message: its metadata (total_length is the

@@ -96,6 +96,10 @@ struct Stats {
   // Subscriber-tree forwarding (relay_watch.h): times a neighbour our beacons
   // named as a next hop was heard relaying nothing and was no longer named.
   std::uint64_t relays_avoided = 0;
+  // Radio silence (EMCON): whether the node is silent now, and the requests
+  // of others it heard and left unanswered while it was.
+  bool silent = false;
+  std::uint64_t requests_ignored_silent = 0;
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;

@@ -72,6 +72,8 @@ class Backend {
   // engine's thresholds or by its own; watch = false stops them. Throws
   // std::invalid_argument naming a threshold out of range.
   virtual void watch_links(ClientId client, bool watch, const std::optional<engine::LinkThresholds>& thresholds) = 0;
+  // Radio silence (EMCON) for the whole node: engine::Node::set_silent.
+  virtual void set_silent(ClientId client, bool silent) = 0;
   // The connection is gone: drop its subscriptions. Called once per client,
   // never from inside another Backend call or IpcServer::deliver/event.
   virtual void client_closed(ClientId client) = 0;

@@ -75,6 +75,8 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_publish_queue_full(s.publish_queue_full);
   out.set_rate_decreases(s.rate_decreases);
   out.set_relays_avoided(s.relays_avoided);
+  out.set_silent(s.silent);
+  out.set_requests_ignored_silent(s.requests_ignored_silent);
   out.set_ended_claims_refused(s.ended_claims_refused);
   out.set_ended_claims_contradicted(s.ended_claims_contradicted);
   out.set_fragments_refused_ended(s.fragments_refused_ended);
@@ -149,6 +151,8 @@ StatsSnapshot from_proto(const Stats& in) {
   s.publish_queue_full = in.publish_queue_full();
   s.rate_decreases = in.rate_decreases();
   s.relays_avoided = in.relays_avoided();
+  s.silent = in.silent();
+  s.requests_ignored_silent = in.requests_ignored_silent();
   s.ended_claims_refused = in.ended_claims_refused();
   s.ended_claims_contradicted = in.ended_claims_contradicted();
   s.fragments_refused_ended = in.fragments_refused_ended();
@@ -322,6 +326,7 @@ void to_proto(const std::string& group, const engine::SubscriptionOptions& in, S
   out.set_min_priority(in.min_priority);
   for (const auto& t : in.tags) out.add_tags(t);
   out.set_name(in.name);
+  out.set_silent(in.silent);
 }
 
 engine::SubscriptionOptions from_proto(const Subscribe& in) {
@@ -333,6 +338,7 @@ engine::SubscriptionOptions from_proto(const Subscribe& in) {
   out.min_priority = in.min_priority();
   out.tags.assign(in.tags().begin(), in.tags().end());
   out.name = in.name();
+  out.silent = in.silent();
   return out;
 }
 

@@ -85,6 +85,10 @@ void run(Backend& backend, ClientId client, const ClientMessage& request, Respon
       out.mutable_ok();
       return;
     }
+    case ClientMessage::kSetSilent:
+      backend.set_silent(client, request.set_silent().silent());
+      out.mutable_ok();
+      return;
     case ClientMessage::kGetStats:
       to_proto(backend.stats(), *out.mutable_stats());
       return;

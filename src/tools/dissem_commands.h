@@ -39,6 +39,7 @@ struct SubscribeOptions {
   std::uint32_t min_priority = 0;
   std::vector<std::string> tags;  // deliver only these tags (empty: all)
   std::string name;               // durable: resumed under this name, each delivery acknowledged once written
+  bool silent = false;            // EMCON for this group: the subscription makes the node send nothing
   std::uint64_t count = 0;  // 0 = until the timeout (or forever)
   double timeout_s = 0;     // 0 = no timeout
   std::string out_dir;      // one file per message
@@ -74,6 +75,8 @@ void run_get(const std::string& socket, const GetOptions& o);
 void run_unsubscribe(const std::string& socket, const std::string& name);
 void run_list(const std::string& socket, const ListOptions& o);
 void run_stats(const std::string& socket, bool json);
+// Radio silence (EMCON) for the whole node: "on" or "off".
+void run_emcon(const std::string& socket, const std::string& state);
 struct PeersOptions {
   bool json = false;
   // --watch: the table redrawn every interval_s (clear and redraw on a

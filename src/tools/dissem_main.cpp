@@ -117,6 +117,9 @@ CLI::App* add_subscribe_command(CLI::App& app, SubscribeOptions& sub) {
                         "durable subscription: dissemd keeps it (and keeps fetching) after this command exits or "
                         "dissemd restarts; each message written is acknowledged, and subscribing under the name "
                         "again delivers every cached message not acknowledged yet");
+  subscribe->add_flag("--silent", sub.silent,
+                      "EMCON for this group: never make dissemd transmit for it (no requests, no interest "
+                      "advertised); get what the first pass and others' repairs bring");
   subscribe->add_option("--count", sub.count, "exit after this many messages (0: no limit)")->capture_default_str();
   subscribe->add_option("--timeout-s", sub.timeout_s, "give up after this many seconds (0: never)")
       ->check(CLI::NonNegativeNumber)
@@ -165,6 +168,14 @@ CLI::App* add_stats_command(CLI::App& app, bool& json) {
   CLI::App* stats = app.add_subcommand("stats", "traffic, MFR, repair, cache and delivery counters");
   stats->add_flag("--json", json, "machine-readable output");
   return stats;
+}
+
+CLI::App* add_emcon_command(CLI::App& app, std::string& state) {
+  CLI::App* emcon = app.add_subcommand(
+      "emcon", "radio silence: 'on' and dissemd transmits nothing at all (it still receives, caches and delivers; "
+               "publications wait), 'off' and it fetches what silence left missing");
+  emcon->add_option("state", state, "on or off")->required()->check(CLI::IsMember({"on", "off"}));
+  return emcon;
 }
 
 CLI::App* add_peers_command(CLI::App& app, PeersOptions& o) {
@@ -259,6 +270,8 @@ int main(int argc, char** argv) {
   CLI::App* list = add_list_command(app, list_options);
   bool stats_json = false;
   CLI::App* stats = add_stats_command(app, stats_json);
+  std::string emcon_state;
+  CLI::App* emcon = add_emcon_command(app, emcon_state);
   PeersOptions peers_options;
   CLI::App* peers = add_peers_command(app, peers_options);
   TopOptions top_options;
@@ -283,6 +296,7 @@ int main(int argc, char** argv) {
     if (*unsubscribe) run_unsubscribe(socket, unsubscribe_name);
     if (*list) run_list(socket, list_options);
     if (*stats) run_stats(socket, stats_json);
+    if (*emcon) run_emcon(socket, emcon_state);
     if (*peers) run_peers(socket, peers_options);
     if (*top) run_top(socket, top_options);
     if (*keygen) run_keygen(*keygen, keygen_options);

@@ -74,6 +74,8 @@ Json stats_json(const ipc::StatsSnapshot& snap) {
   j["group_refs_changed"] = s.group_refs_changed;
   j["rate_decreases"] = s.rate_decreases;
   j["relays_avoided"] = s.relays_avoided;
+  j["silent"] = s.silent;
+  j["requests_ignored_silent"] = s.requests_ignored_silent;
   j["ended_claims"] = {{"refused", s.ended_claims_refused},
                        {"contradicted", s.ended_claims_contradicted},
                        {"fragments_refused", s.fragments_refused_ended},
@@ -103,7 +105,10 @@ namespace {
 
 std::string stats_table(const ipc::StatsSnapshot& snap) {
   const auto& s = snap.engine;
-  std::string t = fmt::format("{:<8} {:>14} {:>12} {:>14} {:>12}\n", "traffic", "sent dgrams", "sent bytes",
+  std::string t = s.silent ? fmt::format("EMCON:    silent, nothing is sent ({} requests heard and left unanswered)\n",
+                                         s.requests_ignored_silent)
+                           : std::string{};
+  t += fmt::format("{:<8} {:>14} {:>12} {:>14} {:>12}\n", "traffic", "sent dgrams", "sent bytes",
                               "recv dgrams", "recv bytes");
   for (std::size_t i = 0; i < kTrafficKinds; ++i) {
     t += fmt::format("{:<8} {:>14} {:>12} {:>14} {:>12}\n", engine::traffic_kind_name(kind_at(i)), s.sent[i].datagrams,
@@ -171,6 +176,11 @@ void run_stats(const std::string& socket, bool json) {
   auto c = connect_or_explain(socket);
   const auto snap = c.stats();
   print(json ? json_text(stats_json(snap)) + "\n" : stats_table(snap));
+}
+
+void run_emcon(const std::string& socket, const std::string& state) {
+  auto c = connect_or_explain(socket);
+  c.set_silent(state == "on");
 }
 
 }  // namespace dissem::cli

@@ -191,6 +191,7 @@ void run_subscribe(const std::string& socket, const SubscribeOptions& o) {
   so.min_priority = o.min_priority;
   so.tags = o.tags;
   so.name = o.name;
+  so.silent = o.silent;
   const auto subscription = c.subscribe(o.group, so);
   // Tells scripts (and the tests) that publishing now will be seen.
   if (!o.quiet) note(fmt::format("subscribed to {} on {}", o.group, socket));

@@ -48,6 +48,7 @@ class EngineBackend final : public ipc::Backend {
   void watch_links(ipc::ClientId, bool, const std::optional<engine::LinkThresholds>& thresholds) override {
     if (thresholds) engine::check_link_thresholds(*thresholds);
   }
+  void set_silent(ipc::ClientId, bool silent) override { node_.set_silent(silent, now_); }
   void client_closed(ipc::ClientId) override {}
   void advance() { now_ += 10 * kMillis; }
 

@@ -261,6 +261,24 @@ TEST_F(DissemCli, PeersListsTheOtherDaemon) {
   EXPECT_FALSE(parse_json(json.out).is_discarded()) << json.out;
 }
 
+TEST_F(DissemCli, EmconSilencesTheDaemonAndStatsSayIt) {
+  CliDaemon d(dir_, "quiet", port_);
+  CliRunner cli(dir_);
+  ASSERT_EQ(cli.run({"--socket", d.socket(), "emcon", "on"}).code, 0);
+  const Json on = parse_json(cli.run({"--socket", d.socket(), "stats", "--json"}).out);
+  ASSERT_FALSE(on.is_discarded());
+  EXPECT_TRUE(on.value("silent", false));
+  const double beacons = number_at(on, "/traffic/beacon/sent/datagrams");
+  std::this_thread::sleep_for(2500ms);  // beacons are 1 s apart on loopback
+  const Json later = parse_json(cli.run({"--socket", d.socket(), "stats", "--json"}).out);
+  EXPECT_EQ(number_at(later, "/traffic/beacon/sent/datagrams"), beacons) << "a silent daemon beaconed";
+  EXPECT_NE(cli.run({"--socket", d.socket(), "stats"}).out.find("EMCON:    silent"), std::string::npos);
+  ASSERT_EQ(cli.run({"--socket", d.socket(), "emcon", "off"}).code, 0);
+  const Json off = parse_json(cli.run({"--socket", d.socket(), "stats", "--json"}).out);
+  EXPECT_FALSE(off.value("silent", true));
+  EXPECT_EQ(cli.run({"--socket", d.socket(), "emcon", "maybe"}).code, 2) << "on or off only";
+}
+
 TEST_F(DissemCli, MissingSocketExitsThreeNamingThePath) {
   CliRunner cli(dir_);
   const std::string missing = (dir_ / "nobody.sock").string();

@@ -142,6 +142,10 @@ class FakeBackend : public Backend {
     std::lock_guard lock(mu);
     link_watches.emplace_back(client, watch, thresholds);
   }
+  void set_silent(ClientId client, bool silent) override {
+    std::lock_guard lock(mu);
+    silences.emplace_back(client, silent);
+  }
   void client_closed(ClientId client) override {
     std::lock_guard lock(mu);
     closed.push_back(client);
@@ -168,6 +172,7 @@ class FakeBackend : public Backend {
   std::vector<std::pair<std::string, std::uint32_t>> history_requests;
   std::vector<ClientId> closed;
   std::vector<std::tuple<ClientId, bool, std::optional<engine::LinkThresholds>>> link_watches;
+  std::vector<std::pair<ClientId, bool>> silences;
   std::uint64_t seq = 0;
   engine::SubscriptionId next_subscription = 100;
 };
@@ -413,6 +418,7 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   filtered.history = 3;
   filtered.min_priority = 4;
   filtered.tags = {"a", "b"};
+  filtered.silent = true;
   const auto sub = c.subscribe("news", filtered);
   {
     std::lock_guard lock(backend_.mu);
@@ -423,6 +429,7 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
     EXPECT_EQ(s.options.history, 3u);
     EXPECT_EQ(s.options.min_priority, 4u);
     EXPECT_EQ(s.options.tags, (std::vector<std::string>{"a", "b"}));
+    EXPECT_TRUE(s.options.silent);
   }
   c.request_history("news", 4);
   c.unsubscribe(sub);
@@ -476,6 +483,17 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   EXPECT_DOUBLE_EQ(peers[0].received_bytes_per_s, 2048.5);
   EXPECT_DOUBLE_EQ(peers[0].sent_bytes_per_s, 4096.0);
   EXPECT_FALSE(peers[1].loss_in.has_value());
+}
+
+TEST_F(IpcServerTest, SilenceIsSetAndEndedForTheWholeNode) {
+  start_server();
+  client::Client c(path_);
+  c.set_silent(true);
+  c.set_silent(false);
+  std::lock_guard lock(backend_.mu);
+  ASSERT_EQ(backend_.silences.size(), 2u);
+  EXPECT_TRUE(backend_.silences[0].second);
+  EXPECT_FALSE(backend_.silences[1].second);
 }
 
 TEST_F(IpcServerTest, LinkEventsReachOnlyTheClientsThatWatch) {

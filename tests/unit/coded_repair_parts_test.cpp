@@ -111,6 +111,26 @@ TEST(RedundancyPlanner, CoverSizesForTheReceiverAtItsRankSoEnoughHoldEachBlock) 
   EXPECT_NEAR(two.sizing_loss(), 0.40, 1e-12);
 }
 
+TEST(RedundancyPlanner, SilentReceiversGetTheParityOfTheirDeliveryTarget) {
+  RedundancyPlanner p(0.0, 1.0);
+  EXPECT_EQ(p.silent_parity(50), 0u) << "no silent receivers configured";
+  p.set_silent_receivers(0.1, 0.999);
+  // The least r with P(Binomial(k + r, 0.9) >= k) >= 0.999 (scipy.stats.binom.sf).
+  EXPECT_EQ(p.silent_parity(50), 15u);
+  EXPECT_EQ(p.silent_parity(64), 17u);
+  EXPECT_EQ(p.silent_parity(255), 47u);
+  EXPECT_EQ(p.silent_parity(1), 2u) << "1 - 0.1^3 = 0.999";
+  // Larger blocks need a smaller share: the tail narrows.
+  EXPECT_LT(p.silent_parity(255) / 255.0, p.silent_parity(50) / 50.0);
+  // Without any report the fraction is still the silent receivers' loss / (1 - loss).
+  EXPECT_NEAR(p.fraction(), 0.1 / 0.9, 1e-12);
+  p.set_silent_receivers(0.3, 0.99);
+  EXPECT_GT(p.silent_parity(50), 15u);
+  p.set_silent_receivers(0.0, 0.999);
+  EXPECT_EQ(p.silent_parity(50), 0u);
+  EXPECT_EQ(p.fraction(), 0.0);
+}
+
 TEST(RedundancyPlanner, OneFragmentMessagesGetAnExtraCopyEverySoOften) {
   RedundancyPlanner p(0.25, 1.0);
   std::uint32_t parity = 0;

@@ -35,6 +35,36 @@ TEST(NodeRestart, PublisherNeverReusesASequenceNumber) {
   EXPECT_EQ(again.publish(request("other", bytes_of(100, 5)), kT0 + kSeconds).seq, 2u);
 }
 
+TEST(NodeRestart, SilenceOutlivesARestartUntilItIsEnded) {
+  TempDb db;
+  {
+    Node quiet(fast_config(7), cache::Store::open(db.path()), kT0);
+    EXPECT_FALSE(quiet.silent());
+    quiet.set_silent(true, kT0);
+    // Silent: not a datagram, however long the timers run.
+    for (Micros t = kT0; t < kT0 + 5 * kSeconds; t += 100 * kMillis) {
+      quiet.on_timer(t);
+      EXPECT_FALSE(quiet.poll_datagram(t).has_value());
+    }
+  }
+  {
+    // Restarted with engine.silent off (a crash, a reboot): still silent.
+    Node again(fast_config(7), cache::Store::open(db.path()), kT0 + 10 * kSeconds);
+    EXPECT_TRUE(again.silent());
+    EXPECT_TRUE(again.stats().silent);
+    EXPECT_GE(again.next_deadline(), kT0 + 10 * kSeconds) << "a silent node has nothing due for the air";
+    again.set_silent(false, kT0 + 10 * kSeconds);
+  }
+  Node loud(fast_config(7), cache::Store::open(db.path()), kT0 + 20 * kSeconds);
+  EXPECT_FALSE(loud.silent());
+  bool sent = false;
+  for (Micros t = kT0 + 20 * kSeconds; t < kT0 + 25 * kSeconds && !sent; t += 100 * kMillis) {
+    loud.on_timer(t);
+    sent = loud.poll_datagram(t).has_value();
+  }
+  EXPECT_TRUE(sent) << "silence ended: beacons go again";
+}
+
 TEST(NodeRestart, SequenceSurvivesEvictionOfOwnMessages) {
   TempDb db;
   cache::StoreOptions small;

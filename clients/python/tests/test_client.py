@@ -473,3 +473,25 @@ def test_durable_subscription_resumes_after_the_client_goes(daemons):
                 sub.subscribe("pytest/other-group", name="pytest-worker")
             assert sub.delete_subscription("pytest-worker")
             assert not sub.delete_subscription("pytest-worker")
+
+
+def test_radio_silence_sends_nothing_yet_delivers_and_ends_on_request(start_daemon, daemons):
+    a, _ = daemons
+    quiet = start_daemon("quiet")
+
+    def sent(s):
+        return sum(getattr(s.sent, k).datagrams for k in ("data", "repair", "mfr", "beacon", "forward", "summary"))
+
+    with Client(quiet.socket) as q, Client(a.socket) as pub:
+        q.subscribe("pytest/emcon")
+        q.set_silent(True)
+        silent = q.stats()
+        assert silent.silent
+        mid = pub.publish("pytest/emcon", pattern(100_000))
+        d = q.next_delivery(timeout=30.0)
+        assert d is not None and (d.publisher, d.seq) == (mid.publisher, mid.seq) and d.payload == pattern(100_000)
+        time.sleep(2.5)  # beacons would have gone meanwhile (1 s period on loopback)
+        assert sent(q.stats()) == sent(silent), "a silent daemon sent datagrams"
+        q.set_silent(False)
+        wait_for(lambda: sent(q.stats()) > sent(silent), 10, "a beacon once silence ended")
+        assert not q.stats().silent

@@ -31,7 +31,7 @@ double RedundancyPlanner::sizing_loss() const {
 }
 
 double RedundancyPlanner::fraction() const {
-  const double loss = std::min(sizing_loss(), 0.95);
+  const double loss = std::min(std::max(sizing_loss(), silent_loss_), 0.95);
   return std::clamp(loss / (1.0 - loss), min_, std::max(min_, max_));
 }
 
@@ -41,6 +41,39 @@ std::uint32_t RedundancyPlanner::tail_margin(std::uint32_t k) const {
   const double loss = f / (1.0 + f);  // the loss this fraction answers
   const double sent = k * (1.0 + f);
   return static_cast<std::uint32_t>(std::ceil(std::sqrt(sent * loss * (1.0 - loss)) / (1.0 - loss)));
+}
+
+namespace {
+
+// P(X >= k) for X ~ Binomial(n, q), 0 < q < 1, summed from the top term
+// down in log space (n is at most 510 here).
+double binomial_tail(std::uint32_t n, std::uint32_t k, double q) {
+  if (k == 0) return 1.0;
+  if (k > n) return 0.0;
+  double sum = 0;
+  for (std::uint32_t x = k; x <= n; ++x) {
+    const double log_term = std::lgamma(n + 1.0) - std::lgamma(x + 1.0) - std::lgamma(n - x + 1.0) +
+                            x * std::log(q) + (n - x) * std::log1p(-q);
+    sum += std::exp(log_term);
+  }
+  return std::min(sum, 1.0);
+}
+
+}  // namespace
+
+void RedundancyPlanner::set_silent_receivers(double loss, double target) {
+  silent_loss_ = std::clamp(loss, 0.0, 0.95);
+  silent_target_ = std::clamp(target, 0.0, 0.999999);
+  silent_parity_.clear();
+}
+
+std::uint32_t RedundancyPlanner::silent_parity(std::uint32_t k) const {
+  if (silent_loss_ <= 0 || k == 0) return 0;
+  if (auto it = silent_parity_.find(k); it != silent_parity_.end()) return it->second;
+  std::uint32_t r = 0;
+  while (r < 255 && binomial_tail(k + r, k, 1.0 - silent_loss_) < silent_target_) ++r;
+  silent_parity_.emplace(k, r);
+  return r;
 }
 
 std::uint32_t RedundancyPlanner::parity_for(std::uint32_t k, double allowance) {

@@ -15,6 +15,14 @@
 // serve them while the publisher's goes on with the next block. cover = 1
 // sizes for the worst, as a protocol in which only the source repairs must. Fractions carry over between blocks, so a
 // stream of one-fragment messages gets one extra copy every so many messages.
+//
+// Receivers that cannot report (silent under EMCON, or one-way links) get
+// their own floor (set_silent_receivers): a block of k carries at least the
+// parity r with which a receiver losing a fraction L of symbols at random
+// still gets k of the k + r with the configured probability (a binomial
+// tail, exact), and the fraction never falls below L / (1 - L). Silent
+// receivers cannot ask for the rest, so this floor is not cut for the
+// backlog.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +61,13 @@ class RedundancyPlanner {
   // The loss the first pass is sized for (see above); 0 with no report.
   double sizing_loss() const;
 
+  // Receivers we cannot hear expect `loss` (0: none known) and should decode
+  // each block from the first pass with probability `target`.
+  void set_silent_receivers(double loss, double target);
+  // Parity a block of `k` source symbols needs for them (0 with none known):
+  // the least r with P(Binomial(k + r, 1 - loss) >= k) >= target, at most 255.
+  std::uint32_t silent_parity(std::uint32_t k) const;
+
  private:
   struct Report {
     double loss = 0;
@@ -64,6 +79,9 @@ class RedundancyPlanner {
   bool cover_allowed_ = false;
   double credit_ = 0;
   std::map<NodeId, Report> reports_;
+  double silent_loss_ = 0;
+  double silent_target_ = 0;
+  mutable std::map<std::uint32_t, std::uint32_t> silent_parity_;  // by k, computed once
 };
 
 }  // namespace dissem::engine

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -51,6 +52,9 @@ class RepairServer {
   std::optional<Micros> next_due() const { return server_.next_due(); }
   // A neighbour went silent: its budget is forgotten.
   void forget(NodeId peer) { budget_.forget(peer); }
+  // This node went silent (EMCON): the answers waiting for their delay are
+  // dropped (others answer; ours would be stale when silence ends).
+  void drop_pending() { server_.take_due(std::numeric_limits<Micros>::max()); }
 
  private:
   // A whole message or byte ranges of it that a request asks of this node.

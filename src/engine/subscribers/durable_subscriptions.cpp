@@ -90,7 +90,8 @@ std::string encode_ranges(const SeqRanges& r) {
 std::string DurableSubscriptions::encode_options(const std::string& group, const SubscriptionOptions& o) {
   Writer w;
   w.str(group);
-  w.u64((o.reliable ? 1u : 0u) | (o.ordered ? 2u : 0u) | (o.use_publisher_history ? 4u : 0u));
+  w.u64((o.reliable ? 1u : 0u) | (o.ordered ? 2u : 0u) | (o.use_publisher_history ? 4u : 0u) |
+        (o.silent ? 8u : 0u));
   w.u64(o.history);
   w.u64(o.min_priority);
   w.u64(o.tags.size());
@@ -112,6 +113,7 @@ std::optional<std::pair<std::string, SubscriptionOptions>> DurableSubscriptions:
   o.reliable = (*flags & 1) != 0;
   o.ordered = (*flags & 2) != 0;
   o.use_publisher_history = (*flags & 4) != 0;
+  o.silent = (*flags & 8) != 0;
   o.history = static_cast<std::uint32_t>(*history);
   o.min_priority = static_cast<std::uint32_t>(*min_priority);
   for (std::uint64_t i = 0; i < *tags; ++i) {

@@ -22,6 +22,7 @@ void LocalSubscribers::restore() {
     s.ordered = d.options.ordered;
     s.min_priority = d.options.min_priority;
     s.tags = d.options.tags;
+    s.silent = d.options.silent;
     s.name = name;
     s.attached = false;  // until a client subscribes under the name again
     d.id = subscriptions_.add(std::move(s));
@@ -38,6 +39,7 @@ SubscriptionId LocalSubscribers::subscribe(const std::string& group, const Subsc
   s.use_publisher_history = o.use_publisher_history;
   s.min_priority = o.min_priority;
   s.tags = o.tags;
+  s.silent = o.silent;
   const SubscriptionId id = subscriptions_.add(std::move(s));
   start_history(id, group, o, now);
   return id;
@@ -104,6 +106,7 @@ SubscriptionId LocalSubscribers::subscribe_durable(const std::string& group, con
   s->ordered = o.ordered;
   s->min_priority = o.min_priority;
   s->tags = o.tags;
+  s->silent = o.silent;  // resubscribing aloud ends a durable subscription's silence
   s->attached = true;
   // Resumed: every cached message of the group not acknowledged yet, oldest
   // first per publisher; what completes later follows as usual.

@@ -33,6 +33,19 @@ bool Subscriptions::reliable(const std::string& group) const {
                      [&](const auto& kv) { return kv.second.group == group && kv.second.reliable; });
 }
 
+bool Subscriptions::reliable_aloud(const std::string& group) const {
+  return std::any_of(subs_.begin(), subs_.end(), [&](const auto& kv) {
+    return kv.second.group == group && kv.second.reliable && !kv.second.silent;
+  });
+}
+
+std::set<std::string> Subscriptions::groups_aloud() const {
+  std::set<std::string> out;
+  for (const auto& [id, s] : subs_)
+    if (!s.silent) out.insert(s.group);
+  return out;
+}
+
 std::uint32_t Subscriptions::history(const std::string& group, std::uint32_t publisher_hint) const {
   std::uint32_t h = 0;
   for (const auto& [id, s] : subs_) {

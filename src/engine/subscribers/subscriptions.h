@@ -38,6 +38,7 @@ struct Subscription {
   // detached (delivering nowhere, still fetching) while no client holds them.
   std::string name;
   bool attached = true;
+  bool silent = false;  // SubscriptionOptions::silent
   std::map<StreamId, OrderState> order;
 
   bool accepts(const MessageMeta& meta) const {
@@ -62,6 +63,11 @@ class Subscriptions {
   // Every group with at least one subscription, ordered.
   std::set<std::string> groups() const;
   bool reliable(const std::string& group) const;
+  // A reliable subscription to `group` that may make the node transmit
+  // (request, advertise interest): one that is not silent.
+  bool reliable_aloud(const std::string& group) const;
+  // Groups with a subscription that is not silent, ordered.
+  std::set<std::string> groups_aloud() const;
   // Prior messages to fetch on first contact with a publisher of `group`.
   std::uint32_t history(const std::string& group, std::uint32_t publisher_hint) const;
 

@@ -46,6 +46,7 @@ CLI::App* add_receive_command(CLI::App& app, ReceiveArgs& r) {
                   "with a workload: stop this long after its last message was produced (exit 4 if some never came)")
       ->check(CLI::NonNegativeNumber);
   rec->add_flag("--unreliable", r.unreliable, "subscribe without requesting missing fragments");
+  rec->add_flag("--silent", r.silent, "a silent subscription (EMCON for the group): it never makes dissemd transmit");
   rec->add_option("--history", r.history,
                   "earlier messages to fetch per publisher (a node that first hears a stream mid-way)");
   return rec;

@@ -62,7 +62,11 @@ int run_receive(const ReceiveArgs& a) {
   if (plan.streams.empty() && a.expect == 0) throw std::invalid_argument("give --expect or a workload (--plan, --stream)");
   ReceptionLog log(std::move(plan), a.expect);
   client::Client c(a.socket);
-  c.subscribe(a.group, !a.unreliable, /*ordered=*/false, a.history);
+  engine::SubscriptionOptions options;
+  options.reliable = !a.unreliable;
+  options.history = a.history;
+  options.silent = a.silent;
+  c.subscribe(a.group, options);
   const auto t0 = Clock::now();
   const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(a.time_limit_s));
   Stop stop = Stop::Running;

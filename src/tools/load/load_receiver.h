@@ -16,6 +16,7 @@ struct ReceiveArgs {
   double time_limit_s = 600;
   double linger_s = -1;  // with a workload: stop this long after its last message was produced (< 0: never)
   bool unreliable = false;
+  bool silent = false;  // a silent subscription (EMCON for the group)
   std::uint32_t history = 0;
 };
 

@@ -327,10 +327,13 @@ class Client(protocol.InboxClient):
         min_priority: int = 0,
         tags: Sequence[str] = (),
         name: str = "",
+        silent: bool = False,
     ) -> int:
         """As dissem_client.Client.subscribe(); returns the subscription id."""
         return await self._call(
-            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags, name)
+            protocol.subscribe(
+                group, reliable, ordered, history, use_publisher_history, min_priority, tags, name, silent
+            )
         )
 
     async def unsubscribe(self, subscription: int) -> None:
@@ -373,6 +376,10 @@ class Client(protocol.InboxClient):
 
     async def unwatch_links(self) -> None:
         await self._call(protocol.unwatch_links())
+
+    async def set_silent(self, silent: bool) -> None:
+        """As dissem_client.Client.set_silent(): radio silence on or off."""
+        await self._call(protocol.set_silent(silent))
 
     # -- pushed messages -------------------------------------------------------------
 

@@ -294,6 +294,7 @@ class Client(protocol.InboxClient):
         min_priority: int = 0,
         tags: Sequence[str] = (),
         name: str = "",
+        silent: bool = False,
     ) -> int:
         """Subscribes this connection to `group`; returns the subscription id.
         `history` prior messages are fetched per publisher (or the publisher's
@@ -302,9 +303,13 @@ class Client(protocol.InboxClient):
         are given, are delivered. With a `name` the subscription is durable:
         it outlives this connection and the daemon, and subscribing under the
         name again delivers every cached message not acknowledged
-        (acknowledge()) yet."""
+        (acknowledge()) yet. A `silent` subscription never makes the daemon
+        transmit (radio silence for the group: no requests, no interest
+        advertised); it gets what the first pass and others' repairs bring."""
         return self._call(
-            protocol.subscribe(group, reliable, ordered, history, use_publisher_history, min_priority, tags, name)
+            protocol.subscribe(
+                group, reliable, ordered, history, use_publisher_history, min_priority, tags, name, silent
+            )
         )
 
     def unsubscribe(self, subscription: int) -> None:
@@ -360,6 +365,13 @@ class Client(protocol.InboxClient):
     def unwatch_links(self) -> None:
         """No more link events (those already queued stay)."""
         self._call(protocol.unwatch_links())
+
+    def set_silent(self, silent: bool) -> None:
+        """Radio silence (EMCON) for the whole node: while silent the daemon
+        transmits nothing at all, not even beacons, and receives, caches
+        and delivers as usual; its publications wait. False ends it, and
+        requests fetch what silence left missing. stats().silent tells."""
+        self._call(protocol.set_silent(silent))
 
     # -- pushed messages -------------------------------------------------------------
 

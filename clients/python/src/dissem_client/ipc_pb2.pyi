@@ -57,7 +57,7 @@ class Cancel(_message.Message):
     def __init__(self, group: _Optional[str] = ..., seqs: _Optional[_Iterable[int]] = ..., tag: _Optional[str] = ..., expiry_ms: _Optional[int] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ["acknowledge", "cancel", "delete_subscription", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "subscribe", "unsubscribe", "watch_links"]
+    __slots__ = ["acknowledge", "cancel", "delete_subscription", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "set_silent", "subscribe", "unsubscribe", "watch_links"]
     ACKNOWLEDGE_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
     DELETE_SUBSCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +68,7 @@ class ClientMessage(_message.Message):
     PUBLISH_FIELD_NUMBER: _ClassVar[int]
     REQUEST_HISTORY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SET_SILENT_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     WATCH_LINKS_FIELD_NUMBER: _ClassVar[int]
@@ -81,10 +82,11 @@ class ClientMessage(_message.Message):
     publish: Publish
     request_history: RequestHistory
     request_id: int
+    set_silent: SetSilent
     subscribe: Subscribe
     unsubscribe: Unsubscribe
     watch_links: WatchLinks
-    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ..., acknowledge: _Optional[_Union[Acknowledge, _Mapping]] = ..., delete_subscription: _Optional[_Union[DeleteSubscription, _Mapping]] = ..., watch_links: _Optional[_Union[WatchLinks, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ..., acknowledge: _Optional[_Union[Acknowledge, _Mapping]] = ..., delete_subscription: _Optional[_Union[DeleteSubscription, _Mapping]] = ..., watch_links: _Optional[_Union[WatchLinks, _Mapping]] = ..., set_silent: _Optional[_Union[SetSilent, _Mapping]] = ...) -> None: ...
 
 class CodingStats(_message.Message):
     __slots__ = ["blocks_decoded", "dropped_memory", "fragments_decoded", "generated", "ignored", "innovative", "parity_sent", "received", "recoded", "redundant"]
@@ -359,8 +361,14 @@ class ServerMessage(_message.Message):
     response: Response
     def __init__(self, response: _Optional[_Union[Response, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ..., link_event: _Optional[_Union[LinkEvent, _Mapping]] = ...) -> None: ...
 
+class SetSilent(_message.Message):
+    __slots__ = ["silent"]
+    SILENT_FIELD_NUMBER: _ClassVar[int]
+    silent: bool
+    def __init__(self, silent: bool = ...) -> None: ...
+
 class Stats(_message.Message):
-    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "summaries_received", "summaries_sent", "supersession_refused"]
+    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_ignored_silent", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "silent", "summaries_received", "summaries_sent", "supersession_refused"]
     class IntegrityEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -418,12 +426,14 @@ class Stats(_message.Message):
     RELAYS_AVOIDED_FIELD_NUMBER: _ClassVar[int]
     REPAIRS_QUEUED_FIELD_NUMBER: _ClassVar[int]
     REPAIRS_SUPPRESSED_NTM_FIELD_NUMBER: _ClassVar[int]
+    REQUESTS_IGNORED_SILENT_FIELD_NUMBER: _ClassVar[int]
     REQUESTS_TRIMMED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_BYTES_TRIMMED_FIELD_NUMBER: _ClassVar[int]
     RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
     SENT_FIELD_NUMBER: _ClassVar[int]
     SIGNATURES_CHECKED_FIELD_NUMBER: _ClassVar[int]
     SIGNATURES_VOUCHED_FIELD_NUMBER: _ClassVar[int]
+    SILENT_FIELD_NUMBER: _ClassVar[int]
     SUMMARIES_RECEIVED_FIELD_NUMBER: _ClassVar[int]
     SUMMARIES_SENT_FIELD_NUMBER: _ClassVar[int]
     SUPERSESSION_REFUSED_FIELD_NUMBER: _ClassVar[int]
@@ -471,24 +481,27 @@ class Stats(_message.Message):
     repairs_queued: int
     repairs_suppressed_ntm: int
     request_bytes_trimmed: int
+    requests_ignored_silent: int
     requests_trimmed: int
     rss_bytes: int
     sent: TrafficByKind
     signatures_checked: int
     signatures_vouched: int
+    silent: bool
     summaries_received: int
     summaries_sent: int
     supersession_refused: int
-    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ...) -> None: ...
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ..., silent: bool = ..., requests_ignored_silent: _Optional[int] = ...) -> None: ...
 
 class Subscribe(_message.Message):
-    __slots__ = ["group", "history", "min_priority", "name", "ordered", "reliable", "tags", "use_publisher_history"]
+    __slots__ = ["group", "history", "min_priority", "name", "ordered", "reliable", "silent", "tags", "use_publisher_history"]
     GROUP_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
     MIN_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     ORDERED_FIELD_NUMBER: _ClassVar[int]
     RELIABLE_FIELD_NUMBER: _ClassVar[int]
+    SILENT_FIELD_NUMBER: _ClassVar[int]
     TAGS_FIELD_NUMBER: _ClassVar[int]
     USE_PUBLISHER_HISTORY_FIELD_NUMBER: _ClassVar[int]
     group: str
@@ -497,9 +510,10 @@ class Subscribe(_message.Message):
     name: str
     ordered: bool
     reliable: bool
+    silent: bool
     tags: _containers.RepeatedScalarFieldContainer[str]
     use_publisher_history: bool
-    def __init__(self, group: _Optional[str] = ..., reliable: bool = ..., ordered: bool = ..., history: _Optional[int] = ..., use_publisher_history: bool = ..., min_priority: _Optional[int] = ..., tags: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ...) -> None: ...
+    def __init__(self, group: _Optional[str] = ..., reliable: bool = ..., ordered: bool = ..., history: _Optional[int] = ..., use_publisher_history: bool = ..., min_priority: _Optional[int] = ..., tags: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., silent: bool = ...) -> None: ...
 
 class SubscribeAck(_message.Message):
     __slots__ = ["subscription_id"]

@@ -75,7 +75,7 @@ def _traffic(m: pb.TrafficByKind) -> TrafficByKind:
     )
 
 
-_STATS_NESTED = ("sent", "received", "malformed", "integrity")
+_STATS_NESTED = ("sent", "received", "malformed", "integrity", "silent")
 
 
 def stats_from_proto(m: pb.Stats) -> Stats:
@@ -88,6 +88,7 @@ def stats_from_proto(m: pb.Stats) -> Stats:
         received=_traffic(m.received),
         malformed=dict(m.malformed),
         integrity=dict(m.integrity),
+        silent=bool(m.silent),
         **scalars,
     )
 
@@ -452,6 +453,7 @@ def subscribe(
     min_priority: int = 0,
     tags: Sequence[str] = (),
     name: str = "",
+    silent: bool = False,
 ) -> Call[int]:
     m = pb.ClientMessage()
     s = m.subscribe
@@ -463,6 +465,7 @@ def subscribe(
     s.min_priority = min_priority
     s.tags.extend(tags)
     s.name = name
+    s.silent = silent
 
     def read(r: pb.Response) -> int:
         return r.subscribe_ack.subscription_id
@@ -561,6 +564,12 @@ def watch_links(thresholds: Optional[LinkThresholds] = None) -> Call[None]:
     m.watch_links.SetInParent()
     if thresholds is not None:
         thresholds_to_proto(thresholds, m.watch_links.thresholds)
+    return Call(m, "ok", _read_ok)
+
+
+def set_silent(silent: bool) -> Call[None]:
+    m = pb.ClientMessage()
+    m.set_silent.silent = silent
     return Call(m, "ok", _read_ok)
 
 

@@ -197,6 +197,8 @@ class Stats:
     publish_queue_full: int = 0  # publications refused (QUEUE_FULL): a send budget was full
     rate_decreases: int = 0  # a standing queue toward a neighbour lowered the pace (rate adaptation)
     relays_avoided: int = 0  # a named next hop relayed nothing and was no longer named (subscriber-tree)
+    silent: bool = False  # the node is in radio silence (EMCON): it sends nothing
+    requests_ignored_silent: int = 0  # others' requests heard and left unanswered in radio silence (EMCON)
     ended_claims_refused: int = 0  # another node's "ended" claim past the publisher's own word
     ended_claims_contradicted: int = 0  # claims followed, then taken back: the publisher contradicted them
     fragments_refused_ended: int = 0  # fragments refused because such a claim stands
