@@ -1,6 +1,7 @@
 #include "controllers/controller_set.h"
 
 #include "controllers/forwarding/probabilistic_flooding.h"
+#include "controllers/forwarding/relay_set.h"
 #include "controllers/forwarding/subscriber_tree.h"
 #include "controllers/forwarding/subscription_aware.h"
 #include "controllers/plugin/plugin_controllers.h"
@@ -25,6 +26,8 @@ ControllerSet make_controllers(const ControllerSettings& s) {
   } else if (s.forwarding == "subscriber-tree") {
     set.forwarding = std::make_unique<SubscriberTreeForwarding>(
         InterestForwardingParams{s.forwarding_hop_limit, s.forwarding_delay_max});
+  } else if (s.forwarding == "relay-set") {
+    set.forwarding = std::make_unique<RelaySetForwarding>(RelaySetParams{s.forwarding_hop_limit, s.forwarding_delay_max});
   } else if (s.forwarding == "plugin") {
     set.forwarding = std::make_unique<PluginForwarding>(plugin);
   } else {

@@ -58,7 +58,8 @@ const Table::Entry* find(const std::string& key) { return table().find(canonical
 }  // namespace
 
 const std::vector<std::string>& forwarding_names() {
-  static const std::vector<std::string> n = {"none", "flooding", "subscription-aware", "subscriber-tree", "plugin"};
+  static const std::vector<std::string> n = {"none",      "flooding",  "subscription-aware",
+                                              "subscriber-tree", "relay-set", "plugin"};
   return n;
 }
 

@@ -5,7 +5,8 @@
 //
 // Keys (a decision point is a sub-table; `forwarding = "flooding"` is
 // accepted as shorthand for `forwarding.name = "flooding"`):
-//   forwarding.name              none | flooding | subscription-aware | subscriber-tree | plugin
+//   forwarding.name              none | flooding | subscription-aware | subscriber-tree | relay-set
+//                                | plugin
 //   forwarding.probability       flooding: chance to rebroadcast a new fragment
 //   forwarding.hop_limit         rebroadcasts a fragment may accumulate (and, for the
 //                                interest-driven two, the radius interest is advertised over)

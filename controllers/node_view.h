@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/types.h"
 
@@ -22,6 +23,14 @@ struct PeerInterest {
   NodeId subscriber = 0;
 };
 
+// A node one or two hops away with the number of neighbours it says it has
+// in its beacons (0: not said yet). Relay-set forwarding's priority.
+struct NeighbourCount {
+  NodeId node = 0;
+  std::uint32_t neighbours = 0;
+  bool operator==(const NeighbourCount&) const = default;
+};
+
 class NodeView {
  public:
   virtual ~NodeView() = default;
@@ -36,6 +45,16 @@ class NodeView {
   // Empty unless the forwarding controller asks for interests to be
   // advertised (interest_radius() > 0).
   virtual std::span<const PeerInterest> interest(const std::string& group) const = 0;
+  // The established neighbours (heard more than once), ordered by id, each
+  // with the neighbour count it said in its latest beacon.
+  virtual std::vector<NeighbourCount> neighbours() const = 0;
+  // The nodes established neighbour `peer` hears (from the echoes in its
+  // beacons, aged), ordered by id, each with the count `peer` passed on for
+  // it; empty for any other node. May include this node.
+  virtual std::vector<NeighbourCount> neighbours_of(NodeId peer) const = 0;
+  // Changes whenever neighbours() or neighbours_of() may have: a decision
+  // taken from them stays valid while it does not.
+  virtual std::uint64_t neighbourhood_version() const = 0;
 };
 
 }  // namespace dissem::controllers

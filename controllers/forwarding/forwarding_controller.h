@@ -53,6 +53,11 @@ class ForwardingController {
   // copies (subscriber-tree): the engine then watches that they do
   // (engine/relay_watch.h) and stops naming a silent one.
   virtual bool names_relays() const { return false; }
+  // Whether this controller decides from the 2-hop neighbourhood
+  // (NodeView::neighbours_of) with the neighbour counts as priorities
+  // (relay-set): beacons then say how many neighbours the node has and pass
+  // on each echoed peer's count. Without it beacons stay as they are.
+  virtual bool needs_neighbour_counts() const { return false; }
 };
 
 // Default for fully connected networks: every node hears the publisher.

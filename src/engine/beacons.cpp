@@ -84,6 +84,7 @@ std::size_t content_hash(wire::Beacon b) {
 // answers the peer's latest beacon, so round trips and link reports stay
 // current, only less often in a crowd.
 void Beacons::add_echoes(wire::Beacon& b, std::size_t limit, Micros now) {
+  const bool counts = src_.forwarding->needs_neighbour_counts();
   std::vector<NodeId> heard;
   for (const auto& [id, p] : src_.peers.all())
     if (p.beacon_heard_at != 0) heard.push_back(id);
@@ -103,6 +104,8 @@ void Beacons::add_echoes(wire::Beacon& b, std::size_t limit, Micros now) {
     if (auto loss = src_.links.loss_permille_for_echo(id, src_.reception, now)) e->set_loss_permille(*loss);
     if (ctx_.config.rate_adaptation)
       if (auto rate = src_.links.recent_rate_for_echo(id, now)) e->set_received_bytes_per_s(*rate);
+    if (counts)
+      if (const std::uint32_t c = src_.two_hop.announced(id); c != 0) e->set_neighbours(c);
   }
   echo_from_ = heard.front();  // all fitted: the next starts where this one did
 }
@@ -181,6 +184,8 @@ Beacons::Built Beacons::build(Micros now) {
   b.set_node(ctx_.config.node_id);
   b.set_sent_us(static_cast<std::uint64_t>(now));
   b.set_seq(++sent_);
+  if (src_.forwarding->needs_neighbour_counts())
+    b.set_neighbours(static_cast<std::uint32_t>(src_.peers.established_count()));
   const std::size_t limit = beacon_max_bytes(ctx_.config);
   add_echoes(b, limit, now);
   wire::FrameBudget budget(limit, wire::encoded_size(b));

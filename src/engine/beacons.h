@@ -2,7 +2,8 @@
 // round-trip echoes, the newest sequence number of every stream (in a
 // rotating window) with its group reference and what of it has ended,
 // reception reports for publishers' redundancy, and, for the controllers
-// that need them, interests and the oldest message held.
+// that need them, interests, the oldest message held and neighbour counts
+// (our own, and in each echo the echoed peer's).
 //
 // Paced to the link (link_timers.h): at most beacon_max_bytes each, and
 // every node's beacons together within half the control share of a channel
@@ -36,6 +37,7 @@
 #include "engine/reception_meter.h"
 #include "engine/relay_watch.h"
 #include "engine/subscribers/subscriptions.h"
+#include "engine/two_hop_neighbours.h"
 #include "wire/frame_budget.h"
 
 namespace dissem::engine {
@@ -55,6 +57,7 @@ struct BeaconSources {
   const InterestTable& interests;
   const Subscriptions& subscriptions;
   const RadioModel& radio_model;
+  const TwoHopNeighbours& two_hop;  // the neighbour counts passed on in echoes
 };
 
 // Peers echoed in one beacon, at most (they take turns).

@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "controllers/node_view.h"
 #include "core/types.h"
@@ -20,6 +21,9 @@ class ControllerView final : public controllers::NodeView {
   Micros serve_delay_max() const override;
   bool subscribed(const std::string& group) const override;
   std::span<const controllers::PeerInterest> interest(const std::string& group) const override;
+  std::vector<controllers::NeighbourCount> neighbours() const override;
+  std::vector<controllers::NeighbourCount> neighbours_of(NodeId peer) const override;
+  std::uint64_t neighbourhood_version() const override;
 
  private:
   const NodeImpl& node_;

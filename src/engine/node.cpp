@@ -305,6 +305,7 @@ void NodeImpl::housekeeping(Micros now) {
   for (NodeId gone : peers.expire(now, config.peer_silent_after)) {
     events.push(Event{Event::Kind::PeerSilent, gone, {}});
     interests.forget(gone);
+    two_hop.forget(gone);
     relay_watch.forget(gone);
     replication->on_peer_silent(gone);
     repair_server.forget(gone);

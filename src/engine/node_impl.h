@@ -52,6 +52,7 @@
 #include "engine/coders/window_coder.h"
 #include "engine/frame_size_estimate.h"
 #include "engine/controller_view.h"
+#include "engine/two_hop_neighbours.h"
 #include "engine/arrived_from.h"
 #include "engine/ending/ended_claims.h"
 #include "engine/ending/superseder.h"
@@ -173,6 +174,8 @@ class NodeImpl : public NodeContext {
   std::unique_ptr<controllers::DeletionController> deletion;
   ControllerView view{*this};
   InterestTable interests;  // filled only when forwarding->interest_radius() > 0
+  // Whom each established neighbour hears (two_hop_neighbours.h), for relay-set forwarding.
+  TwoHopNeighbours two_hop{config.max_peers, std::min<std::size_t>(config.max_peers, kMaxTwoHopPerPeer)};
   RelayWatch relay_watch;
 
   SendQueues queues;
@@ -202,7 +205,7 @@ class NodeImpl : public NodeContext {
                                              dispatch_datagram(d, size, now);
                                            }}};
   Beacons beacons{*this, BeaconSources{peers, links, reception, own, naming, ended_claims.streams(), forwarding, replication,
-                                       relay_watch, interests, subscribers.subscriptions(), radio_model}};
+                                       relay_watch, interests, subscribers.subscriptions(), radio_model, two_hop}};
 
  private:
   // node.cpp: this round's MFR, gated by the traffic heard (request_rounds.h)

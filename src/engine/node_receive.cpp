@@ -5,6 +5,7 @@
 // supersession, ended claims, the tracker, the cache, forwarding, then
 // completion or the block decoder.
 #include <algorithm>
+#include <vector>
 
 #include "engine/datagram_sender.h"
 #include "engine/fragmenter.h"
@@ -108,6 +109,19 @@ void handle_request(NodeImpl& n, wire::MissingFragmentRequest& r, std::size_t si
   n.repair_server.on_request(r, now);
 }
 
+// Whom an established neighbour hears (two_hop_neighbours.h); a peer that
+// restarted, and so is not established until its next beacon, is dropped.
+void note_neighbourhood(NodeImpl& n, const wire::Beacon& b) {
+  if (!n.peers.established(b.node())) {
+    n.two_hop.forget(b.node());
+    return;
+  }
+  std::vector<TwoHopNeighbours::Echoed> echoed;
+  echoed.reserve(static_cast<std::size_t>(b.echoes_size()));
+  for (const auto& e : b.echoes()) echoed.push_back({e.peer(), e.has_neighbours() ? e.neighbours() : 0});
+  n.two_hop.on_beacon(b.node(), b.seq(), b.neighbours(), echoed);
+}
+
 void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {
   n.stats.received[static_cast<std::size_t>(TrafficKind::Beacon)].add(size);
   if (b.node() == n.config.node_id) {
@@ -122,6 +136,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
   n.links.on_beacon(b.node(), b.seq(), now, n.peers);
   if (!was_established && n.peers.established(b.node())) n.on_peer_appeared(b.node(), now);
+  note_neighbourhood(n, b);
   if (n.forwarding->interest_radius() > 0) {
     std::vector<AdvertisedInterest> entries;
     entries.reserve(static_cast<std::size_t>(b.interests_size()));

@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "controllers/node_view.h"
 
@@ -16,6 +17,9 @@ class QuietView final : public controllers::NodeView {
   Micros serve_delay_max() const override { return 30 * kMillis; }
   bool subscribed(const std::string&) const override { return false; }
   std::span<const controllers::PeerInterest> interest(const std::string&) const override { return {}; }
+  std::vector<controllers::NeighbourCount> neighbours() const override { return {}; }
+  std::vector<controllers::NeighbourCount> neighbours_of(NodeId) const override { return {}; }
+  std::uint64_t neighbourhood_version() const override { return 0; }
 };
 
 }  // namespace dissem::testing

@@ -321,7 +321,7 @@ TEST_F(ConfigFiles, ControllersAreChosenByNameWithSubTablesOrShorthands) {
 
 TEST_F(ConfigFiles, BadControllerKeysStopStartUpNamingTheKey) {
   EXPECT_EQ(error_of({"--set", "controllers.forwarding=teleport"}),
-            "controllers.forwarding: 'teleport' is not one of none, flooding, subscription-aware, subscriber-tree, plugin");
+            "controllers.forwarding: 'teleport' is not one of none, flooding, subscription-aware, subscriber-tree, relay-set, plugin");
   EXPECT_EQ(error_of({"--set", "controllers.forwarding.probability=2"}),
             "controllers.forwarding.probability: 2 is out of range [0, 1]");
   EXPECT_EQ(error_of({"--set", "controllers.replication.budget_fraction=inf"}),

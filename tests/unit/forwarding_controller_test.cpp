@@ -29,7 +29,9 @@ class FakeView final : public NodeView {
     const auto it = interests.find(g);
     if (it == interests.end()) return {};
     return it->second;
-  }
+  }  std::vector<NeighbourCount> neighbours() const override { return {}; }
+  std::vector<NeighbourCount> neighbours_of(NodeId) const override { return {}; }
+  std::uint64_t neighbourhood_version() const override { return 0; }
 };
 
 MessageMeta meta(std::uint64_t seq, const std::string& group = "g") {

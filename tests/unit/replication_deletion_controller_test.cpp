@@ -151,7 +151,7 @@ TEST(ControllerSettings, KeysRoundTripAndErrorsNameTheKey) {
     return std::string("accepted");
   };
   EXPECT_EQ(message("forwarding.name", "teleport"),
-            "forwarding.name: 'teleport' is not one of none, flooding, subscription-aware, subscriber-tree, plugin");
+            "forwarding.name: 'teleport' is not one of none, flooding, subscription-aware, subscriber-tree, relay-set, plugin");
   EXPECT_EQ(message("forwarding.probability", "1.5"), "forwarding.probability: 1.5 is out of range [0, 1]");
   EXPECT_EQ(message("forwarding.hop_limit", "0"), "forwarding.hop_limit: 0 is out of range [1, 255]");
   EXPECT_EQ(message("replication.budget_fraction", "nan"), "replication.budget_fraction: 'nan' is not a finite number");

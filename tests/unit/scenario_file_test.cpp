@@ -102,7 +102,7 @@ TEST(ScenarioFile, PrintedScenarioReadsBackTheSame) {
 
 TEST(ScenarioFile, ControllerErrorsSayWhere) {
   EXPECT_EQ(error_of("[controllers]\nforwarding = \"teleport\"\n[[nodes]]\nname = \"a\"\ncapacity_bps = 1000\n"),
-            "s.toml: forwarding: 'teleport' is not one of none, flooding, subscription-aware, subscriber-tree, plugin (in [controllers])");
+            "s.toml: forwarding: 'teleport' is not one of none, flooding, subscription-aware, subscriber-tree, relay-set, plugin (in [controllers])");
   EXPECT_EQ(error_of("[[nodes]]\nname = \"a\"\ncapacity_bps = 1000\n[nodes.controllers]\ndeletion = \"plugin\"\n"),
             "s.toml: node \"a\": deletion.name: \"plugin\" needs plugin.path, the shared library to load");
   EXPECT_EQ(error_of("[[nodes]]\nname = \"a\"\ncapacity_bps = 1000\n[[link_changes]]\nat_s = 1.0\nfrom = \"a\"\n"

@@ -25,6 +25,9 @@ class TableView final : public NodeView {
   Micros serve_delay_max() const override { return 30 * kMillis; }
   bool subscribed(const std::string&) const override { return false; }
   std::span<const PeerInterest> interest(const std::string& g) const override { return table.of(g); }
+  std::vector<NeighbourCount> neighbours() const override { return {}; }
+  std::vector<NeighbourCount> neighbours_of(NodeId) const override { return {}; }
+  std::uint64_t neighbourhood_version() const override { return 0; }
 };
 
 MessageMeta meta(std::uint64_t seq) {
