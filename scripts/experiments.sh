@@ -116,6 +116,8 @@ done
 echo "total: $((SECONDS - start)) s" | tee -a "$runtime"
 
 emulation/report "$out" --out "$report" --title "Emulated experiments ($profile profile)"
+# The forwarding controllers in the simulator (seconds: virtual time), beside the emulated pages.
+emulation/report --sim-forwarding "$emulation_build/src/dissem-sim" --sim-forwarding-out "$report/sim-forwarding.md"
 echo "report: $report/README.md"
 if [[ $report == docs/results ]]; then
   # The README's results section says what the new pages say (scripts/test.sh checks that it does).

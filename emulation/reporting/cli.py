@@ -63,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
                          "(shared_medium.py)")
     ap.add_argument("--shared-medium-out", type=Path, default=REPO / "docs" / "results" / "emane-shared-medium.md",
                     help="with --shared-medium: the page to write")
+    ap.add_argument("--sim-forwarding", type=Path, metavar="DISSEM_SIM",
+                    help="run this dissem-sim on the multi-hop networks with every forwarding controller and write "
+                         "the page of their transmissions per delivery (sim_forwarding.py)")
+    ap.add_argument("--sim-forwarding-out", type=Path, default=REPO / "docs" / "results" / "sim-forwarding.md",
+                    help="with --sim-forwarding: the page to write")
     ap.add_argument("--ours-vs-norm", action="store_true",
                     help="print ours/NORM time and bytes for every cell of the baseline pages in --results "
                          "(from its summary.json)")
@@ -73,6 +78,12 @@ def main(argv: list[str] | None = None) -> int:
         return _readme(args.readme, args.pages, args.check)
     if args.ours_vs_norm:
         return _ours_vs_norm(args.pages)
+    if args.sim_forwarding:
+        from . import sim_forwarding
+        if not args.sim_forwarding.is_file():
+            return _fail(f"{args.sim_forwarding} is not a file")
+        print(f"report: wrote {sim_forwarding.write(args.sim_forwarding, args.sim_forwarding_out, REPO)}")
+        return 0
     if args.shared_medium:
         from . import shared_medium
         pairs = [(t, Path(e), Path(r)) for t, e, r in args.shared_medium]
@@ -151,7 +162,7 @@ def _pages(args) -> int:
     """The pages, their index, their plots and summary.json from a results directory."""
     from . import (baseline_report, gateway_report, multihop_report, seed000_report,  # matplotlib: only here
                    tactical_report)
-    from . import engine_agreement, shared_medium
+    from . import engine_agreement, shared_medium, sim_forwarding
     from .run_metrics import load_runs
     if not args.results.is_dir():
         print(f"report: {args.results} is not a directory", file=sys.stderr)
@@ -197,7 +208,8 @@ def _pages(args) -> int:
             ok = sum(r.complete for r in scenario_runs)
             index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
         print(f"report: wrote {page}")
-    for module in (engine_agreement, shared_medium):  # written by scripts/engine-agreement.sh, kept across reports
+    # Written by scripts/engine-agreement.sh and by --sim-forwarding, kept across reports.
+    for module in (engine_agreement, shared_medium, sim_forwarding):
         if (args.out / module.PAGE).is_file():
             index.append(module.INDEX_LINE)
     (args.out / "README.md").write_text("\n".join(index) + "\n")

@@ -483,3 +483,42 @@ def test_emcon_page_judges_silence_delivery_and_air_and_gives_the_bound(tmp_path
     loud = emcon_report.section([_emcon_result(1, 3, 19)], tmp_path)
     assert "| 0 bytes from the silent nodes (emulator) | 162 (most in a run) | missed |" in loud
     assert "| >= 99.9 % delivered during silence | 97.50 % (39/40) | missed |" in loud
+
+
+def test_sim_forwarding_page_runs_the_simulator_and_judges_the_target(tmp_path):
+    sys.path.insert(0, str(REPO / "emulation"))
+    from reporting import sim_forwarding
+    # A stand-in dissem-sim: transmissions by controller, everything delivered but
+    # one message of subscription-aware's on the grid with every node subscribed.
+    fake = tmp_path / "dissem-sim"
+    fake.write_text(
+        "#!/usr/bin/env python3\n"
+        "import json, sys\n"
+        "a = sys.argv[1:]\n"
+        "f = a[a.index('--forwarding') + 1] if '--forwarding' in a else a[a.index('--system') + 1]\n"
+        "tx = {'flooding': 100, 'subscription-aware': 90, 'subscriber-tree': 40, 'relay-set': 70}[f]\n"
+        "lost = 1 if f == 'subscription-aware' and 'all' in a else 0\n"
+        "print(json.dumps({'metrics': {'fragment_transmissions': tx, 'delivered': 20 - lost, 'expected': 20}}))\n")
+    fake.chmod(0o755)
+    out = sim_forwarding.write(fake, tmp_path / "sim-forwarding.md", REPO)
+    page = out.read_text()
+    assert "| grid 5x5, corner -> its row (20 x 1 KB) | 5.00 | 4.50 (0.90x) | 2.00 (0.40x) | 3.50 (0.70x) |" in page
+    assert "| grid 5x5, every node subscribed (20 x 1 KB) | 5.00 | 4.74 (0.95x), 57/60 delivered |" in page
+    # rgg-50.toml has two systems: the others are not run there.
+    assert ("| rgg-50.toml as it is (corner -> 5 nodes 2-5 hops away, 20 x 4 KB from 12 s) | 5.00 | - | "
+            "2.00 (0.40x) | - |") in page
+    assert "| grid 5x5, corner -> its row (20 x 1 KB) | subscriber-tree | 0.40x | met |" in page
+
+
+def test_sim_forwarding_page_names_a_failing_run(tmp_path):
+    sys.path.insert(0, str(REPO / "emulation"))
+    from reporting import sim_forwarding
+    fake = tmp_path / "dissem-sim"
+    fake.write_text("#!/bin/sh\necho 'no such controller' >&2\nexit 2\n")
+    fake.chmod(0o755)
+    try:
+        sim_forwarding.write(fake, tmp_path / "p.md", REPO)
+    except RuntimeError as e:
+        assert "exited 2" in str(e) and "no such controller" in str(e)
+    else:
+        raise AssertionError("a failing dissem-sim run was not reported")
