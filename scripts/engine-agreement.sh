@@ -7,11 +7,16 @@
 # 2. baseline-1to3's `shared` profile (the same cells on one shared channel)
 #    and tactical's `shared50` (its 50 % cells), dissemd and NORM, on
 #    dissem-emu and on EMANE's RF Pipe model: docs/results/emane-shared-medium.md.
+# 2b. baseline-1to10's `emane` profile (issue 32, section 1: 1 to 10
+#    receivers with radios of their own, 256 and 1024 kbit/s, 3 seeds) with
+#    dissemd and NORM with and without ACKs, on both engines seed by seed:
+#    docs/results/emane-1toN.md.
 # 3. rgg-50's quick profile on EMANE, one run at a time: what EMANE's own
 #    processes cost (start-up, CPU, memory), at the end of docs/results/emane.md.
 # Needs root and EMANE (scripts/setup-emane.sh).
 #
-#   scripts/engine-agreement.sh [--out DIR] [--report FILE] [--jobs J] [--only agreement|agreement-lossy|shared|cost]
+#   scripts/engine-agreement.sh [--out DIR] [--report FILE] [--jobs J]
+#                               [--only agreement|agreement-lossy|many-receivers|shared|cost]
 #                               [--engine dissem-emu|emane] [--no-build]
 # --engine runs one engine's half only and reports against the other's runs
 # already in DIR (after a change to one engine, the other's runs still stand).
@@ -73,6 +78,20 @@ start=$(date +%s)
 done
 echo "engine-agreement: agreement campaigns took $(( $(date +%s) - start )) s"
 
+# Issue 32, section 1: 1 sender to 10 receivers, radios of their own, dissemd and NORM (ACKs and none).
+start=$(date +%s)
+[[ -z $only || $only == many-receivers ]] && for seed in 1 2 3; do
+  for engine in "${engines[@]}"; do
+    echo "== baseline-1to10 emane profile, seed $seed on $engine"
+    extra=("${bin_dirs[@]}")
+    [[ $engine == dissem-emu ]] && extra=("${emulation_run_args[@]}")
+    python3 emulation/run emulation/scenarios/baseline-1to10.toml --profile emane --systems dissem,norm,norm-noack \
+      --seeds "$seed" --engine "$engine" --jobs 1 --keep-going --out "$out/many/$engine" \
+      --subnet-base 10.80.0.0/16 "${extra[@]}" 2>&1 | tail -n 2 || true  # a run that was not ok is a result: the page counts it
+  done
+done
+echo "engine-agreement: many-receivers campaigns took $(( $(date +%s) - start )) s"
+
 start=$(date +%s)
 [[ -z $only || $only == shared ]] && for spec in "baseline-1to3 shared dissem,norm" "tactical shared50 dissem,norm-pfec"; do
   read -r scenario profile systems <<<"$spec"
@@ -100,6 +119,10 @@ extra_sections=()
 [[ -d $out/dissem-emu.before-fix ]] && extra_sections+=(--agreement-before "$out/dissem-emu.before-fix")
 if [[ -d $out/dissem-emu && -d $out/emane ]]; then
   python3 emulation/report --agreement "$out/dissem-emu" "$out/emane" "${extra_sections[@]}" --agreement-out "$report"
+fi
+if [[ -d $out/many/dissem-emu/baseline-1to10 && -d $out/many/emane/baseline-1to10 ]]; then
+  python3 emulation/report --many-receivers-engines "$out/many/dissem-emu/baseline-1to10" \
+    "$out/many/emane/baseline-1to10" --many-receivers-engines-out "$(dirname "$report")/emane-1toN.md"
 fi
 if [[ -d $out/shared/emane/baseline-1to3 && -d $out/shared/emane/tactical ]]; then
   python3 emulation/report --shared-medium "baseline-1to3, one shared channel" "$out/shared/dissem-emu/baseline-1to3" \

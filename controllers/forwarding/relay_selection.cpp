@@ -25,6 +25,12 @@ struct Graph {
   }
 };
 
+// Whether neighbour `i`'s own list names `node`.
+bool lists_node(const Neighbourhood& n, std::size_t i, NodeId node) {
+  if (i >= n.lists.size()) return false;
+  return std::any_of(n.lists[i].begin(), n.lists[i].end(), [&](const NeighbourCount& e) { return e.node == node; });
+}
+
 Graph build_graph(const Neighbourhood& n) {
   Graph g;
   for (const auto& one : n.one_hop) g.add(one.node, one.neighbours);
@@ -33,6 +39,10 @@ Graph build_graph(const Neighbourhood& n) {
     for (const auto& e : n.lists[i]) {
       if (e.node == 0 || e.node == n.self || e.node == n.one_hop[i].node) continue;
       const std::size_t k = g.add(e.node, 0);
+      // A link between two of our neighbours counts only when both say it
+      // (a symmetric link, as NHDP's): one neighbour's word cannot claim
+      // the others, and so cannot talk us out of relaying.
+      if (k < g.one_hop && !lists_node(n, k, n.one_hop[i].node)) continue;
       // A 2-hop node's count: the lowest any neighbour passes on (a
       // neighbour's own word stands for itself).
       auto& count = g.priority[k].neighbours;

@@ -17,6 +17,10 @@
 // the network and every node hears one (a connected dominating set) once
 // the neighbourhood is known and consistent.
 //
+// Links between two of our neighbours count only when both lists name the
+// other (symmetric, as NHDP's): a neighbour that claims to hear the others
+// cannot on its word alone talk this node out of relaying.
+//
 // Partial knowledge errs towards relaying: a neighbour whose count is not
 // known yet has the lowest priority (never an intermediate), a neighbour
 // whose echoes have not come in yet cannot be reached, and a 2-hop node's

@@ -12,9 +12,9 @@
 // (ForwardDecision::yield_to_copies), as flooding's do: the nodes only this
 // relay covers may then miss the fragment and fetch it by requests, but at
 // 80 % links that costs fewer frames than keeping every rebroadcast (in the
-// simulator, every node subscribed, against flooding: 0.72x instead of 0.76x
-// on random geometric graphs of 50, 0.89x either way on the 5x5 grid,
-// tests/sim/relay_set_sim_test.cpp). Repairs are not passed on: a relay
+// simulator, every node subscribed, against flooding: about 0.04 less of
+// flooding's on random geometric graphs of 50, the same on the 5x5 grid;
+// docs/results/sim-forwarding.md has today's figures). Repairs are not passed on: a relay
 // requests what it misses (relays() is true for every group), and the nodes
 // it covers fetch from it, hop by hop.
 //

@@ -63,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
                          "(shared_medium.py)")
     ap.add_argument("--shared-medium-out", type=Path, default=REPO / "docs" / "results" / "emane-shared-medium.md",
                     help="with --shared-medium: the page to write")
+    ap.add_argument("--many-receivers-engines", nargs=2, type=Path, metavar=("EMU_RESULTS", "EMANE_RESULTS"),
+                    help="baseline-1to10's own-radio cells run on dissem-emu and on EMANE, side by side "
+                         "(many_receivers_engines.py)")
+    ap.add_argument("--many-receivers-engines-out", type=Path,
+                    default=REPO / "docs" / "results" / "emane-1toN.md",
+                    help="with --many-receivers-engines: the page to write")
     ap.add_argument("--sim-forwarding", type=Path, metavar="DISSEM_SIM",
                     help="run this dissem-sim on the multi-hop networks with every forwarding controller and write "
                          "the page of their transmissions per delivery (sim_forwarding.py)")
@@ -78,6 +84,14 @@ def main(argv: list[str] | None = None) -> int:
         return _readme(args.readme, args.pages, args.check)
     if args.ours_vs_norm:
         return _ours_vs_norm(args.pages)
+    if args.many_receivers_engines:
+        from . import many_receivers_engines
+        for d in args.many_receivers_engines:
+            if not d.is_dir():
+                return _fail(f"{d} is not a directory")
+        written = many_receivers_engines.write(*args.many_receivers_engines, args.many_receivers_engines_out)
+        print(f"report: wrote {written}")
+        return 0
     if args.sim_forwarding:
         from . import sim_forwarding
         if not args.sim_forwarding.is_file():
@@ -162,7 +176,7 @@ def _pages(args) -> int:
     """The pages, their index, their plots and summary.json from a results directory."""
     from . import (baseline_report, gateway_report, multihop_report, seed000_report,  # matplotlib: only here
                    tactical_report)
-    from . import engine_agreement, shared_medium, sim_forwarding
+    from . import engine_agreement, many_receivers_engines, shared_medium, sim_forwarding
     from .run_metrics import load_runs
     if not args.results.is_dir():
         print(f"report: {args.results} is not a directory", file=sys.stderr)
@@ -209,7 +223,7 @@ def _pages(args) -> int:
             index.append(f"- [{scenario}]({page.name}): {len(scenario_runs)} runs, {ok} complete")
         print(f"report: wrote {page}")
     # Written by scripts/engine-agreement.sh and by --sim-forwarding, kept across reports.
-    for module in (engine_agreement, shared_medium, sim_forwarding):
+    for module in (engine_agreement, shared_medium, many_receivers_engines, sim_forwarding):
         if (args.out / module.PAGE).is_file():
             index.append(module.INDEX_LINE)
     (args.out / "README.md").write_text("\n".join(index) + "\n")

@@ -57,9 +57,11 @@ def _engines(runs: list[RunMetrics]) -> str:
     return ", ".join(sorted({r.engine for r in runs})) or "none"
 
 
-def compare(emu_runs: list[RunMetrics], emane_runs: list[RunMetrics]) -> dict:
-    """Per (cell, system): figures on both engines and whether they agree."""
-    a, b = _cells(emu_runs), _cells(emane_runs)
+def compare(emu_runs: list[RunMetrics], emane_runs: list[RunMetrics], cells=None) -> dict:
+    """Per (cell, system): figures on both engines and whether they agree.
+    `cells` groups runs by cell and system (default: capacity and reliability)."""
+    cells = cells or _cells
+    a, b = cells(emu_runs), cells(emane_runs)
     rows, ratios = [], []
     for cell in sorted(set(a) & set(b)):
         for system in sorted(set(a[cell]) & set(b[cell])):

@@ -103,7 +103,7 @@ std::vector<std::string> render_top(const std::string& title, const TopSample* p
   const double dt =
       previous != nullptr ? std::chrono::duration<double>(now.at - previous->at).count() : 0.0;
   std::vector<std::string> out;
-  out.push_back(title);
+  out.push_back(now.stats.engine.silent ? title + "  [EMCON: silent, nothing sent]" : title);
   out.emplace_back();
   traffic(out, previous, now, dt);
   requests_and_cache(out, previous, now, dt);

@@ -94,6 +94,22 @@ Graph grid(NodeId side) {
 
 }  // namespace
 
+TEST(RelaySelection, ANeighboursClaimToHearTheOthersCountsOnlyWhereTheyConfirmIt) {
+  // v sits between a and b, which do not hear each other. H, beside v, says
+  // it has 50 neighbours (the top priority) and hears a and b; they do not
+  // name H. On H's word v would leave the relaying to H (and H could then
+  // stay silent): the one-sided links do not count, so v still relays.
+  constexpr NodeId v = 1, a = 2, b = 3, h = 4;
+  Neighbourhood n;
+  n.self = v;
+  n.one_hop = {{a, 1}, {b, 1}, {h, 50}};
+  n.lists = {{{v, 3}}, {{v, 3}}, {{v, 3}, {a, 1}, {b, 1}}};
+  EXPECT_TRUE(selects_itself_as_relay(n));
+  // Once a and b do name H, the links are real: H covers them and v need not relay.
+  n.lists = {{{v, 3}, {h, 50}}, {{v, 3}, {h, 50}}, {{v, 3}, {a, 1}, {b, 1}}};
+  EXPECT_FALSE(selects_itself_as_relay(n));
+}
+
 TEST(RelaySelection, ALineRelaysThroughItsInnerNodes) {
   const Graph line = undirected({{1, 2}, {2, 3}, {3, 4}, {4, 5}});
   EXPECT_EQ(relays_of(line), (std::set<NodeId>{2, 3, 4}));

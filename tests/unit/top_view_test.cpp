@@ -64,6 +64,14 @@ TEST(TopView, FitsEightyByTwentyFourAndShowsEverySection) {
   EXPECT_TRUE(has(lines, "[##########..........]  50%"));
 }
 
+TEST(TopView, ASilentDaemonSaysSoInItsTitle) {
+  TopSample now = sample(5, 100, 1, 0);
+  EXPECT_FALSE(has(render_top("t", nullptr, now, 80, 24), "EMCON"));
+  now.stats.engine.silent = true;
+  const auto lines = render_top("t", nullptr, now, 80, 24);
+  EXPECT_EQ(lines.front(), "t  [EMCON: silent, nothing sent]");
+}
+
 TEST(TopView, WithoutAPreviousSampleRatesAreUnknownAndLongListsAreCut) {
   const TopSample now = sample(5, 100, 40, 40);
   const auto lines = render_top("t", nullptr, now, 80, 24);

@@ -11,6 +11,7 @@ from .hostile_air import hostile_air
 from .emcon import emcon
 from .sim_forwarding import sim_forwarding
 from .many_receivers import many_receivers
+from .many_receivers_engines import many_receivers_engines
 from .multihop import multihop
 from .seed000 import seed000
 from .seed002 import seed002
@@ -49,7 +50,7 @@ def render(summary: dict[str, Any], results_link: str) -> str:
         "```",
         "",
     ]
-    parts = head + tables_1_2(summary, link) + many_receivers(summary, link) + emcon(summary, link) + table_3(summary, link) + multihop(summary, link) + sim_forwarding(summary, link) \
+    parts = head + tables_1_2(summary, link) + many_receivers(summary, link) + many_receivers_engines(summary, link) + emcon(summary, link) + table_3(summary, link) + multihop(summary, link) + sim_forwarding(summary, link) \
         + hostile_air(summary, link) + gateway(summary, link) + seed000(summary, link) + seed004(summary, link) \
         + seed003(summary, link) + seed002(summary, link)
     return wrap("\n".join(parts).rstrip("\n")) + "\n\n"
