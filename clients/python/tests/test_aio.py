@@ -366,6 +366,12 @@ def test_every_call_against_real_daemons(daemons):
                 await asyncio.sleep(0.1)
             assert all(isinstance(p, Peer) for p in await pub.peers())
             await sub.unsubscribe(s2)
+            quiet = await sub.subscribe("pytest/aio-quiet", silent=True)
+            await sub.unsubscribe(quiet)
+            await sub.set_silent(True)
+            assert (await sub.stats()).silent
+            await sub.set_silent(False)
+            assert not (await sub.stats()).silent
 
     run(main(), timeout=90)
 
