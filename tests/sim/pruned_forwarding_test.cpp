@@ -17,6 +17,7 @@
 #include "sim/scenario_file.h"
 #include "sim/topologies.h"
 #include "tools/sim_scenario/language_scenario.h"
+#include "support/pooled_transmissions.h"
 
 using namespace dissem;
 using namespace dissem::sim;
@@ -51,12 +52,7 @@ Scenario rgg(const std::string& forwarding, std::uint64_t seed) {
   return s;
 }
 
-struct Totals {
-  std::uint64_t transmissions = 0;
-  std::size_t delivered = 0;
-  std::size_t expected = 0;
-  double per_delivery() const { return static_cast<double>(transmissions) / static_cast<double>(delivered); }
-};
+using Totals = test::PooledTransmissions;
 
 template <typename Make>
 Totals run_seeds(Make make, const std::string& forwarding, const char* label) {
@@ -65,13 +61,9 @@ Totals run_seeds(Make make, const std::string& forwarding, const char* label) {
     const auto r = run_scenario(make(forwarding, seed));
     EXPECT_TRUE(r.run.all_complete) << label << " " << forwarding << " seed " << seed;
     EXPECT_EQ(r.metrics.duplicate_deliveries, 0u);
-    t.transmissions += r.metrics.fragment_transmissions;
-    t.delivered += r.metrics.delivered;
-    t.expected += r.metrics.expected;
+    t.add(r);
   }
-  std::printf("%s, %s, seeds 1-3: %zu/%zu delivered, %llu fragment transmissions, %.2f per delivery\n", label,
-              forwarding.c_str(), t.delivered, t.expected, static_cast<unsigned long long>(t.transmissions),
-              t.per_delivery());
+  t.print(label, forwarding);
   return t;
 }
 

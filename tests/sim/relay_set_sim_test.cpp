@@ -14,6 +14,7 @@
 
 #include "sim/experiments.h"
 #include "sim/topologies.h"
+#include "support/pooled_transmissions.h"
 
 using namespace dissem;
 using namespace dissem::sim;
@@ -46,12 +47,7 @@ Scenario geometric_all(const std::string& forwarding, std::uint64_t seed) {
   return make_geometric(p);
 }
 
-struct Totals {
-  std::uint64_t transmissions = 0;
-  std::size_t delivered = 0;
-  std::size_t expected = 0;
-  double per_delivery() const { return static_cast<double>(transmissions) / static_cast<double>(delivered); }
-};
+using Totals = test::PooledTransmissions;
 
 // Nodes that rebroadcast anything, and those that rebroadcast at least half
 // the messages (the steady relays).
@@ -81,13 +77,9 @@ Totals run_seeds(Make make, const std::string& forwarding, const char* label) {
                 r.metrics.expected, static_cast<unsigned long long>(r.metrics.fragment_transmissions),
                 static_cast<unsigned long long>(r.metrics.forwards), r.metrics.transmissions_per_delivery, any,
                 s.nodes.size(), steady);
-    t.transmissions += r.metrics.fragment_transmissions;
-    t.delivered += r.metrics.delivered;
-    t.expected += r.metrics.expected;
+    t.add(r);
   }
-  std::printf("%s, %s, seeds 1-3: %zu/%zu delivered, %llu fragment transmissions, %.3f per delivery\n", label,
-              forwarding.c_str(), t.delivered, t.expected, static_cast<unsigned long long>(t.transmissions),
-              t.per_delivery());
+  t.print(label, forwarding);
   return t;
 }
 
