@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import expander
 from .processes import POLL_S, run_bounded, signal_group
 from .scenario import EmulatorSpec, Scenario
 from .topology import Expansion, resolve_gilbert
@@ -101,9 +102,15 @@ class Emulator:
         self._ready_event = threading.Event()
         self._stdout_log = open(rundir / "emulator.stdout", "wb")
         self._stderr_log = open(rundir / "emulator.stderr", "wb")
+        # An engine that expands the scenario itself (dissem-emane) takes the
+        # dissem-sim this campaign found, --bin-dir included, whatever its own
+        # working directory.
+        env = dict(os.environ)
+        if "DISSEM_SIM" not in env and (sim := expander.find()) is not None:
+            env["DISSEM_SIM"] = sim
         try:
             self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                          stderr=self._stderr_log, start_new_session=True)
+                                          stderr=self._stderr_log, start_new_session=True, env=env)
         except OSError as e:
             self._close_logs()
             raise RunFailure("emulator-failed", f"cannot start {argv[0]}: {e.strerror}") from None

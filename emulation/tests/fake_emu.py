@@ -74,7 +74,7 @@ def main():
         return 0
     if not args.prefix or not args.nodes:
         p.error("--prefix and --nodes are required")
-    log("start", prefix=args.prefix, argv=sys.argv[1:])
+    log("start", prefix=args.prefix, argv=sys.argv[1:], dissem_sim=os.environ.get("DISSEM_SIM"))
     if os.environ.get("FAKE_EMU_FAIL"):
         print("fake-emu: failing on purpose", file=sys.stderr)
         return 3

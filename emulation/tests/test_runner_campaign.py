@@ -99,6 +99,9 @@ def test_campaign_2_cells_2_seeds_2_systems_jobs_2(write_scenario, tmp_path, fak
     starts = [e for e in fake_log(tmp_path) if e["event"] == "start"]
     cleanups = {e["prefix"] for e in fake_log(tmp_path) if e["event"] == "cleanup"}
     assert len(starts) == 8 and cleanups == prefixes
+    # The engine gets the dissem-sim the runner expands with (an engine that
+    # expands the scenario itself, as dissem-emane does, finds it whatever its cwd).
+    assert all(os.path.isabs(e["dissem_sim"]) and e["dissem_sim"].endswith("dissem-sim") for e in starts), starts
 
     rows = read_csv(out)
     assert len(rows) == 8
