@@ -46,11 +46,13 @@ class NodeView {
   // advertised (interest_radius() > 0).
   virtual std::span<const PeerInterest> interest(const std::string& group) const = 0;
   // The established neighbours (heard more than once), ordered by id, each
-  // with the neighbour count it said in its latest beacon.
+  // with the neighbour count it said in its latest beacon (0 unless the
+  // forwarding controller needs_neighbour_counts()).
   virtual std::vector<NeighbourCount> neighbours() const = 0;
   // The nodes established neighbour `peer` hears (from the echoes in its
   // beacons, aged), ordered by id, each with the count `peer` passed on for
-  // it; empty for any other node. May include this node.
+  // it; empty for any other node, and unless the forwarding controller
+  // needs_neighbour_counts(). May include this node.
   virtual std::vector<NeighbourCount> neighbours_of(NodeId peer) const = 0;
   // Changes whenever neighbours() or neighbours_of() may have: a decision
   // taken from them stays valid while it does not.

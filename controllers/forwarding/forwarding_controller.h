@@ -55,8 +55,9 @@ class ForwardingController {
   virtual bool names_relays() const { return false; }
   // Whether this controller decides from the 2-hop neighbourhood
   // (NodeView::neighbours_of) with the neighbour counts as priorities
-  // (relay-set): beacons then say how many neighbours the node has and pass
-  // on each echoed peer's count. Without it beacons stay as they are.
+  // (relay-set): the engine then keeps whom each neighbour hears, and
+  // beacons say how many neighbours the node has and pass on each echoed
+  // peer's count. Without it neither is done and beacons stay as they are.
   virtual bool needs_neighbour_counts() const { return false; }
 };
 

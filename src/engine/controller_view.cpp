@@ -22,10 +22,8 @@ std::vector<controllers::NeighbourCount> ControllerView::neighbours() const {
 }
 
 std::vector<controllers::NeighbourCount> ControllerView::neighbours_of(NodeId peer) const {
-  std::vector<controllers::NeighbourCount> out;
-  if (!node_.peers.established(peer)) return out;
-  for (const auto& e : node_.two_hop.neighbours_of(peer)) out.push_back({e.node, e.neighbours});
-  return out;
+  if (!node_.peers.established(peer)) return {};
+  return node_.two_hop.neighbours_of(peer);
 }
 
 // The table follows the established peers (node_receive.cpp feeds it their

@@ -35,27 +35,26 @@ void NodeImpl::set_silent(bool on, Micros now) {
   if (on == silent) return;
   silent = on;
   stats.silent = on;
-  if (on)
-    store->set_state(kSilenceKey, "silent");
-  else
+  if (!on) {
     store->erase_state(kSilenceKey);
-  store->flush();  // durable before the caller hears it took effect
-  if (on) {
-    // What waits for the air but our own first pass is dropped: answers
-    // and rebroadcasts would be stale when silence ends, and the others
-    // answer meanwhile. Control frames (beacons, requests) are rebuilt then.
-    queues.control.clear();
-    queues.repairs = {};
-    queues.repair_keys.clear();
-    queues.forwards.clear();
-    queues.coded = {};
-    queues.windows_pending.clear();
-    queues.windows = {};
-    repair_server.drop_pending();
+    store->flush();  // durable before the caller hears it took effect
+    tracker.reset_backoff_all();
+    beacons.hasten(now);
     return;
   }
-  tracker.reset_backoff_all();
-  beacons.hasten(now);
+  store->set_state(kSilenceKey, "silent");
+  store->flush();
+  // What waits for the air but our own first pass is dropped: answers and
+  // rebroadcasts would be stale when silence ends, and the others answer
+  // meanwhile. Control frames (beacons, requests) are rebuilt then.
+  queues.control.clear();
+  queues.repairs = {};
+  queues.repair_keys.clear();
+  queues.forwards.clear();
+  queues.coded = {};
+  queues.windows_pending.clear();
+  queues.windows = {};
+  repair_server.drop_pending();
 }
 
 bool NodeImpl::asks_for_group(const std::string& group) const {

@@ -136,7 +136,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
   n.links.on_beacon(b.node(), b.seq(), now, n.peers);
   if (!was_established && n.peers.established(b.node())) n.on_peer_appeared(b.node(), now);
-  note_neighbourhood(n, b);
+  if (n.forwarding->needs_neighbour_counts()) note_neighbourhood(n, b);
   if (n.forwarding->interest_radius() > 0) {
     std::vector<AdvertisedInterest> entries;
     entries.reserve(static_cast<std::size_t>(b.interests_size()));

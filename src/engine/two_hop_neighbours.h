@@ -26,6 +26,7 @@
 #include <span>
 #include <vector>
 
+#include "controllers/node_view.h"
 #include "core/types.h"
 
 namespace dissem::engine {
@@ -40,12 +41,8 @@ class TwoHopNeighbours {
   static constexpr std::uint32_t kEchoRounds = 5;
 
   // A node a beacon echoes, with the neighbour count the echoing peer passes
-  // on for it (0: not said).
-  struct Echoed {
-    NodeId node = 0;
-    std::uint32_t neighbours = 0;
-    bool operator==(const Echoed&) const = default;
-  };
+  // on for it (0: not said): what controllers see (NodeView::neighbours_of).
+  using Echoed = controllers::NeighbourCount;
 
   TwoHopNeighbours(std::size_t max_peers, std::size_t max_per_peer)
       : max_peers_(max_peers), max_per_peer_(max_per_peer) {}
