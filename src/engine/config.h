@@ -47,13 +47,14 @@ struct EngineConfig {
   // Rate adaptation (engine/rate_adaptation.h): a standing queue between us
   // and a neighbour (its echoes' round trips well above their recent
   // minimum, or runs of our beacons it never heard) lowers the pace below
-  // what it reports receiving, and quiet echoes raise it back; never below channel_share_min of the rate. For radios that slow
-  // down without telling the host. Off by default until a full emulated
-  // campaign with it on shows no harm on links that never slow (the first
-  // one cut the pace on chance runs of missing beacons, since fixed;
-  // docs/protocol.md). A node with it on also reports, in its echoes, the
-  // rate it receives each neighbour at (wire Echo.received_bytes_per_s).
-  bool rate_adaptation = false;
+  // what the link carries, by as much as the queue's growth says
+  // (engine/queue_growth.h), and quiet echoes raise it back; never below
+  // channel_share_min of the rate. For radios that slow down without
+  // telling the host, the normal case in the field. A node with it on
+  // builds each beacon as the pacer lets it go (so its echoes' hold times
+  // cover its whole wait) and reports, in its echoes, the rate it receives
+  // each neighbour at (wire Echo.received_bytes_per_s).
+  bool rate_adaptation = true;
   // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
   std::uint32_t per_datagram_overhead = 28;
   // Fragment payload bytes (the paper used 1400). 0 means "size it to the

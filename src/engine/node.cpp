@@ -270,7 +270,11 @@ void NodeImpl::run_producers(Micros now) {
 }
 
 void NodeImpl::beacon_due(Micros now) {
-  if (beacons.hold(now, !queues.publications.empty())) return;
+  if (beacon_pending || beacons.hold(now, !queues.publications.empty())) return;
+  if (config.rate_adaptation) {
+    beacon_pending = true;  // built by next_frame when the pacer lets it go
+    return;
+  }
   auto beacon = beacons.build(now);
   const std::size_t size = beacon.bytes.size();
   // Rate adaptation pairs each beacon that goes out with its stamp, in order.
@@ -284,14 +288,14 @@ Micros NodeImpl::next_deadline() const {
   if (const auto due = expiries.next_due()) t = std::min(t, *due);
   t = std::min(t, subscribers.next_deadline());
   if (silent) return t;  // nothing is built for the air, nothing is sent
-  t = std::min(t, beacons.next());
+  if (!beacon_pending) t = std::min(t, beacons.next());
   if (tracker.incomplete_count() > 0) t = std::min(t, request_rounds.next());
   if (auto due = repair_server.next_due()) t = std::min(t, *due);
   if (auto due = window_coder.next_due()) t = std::min(t, *due);
   if (!queues.forwards.empty()) t = std::min(t, queues.forwards.begin()->first);
   if (auto due = replicator.next_deadline()) t = std::min(t, *due);
-  if (!queues.control.empty() || !queues.publications.empty() || !queues.repairs.empty() || !queues.coded.empty() ||
-      !queues.windows.empty())
+  if (beacon_pending || !queues.control.empty() || !queues.publications.empty() || !queues.repairs.empty() ||
+      !queues.coded.empty() || !queues.windows.empty())
     t = std::min(t, pacer.next_send_time());
   if (auto due = bundle_due()) t = std::min(t, *due);
   return t;

@@ -48,6 +48,7 @@ void NodeImpl::set_silent(bool on, Micros now) {
   // rebroadcasts would be stale when silence ends, and the others answer
   // meanwhile. Control frames (beacons, requests) are rebuilt then.
   queues.control.clear();
+  beacon_pending = false;
   queues.repairs = {};
   queues.repair_keys.clear();
   queues.forwards.clear();

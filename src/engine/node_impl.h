@@ -142,6 +142,12 @@ class NodeImpl : public NodeContext {
   // Whether the cache says this node was silent when it last ran.
   bool silence_kept() const;
   bool silent = false;
+  // With rate adaptation, a due beacon is built when the pacer lets it go
+  // (node_send.cpp), so that the hold times it reports in its echoes cover
+  // its whole stay here: a beacon that waited in our pacer behind data
+  // would add that wait to every neighbour's round trip, a queue they
+  // would cut their own pace for.
+  bool beacon_pending = false;
   // node_send.cpp: the next frame to send, unsealed (nullopt: nothing queued).
   std::optional<OutgoingDatagram> next_frame(Micros now);
   // The next datagram of priority level `level` (nullopt: an item was dropped instead).

@@ -215,6 +215,14 @@ std::optional<OutgoingDatagram> NodeImpl::next_frame(Micros now) {
     queues.control.pop_front();
     return finish(*this, std::move(d.bytes), d.kind, now);
   }
+  if (beacon_pending) {
+    // Built as it leaves: stamp and hold times are the moment it goes.
+    beacon_pending = false;
+    auto beacon = beacons.build(now);
+    beacons.sent(now, beacon.bytes.size(), beacon.content);
+    adaptation.on_beacon_built(static_cast<std::uint64_t>(now));
+    return finish(*this, std::move(beacon.bytes), TrafficKind::Beacon, now);
+  }
   // Each pass either sends or drops at least one queued item (stale repairs,
   // evicted publications), so the loop ends.
   while (auto top = highest_waiting(*this, std::nullopt)) {

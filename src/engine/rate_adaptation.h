@@ -26,11 +26,13 @@
 //   loss it reports now, p, makes that unlikely (p^k < kRunSignificance,
 //   k >= 2); on a link that loses half, a run of two means nothing.
 //
-// On either signal the cap falls to `decrease` times the rate the link
-// carried: what the neighbour reports it received of ours over its last
-// beacon interval (wire Echo.received_bytes_per_s), else what we sent over
-// the last kSentWindow, never above the cap it had. Below what the link
-// carries, the queue drains; a blind cut of the nominal rate would either
+// On either signal the cap falls below the rate the link carried: the
+// lowest of what the neighbour reports it received of ours (wire
+// Echo.received_bytes_per_s), what we sent over the last kSentWindow, and
+// what the queue's growth between two echoed beacons says the link carried;
+// less what drains the standing queue in about the time it took to build
+// (queue_growth.h). A queue that grows slowly is cut gently, one that grew
+// in a second is cut as deep; a blind cut of the nominal rate would either
 // not reach below the link or fall far beneath it. Only
 // evidence produced after a decrease has had the margin to take effect
 // (beacons sent since) can lower it again. An echo without either signal
@@ -51,6 +53,7 @@
 #include <limits>
 #include <optional>
 
+#include "engine/queue_growth.h"
 #include "engine/rate_window.h"
 #include "core/types.h"
 
@@ -58,7 +61,6 @@ namespace dissem::engine {
 
 struct RateAdaptationParams {
   bool enabled = true;
-  double decrease = 0.7;         // cap = this x the rate the link carried, on a signal (CUBIC's beta)
   double increase = 1.25;        // cap x this on a quiet echo, at most once per increase_interval
   Micros increase_interval = 1 * kSeconds;
   double floor_fraction = 0.05;  // never below this share of the nominal rate
@@ -99,19 +101,22 @@ class RateAdaptation {
 
   // A datagram of `bytes` (IP bytes, as the pacer counts them) went out.
   void on_sent(std::size_t bytes, Micros now) {
-    if (p_.enabled) sent_.add(now, bytes);
+    if (!p_.enabled) return;
+    sent_.add(now, bytes);
+    sent_total_ += bytes;
   }
 
   // One of our beacons was built, stamped `stamp`; it goes out (on_beacon_sent)
   // when the pacer lets it, after any built before it.
   void on_beacon_built(std::uint64_t stamp) {
-    beacons_.push_back(Beacon{stamp, 0, 0});
+    beacons_.push_back(Beacon{stamp, 0, 0, 0});
     if (beacons_.size() > kBeaconHistory) beacons_.pop_front();
   }
   void on_beacon_sent(Micros now) {
     for (auto& b : beacons_)
       if (b.sent_at == 0) {
         b.sent_at = now;
+        b.sent_total = sent_total_;
         return;
       }
   }
@@ -135,10 +140,19 @@ class RateAdaptation {
     if (!p_.enabled) return false;
     const Micros margin = std::max({e.base_rtt, p_.min_margin, e.slack});
     std::optional<Micros> evidence;  // when the evidence of a queue was sent
-    if (e.rtt && e.base_rtt > 0 && *e.rtt > e.base_rtt + margin) evidence = sent_at(e.echoed_stamp);
+    if (e.rtt && e.base_rtt > 0) {
+      if (const Beacon* b = find(e.echoed_stamp); b != nullptr && b->sent_at != 0)
+        growth_.on_sample(b->sent_at, b->sent_total, *e.rtt - e.base_rtt);
+      if (*e.rtt > e.base_rtt + margin) evidence = sent_at(e.echoed_stamp);
+    }
     if (!evidence) evidence = missing_run(e, margin, now);
     if (!evidence) {
-      if (e.rtt && cap_ < nominal_ && now - last_increase_ >= p_.increase_interval) {
+      if (e.rtt && cap_ < link_) {
+        // The queue the last cut drained is gone: back to what the link
+        // carried at once (below it, the link would idle).
+        cap_ = link_;
+        last_increase_ = now;
+      } else if (e.rtt && cap_ < nominal_ && now - last_increase_ >= p_.increase_interval) {
         // Quiet interval after quiet interval, the dip is over: past two,
         // the steps grow (x1.5, then doubling) so the pace is back in seconds.
         const double step = quiet_streak_ < 2 ? p_.increase : quiet_streak_ == 2 ? 1.5 : 2.0;
@@ -155,9 +169,17 @@ class RateAdaptation {
     // to build; it gets that long to drain before anything counts again.
     if (*evidence <= quiet_until_) return false;
     const double floor = p_.floor_fraction * nominal_;
-    double from = std::min(cap_, sent_.bytes_per_second(now) * 8.0);
+    const double sending = sent_.bytes_per_second(now) * 8.0;
+    double from = std::min(cap_, sending);
     if (e.delivered_bps) from = std::min(from, *e.delivered_bps);
-    cap_ = std::max(floor, p_.decrease * std::max(from, floor));
+    // A run of missing beacons measures no queue: the last sample stands
+    // for it (a queue that drops is full), else the margin.
+    const bool measured = e.rtt && e.base_rtt > 0;
+    const Micros queue = measured ? *e.rtt - e.base_rtt : growth_.queue(now).value_or(margin);
+    const auto cut = growth_.cut(std::max(from, floor), sending, std::max(queue, margin), measured, now);
+    if (!cut) return false;  // the queue drains by itself
+    cap_ = std::max(floor, std::min(cap_, cut->target_bps));
+    link_ = std::max(cap_, std::min(cut->link_bps, nominal_));
     quiet_until_ = now + std::max(margin, now - *evidence);
     ++decreases_;
     return true;
@@ -183,6 +205,7 @@ class RateAdaptation {
   struct Beacon {
     std::uint64_t stamp = 0;
     Micros sent_at = 0;  // 0: not sent yet
+    std::uint64_t sent_total = 0;  // our bytes sent in all when it went
     int echoes = 0;      // echoes heard of it (counted to 2)
   };
 
@@ -224,6 +247,9 @@ class RateAdaptation {
   double nominal_;
   double cap_;
   RateWindow sent_;
+  std::uint64_t sent_total_ = 0;
+  QueueGrowth growth_;
+  double link_ = 0;  // what the link carried at the last cut: the pace once its queue drained
   std::deque<Beacon> beacons_;  // our recent beacons, oldest first
   Micros last_signal_ = std::numeric_limits<Micros>::min() / 2;
   Micros quiet_until_ = std::numeric_limits<Micros>::min() / 2;

@@ -129,20 +129,22 @@ TEST(Multihop, LateJoinerGetsTheHistoryItAsksForFromItsNeighboursCaches) {
 TEST(Multihop, ALateJoinersHistoryIsAnsweredAboutOnceThoughEveryNeighbourHoldsIt) {
   // Four neighbours hold the history; each would answer the late joiner's
   // requests. Answers spread over the air time the history needs, so about
-  // one copy of each message goes out, not one per neighbour.
+  // one copy of each message goes out, not one per neighbour. Twenty seeds:
+  // with five, one seed's extra answers moved the ratio by 0.05 (1.15 to
+  // 1.29 from beacon timing alone, when rate adaptation came on by default).
   LateJoinParams p;
   p.common.reliability_pct = 100;
   p.common.duration = 60 * kSeconds;
   std::uint64_t sent = 0;
   std::size_t history = 0;
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     p.common.seed = seed;
     const auto r = run_scenario(make_late_join(p));
     ASSERT_TRUE(r.nodes.back().complete);
     sent += r.metrics.fragment_transmissions_after_change;
     history += r.nodes.back().expected;
   }
-  std::printf("late joiner, 5 seeds: %llu fragments sent for %zu history messages (%.2f each)\n",
+  std::printf("late joiner, 20 seeds: %llu fragments sent for %zu history messages (%.2f each)\n",
               static_cast<unsigned long long>(sent), history, static_cast<double>(sent) / static_cast<double>(history));
   EXPECT_LE(static_cast<double>(sent), 1.25 * static_cast<double>(history));
 }

@@ -24,13 +24,6 @@ EchoReport echo(Micros sent, std::optional<Micros> rtt, double usual_loss = 0.0,
   return e;
 }
 
-// Cuts to half of what was sent, so the figures below are easy to follow.
-RateAdaptationParams halving() {
-  RateAdaptationParams p;
-  p.decrease = 0.5;
-  return p;
-}
-
 // A beacon stamped and sent at `t`.
 void beacon(RateAdaptation& a, Micros t) {
   a.on_beacon_built(static_cast<std::uint64_t>(t));
@@ -55,9 +48,10 @@ TEST(RateAdaptation, SamplesWithinTheMarginLeaveTheNominalRate) {
 }
 
 TEST(RateAdaptation, AStandingQueueLowersThePaceBelowWhatWasSent) {
-  RateAdaptation a(kNominal, halving());
+  RateAdaptation a(kNominal, {});
   beacon(a, 1 * kSeconds);
-  // 800 ms of queue: we sent 80 kbit/s into a link that carries 40.
+  // 800 ms of queue: we sent 80 kbit/s into a link that carries 40. With no
+  // growth known yet, the cut drains it within a second, at most halving.
   load(a, 80'000, 1810 * kMillis);
   a.on_echo(echo(1 * kSeconds, 810 * kMillis), 1810 * kMillis);
   EXPECT_EQ(a.decreases(), 1u);
@@ -66,24 +60,64 @@ TEST(RateAdaptation, AStandingQueueLowersThePaceBelowWhatWasSent) {
   beacon(a, 1850 * kMillis);
   a.on_echo(echo(1850 * kMillis, 800 * kMillis), 2650 * kMillis);
   EXPECT_EQ(a.decreases(), 1u);
-  // One sent later says the queue still stands: lower again, below the cap.
+  // One sent later says the queue still stands (shrinking too slowly to be
+  // gone within the longest horizon): lower again, below the cap.
   beacon(a, 3 * kSeconds);
   load(a, 80'000, 3700 * kMillis);
   a.on_echo(echo(3 * kSeconds, 700 * kMillis), 3700 * kMillis);
   EXPECT_EQ(a.decreases(), 2u);
-  EXPECT_EQ(a.cap_bps(4 * kSeconds), 20'000u);
+  EXPECT_LT(a.cap_bps(4 * kSeconds), 40'000u);
+  EXPECT_GT(a.cap_bps(4 * kSeconds), 30'000u) << "a queue that is no longer growing is drained gently";
 }
 
-TEST(RateAdaptation, TheDefaultCutKeepsSeventyPercentOfWhatWasSent) {
+TEST(RateAdaptation, AQueueThatGrewInASecondIsCutToTheLinkAtOnce) {
   RateAdaptation a(kNominal, {});
   beacon(a, 1 * kSeconds);
+  a.on_echo(echo(1 * kSeconds, kBase), 1010 * kMillis);  // no queue
+  load(a, 80'000, 2 * kSeconds);                          // 10 KB in the second after
+  beacon(a, 2 * kSeconds);
+  load(a, 80'000, 2710 * kMillis);
+  // 700 ms of queue gained in a second: the link carried 80 / 1.7 = 47 kbit/s.
+  a.on_echo(echo(2 * kSeconds, kBase + 700 * kMillis), 2710 * kMillis);
+  EXPECT_EQ(a.decreases(), 1u);
+  EXPECT_NEAR(static_cast<double>(a.cap_bps(3 * kSeconds)), 0.5 * 80'000 / 1.7, 2.0)
+      << "to the link's rate from the growth, less half to drain what stands";
+}
+
+TEST(RateAdaptation, AQueueThatCreepsUpIsCutGently) {
+  RateAdaptation a(kNominal, {});
+  beacon(a, 1 * kSeconds);
+  a.on_echo(echo(1 * kSeconds, kBase + 50 * kMillis), 1060 * kMillis);  // within the margin
   load(a, 100'000, 2 * kSeconds);
-  a.on_echo(echo(1 * kSeconds, 1 * kSeconds), 2 * kSeconds);
-  EXPECT_EQ(a.cap_bps(2 * kSeconds), 70'000u);
+  load(a, 100'000, 3 * kSeconds);
+  load(a, 100'000, 4 * kSeconds);
+  beacon(a, 4 * kSeconds);
+  load(a, 100'000, 4210 * kMillis);  // and on: the last second's rate is not the binding figure
+  // 150 ms more in 3 s: the link carries 1/1.05 of the 100 kbit/s that went
+  // in; the queue took 4 s to build and gets as long to drain.
+  a.on_echo(echo(4 * kSeconds, kBase + 200 * kMillis), 4210 * kMillis);
+  EXPECT_EQ(a.decreases(), 1u);
+  EXPECT_NEAR(static_cast<double>(a.cap_bps(4210 * kMillis)), 100'000 / 1.05 * (1 - 0.2 / 4), 2.0)
+      << "a fixed 0.7 would have cut to 70 kbit/s";
+}
+
+TEST(RateAdaptation, AQueueThatShrinksByItselfIsNotCut) {
+  RateAdaptation a(kNominal, {});
+  beacon(a, 1 * kSeconds);
+  load(a, 100'000, 1 * kSeconds);
+  a.on_echo(echo(1 * kSeconds, kBase + 800 * kMillis), 1810 * kMillis);
+  ASSERT_EQ(a.decreases(), 1u);
+  const auto cap = a.cap_bps(2 * kSeconds);
+  load(a, 50'000, 3 * kSeconds);
+  beacon(a, 3 * kSeconds);
+  // 800 ms to 200 ms in 2 s: gone within the next second by itself.
+  a.on_echo(echo(3 * kSeconds, kBase + 200 * kMillis), 3210 * kMillis);
+  EXPECT_EQ(a.decreases(), 1u);
+  EXPECT_EQ(a.cap_bps(3210 * kMillis), cap) << "evidence still: no increase either";
 }
 
 TEST(RateAdaptation, TheCutStartsFromWhatTheNeighbourSaysItReceived) {
-  RateAdaptation a(kNominal, halving());
+  RateAdaptation a(kNominal, {});
   beacon(a, 1 * kSeconds);
   load(a, 80'000, 2 * kSeconds);
   EchoReport e = echo(1 * kSeconds, 1 * kSeconds);
@@ -93,7 +127,7 @@ TEST(RateAdaptation, TheCutStartsFromWhatTheNeighbourSaysItReceived) {
 }
 
 TEST(RateAdaptation, BeaconsThatNeverArriveOnACleanLinkAreAQueueThatDrops) {
-  RateAdaptation a(kNominal, halving());
+  RateAdaptation a(kNominal, {});
   beacon(a, 1 * kSeconds);
   a.on_echo(echo(1 * kSeconds, kBase), 1010 * kMillis);
   // Beacons at 2 s and 3 s vanish; the neighbour keeps echoing the one at 1 s.
@@ -110,7 +144,8 @@ TEST(RateAdaptation, BeaconsThatNeverArriveOnACleanLinkAreAQueueThatDrops) {
   load(a, 80'000, 3700 * kMillis);
   a.on_echo(echo(1 * kSeconds, std::nullopt, 0.0, 2450 * kMillis), 3700 * kMillis);
   EXPECT_EQ(a.decreases(), 1u);
-  EXPECT_EQ(a.cap_bps(4 * kSeconds), 40'000u);
+  // No queue measured since: the margin's (100 ms) drained within a second.
+  EXPECT_EQ(a.cap_bps(4 * kSeconds), 72'000u);
 }
 
 TEST(RateAdaptation, MissingBeaconsOnALinkThatUsuallyLosesThemMeanNothing) {
@@ -130,22 +165,24 @@ TEST(RateAdaptation, MissingBeaconsOnALinkThatUsuallyLosesThemMeanNothing) {
 }
 
 TEST(RateAdaptation, QuietEchoesRaiseThePaceBackToNominalOncePerInterval) {
-  RateAdaptation a(kNominal, halving());
+  RateAdaptation a(kNominal, {});
   beacon(a, 0);
   load(a, 64'000, 2 * kSeconds);
   a.on_echo(echo(0, 2 * kSeconds), 2 * kSeconds);
   ASSERT_EQ(a.cap_bps(2 * kSeconds), 32'000u);
   a.on_echo(echo(0, kBase), 3 * kSeconds);
-  EXPECT_EQ(a.cap_bps(3 * kSeconds), 40'000u);
+  EXPECT_EQ(a.cap_bps(3 * kSeconds), 64'000u) << "the queue is gone: back to what the link carried at once";
   a.on_echo(echo(0, kBase), 3 * kSeconds + 1);
-  EXPECT_EQ(a.cap_bps(3 * kSeconds + 1), 40'000u) << "a second neighbour's echo in the same interval adds nothing";
+  EXPECT_EQ(a.cap_bps(3 * kSeconds + 1), 64'000u) << "a second neighbour's echo in the same interval adds nothing";
   a.on_echo(echo(0, kBase), 4 * kSeconds);
-  EXPECT_EQ(a.cap_bps(4 * kSeconds), 50'000u);
+  EXPECT_EQ(a.cap_bps(4 * kSeconds), 80'000u);
   a.on_echo(echo(0, kBase), 5 * kSeconds);
-  EXPECT_EQ(a.cap_bps(5 * kSeconds), 75'000u) << "quiet after quiet: larger steps";
+  EXPECT_EQ(a.cap_bps(5 * kSeconds), 100'000u);
   a.on_echo(echo(0, kBase), 6 * kSeconds);
-  EXPECT_EQ(a.cap_bps(6 * kSeconds), 150'000u);
-  for (Micros t = 7 * kSeconds; t < 20 * kSeconds; t += kSeconds) a.on_echo(echo(0, kBase), t);
+  EXPECT_EQ(a.cap_bps(6 * kSeconds), 150'000u) << "quiet after quiet: larger steps";
+  a.on_echo(echo(0, kBase), 7 * kSeconds);
+  EXPECT_EQ(a.cap_bps(7 * kSeconds), 300'000u);
+  for (Micros t = 8 * kSeconds; t < 20 * kSeconds; t += kSeconds) a.on_echo(echo(0, kBase), t);
   EXPECT_EQ(a.cap_bps(20 * kSeconds), kNominal) << "never above the nominal rate";
 }
 
@@ -198,7 +235,7 @@ TEST(RateAdaptation, OurOwnPacersWaitIsNoQueueAndARepeatedEchoIsNoSample) {
 }
 
 TEST(RateAdaptation, ARepeatedEchoRaisesNothing) {
-  RateAdaptation a(kNominal, halving());
+  RateAdaptation a(kNominal, {});
   beacon(a, 0);
   load(a, 64'000, 2 * kSeconds);
   a.on_echo(echo(0, 2 * kSeconds), 2 * kSeconds);
