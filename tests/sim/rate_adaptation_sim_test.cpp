@@ -6,8 +6,8 @@
 
 #include <map>
 
-#include "sim/experiments.h"
 #include "sim/simulation.h"
+#include "support/lossy_baseline.h"
 
 using namespace dissem;
 using namespace dissem::sim;
@@ -132,15 +132,8 @@ TEST(RateAdaptationSim, EchoesFromBeaconsThatWaitedInTheirNodesPacerAreNoQueue) 
   double on = 0;
   double off = 0;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    BaselineParams p;
-    p.receivers = 3;
-    p.capacity_kbps = 256;
-    p.reliability_pct = 70;
-    p.seed = seed;
-    p.engine_settings = {"rate_adaptation=true"};
-    const BaselineResult with = run_baseline(p);
-    p.engine_settings = {"rate_adaptation=false"};
-    const BaselineResult without = run_baseline(p);
+    const BaselineResult with = test::run_lossy_baseline(seed, {"rate_adaptation=true"});
+    const BaselineResult without = test::run_lossy_baseline(seed, {"rate_adaptation=false"});
     ASSERT_TRUE(with.run.all_complete && without.run.all_complete);
     on += static_cast<double>(with.run.finished_at) / 1e6;
     off += static_cast<double>(without.run.finished_at) / 1e6;

@@ -18,6 +18,7 @@
 #include "sim/experiments.h"
 #include "sim/scenario_file.h"
 #include "sim/scenario_runner.h"
+#include "support/lossy_baseline.h"
 #include "tools/sim_scenario/language_scenario.h"
 
 using namespace dissem;
@@ -37,14 +38,7 @@ struct Totals {
 Totals baseline_runs(bool shared_channel, const std::vector<std::string>& settings) {
   Totals t;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    BaselineParams p;
-    p.receivers = 3;
-    p.capacity_kbps = 256;
-    p.reliability_pct = 70;
-    p.shared_channel = shared_channel;
-    p.seed = seed;
-    p.engine_settings = settings;
-    const BaselineResult r = run_baseline(p);
+    const BaselineResult r = test::run_lossy_baseline(seed, settings, shared_channel);
     t.all_complete = t.all_complete && r.run.all_complete;
     t.finished_s += static_cast<double>(r.run.finished_at) / 1e6;
     t.bytes_on_air += r.run.medium.total.on_air_bytes();
