@@ -50,11 +50,15 @@ struct EngineConfig {
   // what the link carries, by as much as the queue's growth says
   // (engine/queue_growth.h), and quiet echoes raise it back; never below
   // channel_share_min of the rate. For radios that slow down without
-  // telling the host, the normal case in the field. A node with it on
-  // builds each beacon as the pacer lets it go (so its echoes' hold times
-  // cover its whole wait) and reports, in its echoes, the rate it receives
-  // each neighbour at (wire Echo.received_bytes_per_s).
-  bool rate_adaptation = true;
+  // telling the host. A node with it on builds each beacon as the pacer
+  // lets it go (so its echoes' hold times cover its whole wait) and
+  // reports, in its echoes, the rate it receives each neighbour at (wire
+  // Echo.received_bytes_per_s). Off by default: in a full emulated campaign
+  // with it on, links that never slowed stayed within a few per cent on
+  // radios of their own, but on one shared channel the contention in the
+  // round trips cut the pace, up to 4x slower in a crowd of 20
+  // (docs/protocol.md, docs/results/runtime.txt).
+  bool rate_adaptation = false;
   // Bytes below the UDP payload the rate limiter charges per datagram (IPv4 + UDP).
   std::uint32_t per_datagram_overhead = 28;
   // Fragment payload bytes (the paper used 1400). 0 means "size it to the

@@ -131,7 +131,7 @@ TEST(Multihop, ALateJoinersHistoryIsAnsweredAboutOnceThoughEveryNeighbourHoldsIt
   // requests. Answers spread over the air time the history needs, so about
   // one copy of each message goes out, not one per neighbour. Twenty seeds:
   // with five, one seed's extra answers moved the ratio by 0.05 (1.15 to
-  // 1.29 from beacon timing alone, when rate adaptation came on by default).
+  // 1.29 from beacon timing alone, with rate adaptation on and no cut).
   LateJoinParams p;
   p.common.reliability_pct = 100;
   p.common.duration = 60 * kSeconds;

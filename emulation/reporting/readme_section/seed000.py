@@ -11,7 +11,7 @@ from .formatting import Links, f0, md_table, ms
 
 PAGE = "seed000.md"
 SYSTEMS = ("dissem-replace", "dissem-replace-source", "dissem", "tcp")
-EXPERIMENTS = ((1, "1"), (2, "2, position / sensor"), (3, "3, position; images"), (4, "4, a link that slows down"))
+EXPERIMENTS = ((1, "1"), (2, "2, position / sensor"), (3, "3, position; images"), (4, "4, rate adaptation on"))
 
 
 def seed000(summary: dict[str, Any], link: Links) -> list[str]:
@@ -107,8 +107,8 @@ def _findings(exp: Experiments, link: Links) -> str:
     links = exp.links
     return (
         "Replacement bounds the latency where TCP and reliable delivery without it queue every update behind"
-        f" every older one ({link(PAGE)}). Experiment 4 runs with the defaults, rate adaptation on"
-        " (`engine.rate_adaptation`; *Timers and the link*): without it dissemd kept pacing at 40 KB/s through"
+        f" every older one ({link(PAGE)}). Experiment 4 runs with rate adaptation on (`engine.rate_adaptation`,"
+        " off by default; *Timers and the link*): without it dissemd kept pacing at 40 KB/s through"
         " the dip and frames died in the emulator's 4-frame queue, where replacement cannot reach them; with it"
         " the publisher sees the queue in its missing beacons and their round trips, and paces below what the"
         " client reports receiving, by as much as the queue's growth says"
