@@ -82,6 +82,8 @@ campaigns=(
   "baseline-1to20     3 10.95.0.0/16"
   "emcon              3 10.96.0.0/16"
 )
+# Seconds between two campaigns' starts (DISSEM_CAMPAIGN_STAGGER_S).
+stagger=${DISSEM_CAMPAIGN_STAGGER_S:-20}
 mkdir -p "$out"
 runtime="$out/runtime.txt"
 echo "profile $profile, $(nproc) CPUs, campaigns concurrently, started $(date -u +%FT%TZ)" >"$runtime"
@@ -105,6 +107,10 @@ for entry in "${campaigns[@]}"; do
   pids+=($!)
   names+=("$name")
   echo "== $name: $profile profile, $jobs at a time (progress in $out/$name.log)"
+  # Campaigns start one after another, not all at once: a hundred runs
+  # starting their daemons together on a small machine made some miss their
+  # start-up deadlines (the "start-up storm" of earlier full campaigns).
+  sleep "$stagger"
 done
 status=0
 for i in "${!pids[@]}"; do
