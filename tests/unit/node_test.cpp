@@ -311,7 +311,33 @@ TEST(NodeHistory, AStreamHeardOfBeforeSubscribingHasItsHistoryFetched) {
   SubscriptionOptions o;
   o.history = 10;
   rx.subscribe("g", o, kT0 + 1);
-  EXPECT_EQ(rx.incomplete_wanted(), 10u) << "messages 21..30 are missing and will be requested";
+  EXPECT_EQ(rx.incomplete_wanted(), 11u) << "messages 20..30 (the newest and the 10 before it) will be requested";
+}
+
+TEST(NodeHistory, HistoryCountsTheSameWhetherTheStreamWasHeardBeforeOrAfterSubscribing) {
+  // History n is the newest and n messages before it both ways. (Found by
+  // the emulated late-join experiment: a latecomer whose first beacon came
+  // before its subscription asked for one message fewer than one whose
+  // beacon came after.)
+  auto beacon_newest = [](std::uint64_t seq) {
+    wire::Beacon b;
+    b.set_node(9);
+    auto* n = b.add_newest();
+    n->set_group("g");
+    n->set_publisher(9);
+    n->set_seq(seq);
+    return wire::encode(b);
+  };
+  SubscriptionOptions o;
+  o.history = 4;
+  Node before(fast_config(2), cache::Store::open(":memory:"), kT0);
+  before.on_datagram(beacon_newest(12), kT0);
+  before.subscribe("g", o, kT0 + 1);
+  Node after(fast_config(2), cache::Store::open(":memory:"), kT0);
+  after.subscribe("g", o, kT0);
+  after.on_datagram(beacon_newest(12), kT0 + 1);
+  EXPECT_EQ(after.incomplete_wanted(), 5u) << "messages 8..12";
+  EXPECT_EQ(before.incomplete_wanted(), after.incomplete_wanted());
 }
 
 TEST(NodeHistory, ASubscriptionMadeLongAfterTheStreamWasHeardGetsItsHistory) {

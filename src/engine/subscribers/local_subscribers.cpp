@@ -53,7 +53,9 @@ void LocalSubscribers::start_history(SubscriptionId id, const std::string& group
   std::vector<DeliveryOrder> orders;
   for (const auto& [stream, st] : tracker.streams()) {
     if (stream.group != group || stream.publisher == node_.config.node_id || st.newest == 0) continue;
-    const std::uint64_t from = o.history >= st.newest ? 1 : st.newest - o.history + 1;
+    // The newest and `history` messages before it, as a stream first heard
+    // after the subscription gets (MessageTracker::learn_newest).
+    const std::uint64_t from = o.history >= st.newest ? 1 : st.newest - o.history;
     if (o.history > 0) {
       if (st.baseline == 0) {
         // Heard of before it was wanted (a beacon before this subscription):
