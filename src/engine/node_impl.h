@@ -186,7 +186,7 @@ class NodeImpl : public NodeContext {
 
   SendQueues queues;
   BundleState bundling;
-  WindowCoder window_coder{*this, WindowCoderSources{block_memory, queues, timing, limits, peers}};  // window_coder.h
+  WindowCoder window_coder{*this, WindowCoderSources{block_memory, queues, timing, limits}};  // window_coder.h
   // Other nodes' requests answered (repair_server.h).
   RepairServer repair_server{*this, RepairServerSources{coder, window_coder, block_memory, ntm, queues, timing, peers}};
   Replicator replicator{*this, ReplicatorSources{replication, view, timing, ntm, queues, pacer}};

@@ -6,7 +6,6 @@
 #include "coding/linear_combination.h"
 #include "engine/fragmenter.h"
 #include "engine/coders/window_image.h"
-#include "engine/repair/responder_rank.h"
 
 namespace dissem::engine {
 namespace {
@@ -215,25 +214,7 @@ std::uint32_t WindowCoder::symbol_size(const StreamId& stream, const wire::Windo
   return static_cast<std::uint32_t>(largest);
 }
 
-// Servers of a window request take turns as the servers of whole messages
-// do (responder_rank.h): ranked by the stream and the window's first
-// message, each rank waits the air time of the answer plus a frame and half
-// an RTT, so that the first answer is heard before the next rank's turn and
-// the traffic memory then drops what it covered. A uniform delay alone let
-// servers with radios of their own fire within one symbol's air time of
-// each other and send the deficit several times over.
-Micros WindowCoder::answer_delay(const StreamId& stream, const wire::WindowNeed& need, NodeId requester,
-                                 std::uint32_t symbols, std::uint32_t symbol_bytes) {
-  const Timing& t = from_.timing;
-  if (!t.ranked_answers) return node_.rng.uniform_int(0, t.serve_delay_max);
-  const auto air = static_cast<double>(symbols) * static_cast<double>(symbol_bytes + node_.config.per_datagram_overhead);
-  const Micros turn = static_cast<Micros>(air * t.air_us_per_byte) + 2 * t.packet_time + t.rtt / 2;
-  const MessageId key{stream.group, stream.publisher, need.first_seq()};
-  const auto rank = static_cast<Micros>(responder_rank(key, node_.config.node_id, requester, from_.peers.all()));
-  return rank * turn + node_.rng.uniform_int(0, turn / 2);
-}
-
-void WindowCoder::on_request(const StreamId& stream, const wire::WindowNeed& need, NodeId requester, Micros now) {
+void WindowCoder::on_request(const StreamId& stream, const wire::WindowNeed& need, Micros now) {
   if (!enabled()) return;
   // What this node can help with: the messages the requester lacks that it holds.
   std::uint32_t lacked = 0;
@@ -261,7 +242,7 @@ void WindowCoder::on_request(const StreamId& stream, const wire::WindowNeed& nee
   if (pending.size() >= node_.config.max_queued_datagrams) return;
   // A node holding only part of what the requester lacks answers after
   // those holding all of it.
-  Micros delay = answer_delay(stream, need, requester, needed, symbol_size(stream, need, now));
+  Micros delay = node_.rng.uniform_int(0, from_.timing.serve_delay_max);
   if (useful < lacked) delay += from_.timing.serve_delay_max;
   pending.push_back(WindowTask{stream, need.first_seq(), need.count(), since, needed, 0, now + delay});
 }

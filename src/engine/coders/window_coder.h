@@ -20,7 +20,6 @@
 #include "engine/coders/block_traffic_memory.h"
 #include "engine/coders/coded_streams.h"
 #include "engine/node_context.h"
-#include "engine/peers.h"
 #include "engine/send_queues.h"
 #include "engine/timing.h"
 #include "wire/codec.h"
@@ -36,7 +35,6 @@ struct WindowCoderSources {
   SendQueues& queues;                // windows_pending, then windows
   const Timing& timing;
   const wire::Limits& limits;        // recovered images are decoded with them
-  const PeerTable& peers;            // who else may answer a window request (responder_rank.h)
 };
 
 class WindowCoder {
@@ -76,9 +74,9 @@ class WindowCoder {
   // The size of a window symbol this node would send for `need`: its largest
   // image among the messages the requester lacks; 0 if it holds none of them.
   std::uint32_t symbol_size(const StreamId& stream, const wire::WindowNeed& need, Micros now);
-  // A window request from `requester`: an answer scheduled after its rank's
-  // turn (or its random delay), or merged into one pending for the stream.
-  void on_request(const StreamId& stream, const wire::WindowNeed& need, NodeId requester, Micros now);
+  // A window request: an answer scheduled after its random delay, or merged
+  // into one pending for the stream.
+  void on_request(const StreamId& stream, const wire::WindowNeed& need, Micros now);
   // Answers whose delay is over join the send queue, unless heard meanwhile.
   void release_due(Micros now);
   std::optional<Micros> next_due() const;
@@ -87,9 +85,6 @@ class WindowCoder {
 
  private:
   std::vector<Recovered> solve(const StreamId& stream, Micros now);
-  // How long an answer of `symbols` window symbols of `symbol_bytes` waits.
-  Micros answer_delay(const StreamId& stream, const wire::WindowNeed& need, NodeId requester, std::uint32_t symbols,
-                      std::uint32_t symbol_bytes);
 
   NodeContext& node_;
   WindowCoderSources from_;

@@ -24,7 +24,7 @@ RepairServer::RepairServer(NodeContext& node, RepairServerSources sources)
 void RepairServer::on_request(wire::MissingFragmentRequest& r, Micros now) {
   budget_request(r, now);
   for (const auto& w : r.wants())
-    for (const auto& need : w.windows()) from_.windows.on_request(StreamId{w.group(), w.publisher()}, need, r.requester(), now);
+    for (const auto& need : w.windows()) from_.windows.on_request(StreamId{w.group(), w.publisher()}, need, now);
   std::uint64_t air_bytes = 0;
   const auto answers = plain_answers(r, air_bytes, now);
   schedule_answers(r.requester(), answers, air_bytes, now);
