@@ -295,18 +295,27 @@ TEST(NodeConfig, RefusesAnUnresolvedLinkSizedPayload) {
   EXPECT_THROW(Node(c, cache::Store::open(":memory:"), 0), ConfigError);
 }
 
-TEST(NodeHistory, AStreamHeardOfBeforeSubscribingHasItsHistoryFetched) {
-  // Found by the emulated late-join experiment: a beacon heard a moment
-  // before the subscription made the stream known without tracking it, and
-  // the subscription's history was then never asked for.
-  Node rx(fast_config(2), cache::Store::open(":memory:"), kT0);
+namespace {
+
+// A beacon of node 9 saying its stream in group "g" is at `seq`.
+std::vector<std::uint8_t> beacon_newest(std::uint64_t seq) {
   wire::Beacon b;
   b.set_node(9);
   auto* n = b.add_newest();
   n->set_group("g");
   n->set_publisher(9);
-  n->set_seq(30);
-  rx.on_datagram(wire::encode(b), kT0);
+  n->set_seq(seq);
+  return wire::encode(b);
+}
+
+}  // namespace
+
+TEST(NodeHistory, AStreamHeardOfBeforeSubscribingHasItsHistoryFetched) {
+  // Found by the emulated late-join experiment: a beacon heard a moment
+  // before the subscription made the stream known without tracking it, and
+  // the subscription's history was then never asked for.
+  Node rx(fast_config(2), cache::Store::open(":memory:"), kT0);
+  rx.on_datagram(beacon_newest(30), kT0);
   EXPECT_EQ(rx.incomplete_wanted(), 0u) << "not subscribed yet";
   SubscriptionOptions o;
   o.history = 10;
@@ -319,15 +328,6 @@ TEST(NodeHistory, HistoryCountsTheSameWhetherTheStreamWasHeardBeforeOrAfterSubsc
   // the emulated late-join experiment: a latecomer whose first beacon came
   // before its subscription asked for one message fewer than one whose
   // beacon came after.)
-  auto beacon_newest = [](std::uint64_t seq) {
-    wire::Beacon b;
-    b.set_node(9);
-    auto* n = b.add_newest();
-    n->set_group("g");
-    n->set_publisher(9);
-    n->set_seq(seq);
-    return wire::encode(b);
-  };
   SubscriptionOptions o;
   o.history = 4;
   Node before(fast_config(2), cache::Store::open(":memory:"), kT0);
