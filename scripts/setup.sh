@@ -16,6 +16,7 @@ packages=(
   libisal-dev libsodium-dev
   libncurses-dev tmux
   libpgm-dev openjdk-17-jdk-headless maven
+  help2man adduser  # the manual pages (src/install.cmake); the package's system user
 )
 
 source scripts/debian-packages.sh

@@ -38,6 +38,16 @@ cmake --build build/release -j "$jobs"
 # CI (root) fails instead of skipping.
 if [[ $(id -u) -eq 0 || -n "${CI:-}" ]]; then export DISSEM_REQUIRE_ROOT_TESTS=1; fi
 
+echo "== the Debian package: built, installed, used and removed (scripts/packaging/package-test.sh)"
+package_rc=0
+bash scripts/packaging/package-test.sh build/release || package_rc=$?
+if [[ $package_rc -eq 77 && -n ${DISSEM_REQUIRE_ROOT_TESTS:-} ]]; then
+  echo "the package test was skipped where root tests are required" >&2
+  exit 1
+elif [[ $package_rc -ne 0 && $package_rc -ne 77 ]]; then
+  exit "$package_rc"
+fi
+
 echo "== Python client against the (sanitised) daemon"
 bash scripts/python-setup.sh
 DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests

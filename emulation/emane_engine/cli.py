@@ -34,6 +34,7 @@ from .installation import EmaneNotFound, find
 from runner import eel, emane_links
 from runner.emane_links import LinkOptions
 from runner.emane_rfpipe import RfpipeUnsupported
+from runner.project_version import version_line
 
 REFUSED = {
     "--shared-channel-bps": "a shared channel needs a radio model with a shared medium, not the comm effect shim",
@@ -61,6 +62,7 @@ def _node_rate(text: str) -> tuple[int, float]:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dissem-emane", description="EMANE (comm effect shim) behind dissem-emu's "
                                 "command line: one emane per node namespace, an event service playing the EEL.")
+    p.add_argument("--version", action="version", version=version_line("dissem-emane"))
     p.add_argument("--cleanup", metavar="NAME", help="remove namespaces left by a run with this prefix")
     p.add_argument("--prefix")
     p.add_argument("--nodes", type=int)

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "core/version.h"
 #include "config/setting_text.h"
 
 namespace dissem::emu {
@@ -229,12 +230,15 @@ EmuOptions parse_emu_options(int argc, const char* const* argv) {
   CLI::App app{"dissem-emu: a one-machine MANE-style network emulator. Each node is a network namespace "
                "<prefix>-n<i> with a TAP device emu0; link effects follow EMANE commeffect (EEL) events."};
   app.name("dissem-emu");
+  app.set_version_flag("--version", dissem::version_line("dissem-emu"), "print the version and exit");
   RawOptions r;
   add_options(app, r);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     throw HelpRequested{app.help()};
+  } catch (const CLI::CallForVersion&) {
+    throw HelpRequested{dissem::version_line("dissem-emu") + "\n"};
   } catch (const CLI::ParseError& e) {
     throw OptionsError(e.what());
   }

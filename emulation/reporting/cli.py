@@ -30,11 +30,14 @@ from .readme_section import ReadmeError
 from .run_metrics import engine_line
 from .summary import SummaryError
 
+from runner.project_version import version_line
+
 REPO = Path(__file__).resolve().parents[2]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="emulation/report", description=__doc__.split("\n\n")[1])
+    ap.add_argument("--version", action="version", version=version_line("emulation/report"))
     ap.add_argument("results", type=Path, nargs="?", help="directory holding result.json files (emulation/run --out)")
     ap.add_argument("--out", type=Path, default=REPO / "docs" / "results", help="where reports and PNGs go")
     ap.add_argument("--reference", type=Path, default=REPO.parent / "shared" / "reference",

@@ -27,6 +27,7 @@
 
 #include <google/protobuf/stubs/logging.h>
 
+#include "core/version.h"
 #include "hostile_datagrams.h"
 #include "rogue_summary.h"
 
@@ -113,6 +114,7 @@ class GroupSocket {
 Options parse(int argc, char** argv) {
   Options o;
   CLI::App app{"dissem-rogue: a hostile node (malformed, phantom beacons, request floods, corrupted copies, replays)"};
+  app.set_version_flag("--version", dissem::version_line("dissem-rogue"), "print the version and exit");
   app.add_option("--interface", o.interface, "interface to hear and send on")->capture_default_str();
   app.add_option("--address", o.address, "dissem's group (multicast) or broadcast address")->capture_default_str();
   app.add_option("--port", o.port, "dissem's UDP port")->check(CLI::Range(1, 65535))->capture_default_str();

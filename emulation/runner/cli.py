@@ -14,6 +14,7 @@ from pathlib import Path
 from . import campaign, dry_run, emane_export, engines, expander, programs, scenario as scenario_mod
 from .emulator import find_emulator
 from .errors import UserError
+from .project_version import version_line
 from .facts import REPO_ROOT
 
 
@@ -49,6 +50,7 @@ def parser() -> argparse.ArgumentParser:
         prog="emulation/run",
         description="Run a scenario's campaign (cells x seeds x systems) on the dissem-emu emulator.",
         epilog="Scenario reference and result schema: emulation/README.md")
+    p.add_argument("--version", action="version", version=version_line("emulation/run"))
     p.add_argument("scenario", help="scenario TOML file")
     p.add_argument("--profile", help="profile of the scenario selecting matrix values and seeds "
                                      "(e.g. quick; 'full' = everything)")

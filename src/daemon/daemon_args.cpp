@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/version.h"
 #include "daemon/config_toml.h"
 #include "daemon/daemon_keys.h"
 
@@ -42,7 +43,8 @@ void add_options(CLI::App& app, CommandLine& line) {
   app.footer(
       "Precedence, later winning: defaults, --config, each --set in order, then the direct flags.\n"
       "Keys: node.*, net.*, cache.*, ipc.*, log.*, security.*, engine.*, controllers.*\n"
-      "(see docs/dissemd.example.toml; --print-config lists them all).");
+      "--print-config lists them all; dissemd.example.toml explains each (docs/ in the sources,\n"
+      "share/doc/dissem/examples/ when installed).");
   app.add_option("--config", line.config_file, "TOML configuration file")->type_name("FILE");
   app.add_option("--set", line.assignments, "section.key=value, e.g. engine.payload_size=1200 (repeatable)")
       ->type_name("KEY=VALUE")
@@ -90,6 +92,7 @@ DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnv
   CLI::App app{"dissemd: peer-to-peer reliable dissemination over local broadcast/multicast UDP", "dissemd"};
   CommandLine line;
   add_options(app, line);
+  app.set_version_flag("--version", version_line("dissemd"), "print the version and exit");
 
   DaemonArgs out;
   out.help = app.help();
@@ -101,6 +104,9 @@ DaemonArgs parse_daemon_args(int argc, const char* const* argv, const RuntimeEnv
     return out;
   } catch (const CLI::CallForAllHelp&) {
     out.action = StartAction::Help;
+    return out;
+  } catch (const CLI::CallForVersion&) {
+    out.action = StartAction::Version;
     return out;
   } catch (const CLI::ParseError& e) {
     throw ConfigError(std::string(e.what()) + " (see --help)");

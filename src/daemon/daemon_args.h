@@ -14,6 +14,7 @@ enum class StartAction {
   Run,          // start the daemon with `config`
   PrintConfig,  // print to_toml(config) and exit 0
   Help,         // print `help` and exit 0
+  Version,      // print version_line("dissemd") and exit 0
 };
 
 struct DaemonArgs {

@@ -11,6 +11,7 @@
 
 #include <google/protobuf/stubs/logging.h>
 
+#include "core/version.h"
 #include "daemon/config_toml.h"
 #include "daemon/daemon.h"
 #include "daemon/daemon_args.h"
@@ -40,6 +41,10 @@ int main(int argc, char** argv) {
   }
   if (args.action == StartAction::Help) {
     std::fputs(args.help.c_str(), stdout);
+    return 0;
+  }
+  if (args.action == StartAction::Version) {
+    std::printf("%s\n", dissem::version_line("dissemd").c_str());
     return 0;
   }
   if (args.action == StartAction::PrintConfig) {

@@ -19,3 +19,4 @@ target_include_directories(dissem_daemon_config PUBLIC ${CMAKE_CURRENT_LIST_DIR}
 target_include_directories(dissem_daemon_config PRIVATE ${DISSEM_TOMLPP_INCLUDE} ${DISSEM_CLI11_INCLUDE})
 target_link_libraries(dissem_daemon_config PUBLIC dissem_core dissem_engine dissem_ipc)
 target_compile_options(dissem_daemon_config PRIVATE ${DISSEM_WARNINGS})
+target_link_libraries(dissem_daemon_config PRIVATE dissem_version)

@@ -76,6 +76,16 @@ std::string default_socket_path() {
   return path;
 }
 
+std::string client_socket_path(const std::string& own, std::string_view system_wide) {
+  const auto is_socket = [](const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+  };
+  if (is_socket(own)) return own;
+  std::string system(system_wide);
+  return is_socket(system) ? system : own;
+}
+
 void prepare_socket_path(const std::string& path) {
   if (path.empty()) throw std::runtime_error("IPC socket path is empty");
   if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {

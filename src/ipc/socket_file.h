@@ -21,6 +21,16 @@ std::string default_runtime_dir(bool root, std::string_view xdg_runtime_dir, std
 // default_runtime_dir() for this process, plus "/dissemd.sock".
 std::string default_socket_path();
 
+// The system daemon's socket, where the packaged service listens (its
+// configuration names it, since the service runs as the user `dissem`).
+inline constexpr std::string_view kSystemSocketPath = "/run/dissem/dissemd.sock";
+
+// The socket a client uses when none is named: `own` (the caller's
+// default_socket_path()) when a socket is there; else `system_wide` when a
+// socket is there, so that a user in the socket's group reaches the
+// packaged service without --socket; else `own`, for the error to name.
+std::string client_socket_path(const std::string& own, std::string_view system_wide = kSystemSocketPath);
+
 // Makes `path` free to bind: creates missing parent directories (mode 0755)
 // and removes a socket file nobody listens on. Throws std::runtime_error if
 // a live server answers on it or if something other than a socket is there

@@ -22,7 +22,7 @@ target_include_directories(dissem PRIVATE ${CURSES_INCLUDE_DIRS})
 target_link_libraries(dissem PRIVATE ${CURSES_LIBRARIES})
 # dissem_daemon_config: `dissem keygen` writes key files with daemon/key_files.h;
 # nlohmann-json: `dissem list --json`.
-target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config nlohmann_json::nlohmann_json)
+target_link_libraries(dissem PRIVATE dissem_cli_support dissem_daemon_config dissem_version nlohmann_json::nlohmann_json)
 target_compile_options(dissem PRIVATE ${DISSEM_WARNINGS})
 
 # The CLI integration tests (tests/integration/dissem_cli_test.cpp) run this

@@ -18,6 +18,7 @@
 #include <exception>
 #include <string>
 
+#include "core/version.h"
 #include "client/client.h"
 #include "ipc/socket_file.h"
 #include "tools/dissem_commands.h"
@@ -251,9 +252,10 @@ int report_failure(const std::string& socket) {
 
 int main(int argc, char** argv) {
   CLI::App app{"dissem: publish, subscribe and inspect through the local dissemd"};
+  app.set_version_flag("--version", dissem::version_line("dissem"), "print the version and exit");
   app.footer(kFooter);
   app.require_subcommand(1);
-  std::string socket = dissem::ipc::default_socket_path();
+  std::string socket = dissem::ipc::client_socket_path(dissem::ipc::default_socket_path());
   app.add_option("--socket", socket, "dissemd's IPC socket")->envname("DISSEM_SOCKET")->capture_default_str();
 
   PublishCommand publish_command;

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "core/version.h"
 #include "sim/experiments.h"
 #include "sim/paper_scenarios.h"
 #include "sim/result_format.h"
@@ -383,6 +384,7 @@ void run_geometric_command(GeometricOptions o, bool json, const dissem::sim::Run
 int main(int argc, char** argv) {
   CLI::App app{"dissem-sim: the dissemination protocol in virtual time over a simulated broadcast medium"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", dissem::version_line("dissem-sim"), "print the version and exit");
   bool json = false;
   BaselineOptions baseline_options;
   CLI::App* baseline = add_baseline_command(app, baseline_options, json);

@@ -21,5 +21,5 @@ add_executable(dissem-norm-gateway ${CMAKE_CURRENT_LIST_DIR}/norm_gateway/norm_g
 # judge only our code.
 target_include_directories(dissem-norm-gateway SYSTEM PRIVATE ${DISSEM_GATEWAY_NORM_INCLUDE} ${DISSEM_CLI11_INCLUDE})
 target_link_libraries(dissem-norm-gateway PRIVATE dissem_norm_gateway_core dissem_client ${DISSEM_GATEWAY_NORM_LIBRARY}
-                                                  fmt::fmt nlohmann_json::nlohmann_json)
+                                                  fmt::fmt nlohmann_json::nlohmann_json dissem_version)
 target_compile_options(dissem-norm-gateway PRIVATE ${DISSEM_WARNINGS})

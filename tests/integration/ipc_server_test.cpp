@@ -839,5 +839,31 @@ TEST(IpcDefaultPath, FollowsXdgRuntimeDirForUsers) {
   if (old) ::setenv("XDG_RUNTIME_DIR", saved.c_str(), 1);
 }
 
+TEST(IpcDefaultPath, AClientFallsBackToTheSystemDaemonsSocketOnlyWhenItsOwnIsAbsent) {
+  char tmpl[] = "/tmp/dissem-client-path-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::filesystem::path dir(tmpl);
+  const std::string own = (dir / "own.sock").string(), system = (dir / "system.sock").string();
+  const auto bind_socket = [](const std::string& path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+    EXPECT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0) << path;
+    return fd;
+  };
+  EXPECT_EQ(client_socket_path(own, system), own) << "neither there: the error names the user's own";
+  std::ofstream(system) << "not a socket";
+  EXPECT_EQ(client_socket_path(own, system), own) << "a plain file is no daemon";
+  std::filesystem::remove(system);
+  const int system_fd = bind_socket(system);
+  EXPECT_EQ(client_socket_path(own, system), system) << "only the system daemon: use it";
+  const int own_fd = bind_socket(own);
+  EXPECT_EQ(client_socket_path(own, system), own) << "the user's own daemon comes first";
+  ::close(system_fd);
+  ::close(own_fd);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace dissem::ipc

@@ -229,6 +229,8 @@ TEST(DaemonArgs, CommandLineErrorsAndHelp) {
   EXPECT_EQ(help.action, StartAction::Help);
   EXPECT_CONTAINS(help.help, "--print-config");
   EXPECT_CONTAINS(help.help, "--set");
+  EXPECT_EQ(parse({"--version"}).action, StartAction::Version);
+  EXPECT_CONTAINS(help.help, "--version");
 }
 
 TEST(PrintConfig, ListsEveryKeyIncludingEveryEngineKey) {

@@ -16,11 +16,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/version.h"
 #include "tools/load/load_options.h"
 
 int main(int argc, char** argv) {
   using namespace dissem::load;
   CLI::App app{"dissem-load: an experiment's publisher and receiver, reporting JSON"};
+  app.set_version_flag("--version", dissem::version_line("dissem-load"), "print the version and exit");
   app.require_subcommand(1);
   PublishArgs p;
   auto* pub = add_publish_command(app, p);

@@ -21,5 +21,5 @@ target_compile_options(dissem_load_options PRIVATE ${DISSEM_WARNINGS})
 add_executable(dissem-load ${CMAKE_CURRENT_LIST_DIR}/dissem_load_main.cpp
                            ${CMAKE_CURRENT_LIST_DIR}/load_publisher.cpp
                            ${CMAKE_CURRENT_LIST_DIR}/load_receiver.cpp)
-target_link_libraries(dissem-load PRIVATE dissem_load_options dissem_cli_support nlohmann_json::nlohmann_json)
+target_link_libraries(dissem-load PRIVATE dissem_load_options dissem_cli_support dissem_version nlohmann_json::nlohmann_json)
 target_compile_options(dissem-load PRIVATE ${DISSEM_WARNINGS})

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/version.h"
 #include "tools/norm_gateway/gateway.h"
 #include "tools/norm_gateway/gateway_config.h"
 
@@ -38,9 +39,11 @@ void install_stop_handlers() {
 int main(int argc, char** argv) {
   using namespace dissem::norm_gateway;
   CLI::App app{"dissem-norm-gateway: bridges a NORM session and a dissem group both ways", "dissem-norm-gateway"};
+  app.set_version_flag("--version", dissem::version_line("dissem-norm-gateway"), "print the version and exit");
   app.footer("Precedence, later winning: defaults, --config, then each --set in order.\n"
-             "Keys: gateway.*, dissem.*, norm.*, bridge.* (--print-config lists them all; see "
-             "docs/norm-gateway.example.toml).");
+             "Keys: gateway.*, dissem.*, norm.*, bridge.* (--print-config lists them all;\n"
+             "norm-gateway.example.toml explains each: docs/ in the sources, share/doc/dissem/examples/ when\n"
+             "installed).");
   std::string config_file;
   std::vector<std::string> assignments;
   bool print_config = false;
