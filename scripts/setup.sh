@@ -17,6 +17,7 @@ packages=(
   libncurses-dev tmux
   libpgm-dev openjdk-17-jdk-headless maven
   help2man adduser  # the manual pages (src/install.cmake); the package's system user
+  prometheus        # promtool and a server for the metrics endpoint's tests (emulation/tests/test_metrics_prometheus.py)
 )
 
 source scripts/debian-packages.sh

@@ -9,7 +9,9 @@
 #include <random>
 #include <stdexcept>
 
+#include "daemon/listen_address.h"
 #include "daemon/log.h"
+#include "daemon/metrics_text.h"
 #include "daemon/private_files.h"
 #include "daemon/process_memory.h"
 #include "ipc/convert_links.h"
@@ -86,6 +88,13 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   ic.path = config.ipc.socket;
   ic.mode = config.ipc.mode;
   ipc_ = std::make_unique<ipc::IpcServer>(io, ic, *this);
+  if (config.metrics.enabled) {
+    std::string why;
+    const auto at = parse_listen_address(config.metrics.listen, why);  // checked when the key was read
+    if (!at) throw std::runtime_error("metrics.listen: '" + config.metrics.listen + "': " + why);
+    metrics_ = std::make_unique<MetricsServer>(io, *at, [this] { return metrics_text(stats(), peers()); });
+    log(LogLevel::Info, "metrics: http://{}/metrics", config.metrics.listen);
+  }
   log(LogLevel::Info, "node {:08x} on {} interface(s), port {}, fragments of {} bytes, cache {}, socket {}", id,
       transports_.size(), config.net.port, engine_config.payload_size, config.cache.path, config.ipc.socket);
   const auto& c = engine_config.controllers;
@@ -112,6 +121,7 @@ void Daemon::stop() {
   if (stopped_) return;
   stopped_ = true;
   timer_.cancel();
+  metrics_.reset();
   ipc_->stop();
   transports_.clear();
   node_->store().flush();

@@ -13,6 +13,7 @@
 
 #include "daemon/daemon_config.h"
 #include "daemon/link_watchers.h"
+#include "daemon/metrics_server.h"
 #include "engine/node.h"
 #include "ipc/backend.h"
 #include "ipc/ipc_server.h"
@@ -39,6 +40,8 @@ class Daemon final : public ipc::Backend {
   NodeId node_id() const { return node_->id(); }
   const engine::Node& node() const { return *node_; }
   const ipc::IpcServer& ipc_server() const { return *ipc_; }
+  // The metrics endpoint's port; 0 when metrics are off.
+  std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
 
   // ipc::Backend
   MessageId publish(ipc::ClientId client, const engine::PublishRequest& request) override;
@@ -80,6 +83,7 @@ class Daemon final : public ipc::Backend {
   std::unique_ptr<engine::Node> node_;
   std::vector<std::unique_ptr<net::UdpTransport>> transports_;
   std::unique_ptr<ipc::IpcServer> ipc_;
+  std::unique_ptr<MetricsServer> metrics_;  // when metrics.enabled
   boost::asio::steady_timer timer_;
   std::unordered_map<engine::SubscriptionId, ipc::ClientId> owner_;
   LinkWatchers link_watchers_;

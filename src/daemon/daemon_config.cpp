@@ -31,7 +31,8 @@ engine::EngineConfig daemon_engine_defaults() {
 }
 
 bool operator==(const DaemonConfig& a, const DaemonConfig& b) {
-  return a.node == b.node && a.net == b.net && a.cache == b.cache && a.ipc == b.ipc && a.log == b.log &&
+  return a.node == b.node && a.net == b.net && a.cache == b.cache && a.ipc == b.ipc && a.metrics == b.metrics &&
+         a.log == b.log &&
          a.security == b.security &&
          engine::describe_config(a.engine) == engine::describe_config(b.engine) &&
          a.engine.controllers == b.engine.controllers;

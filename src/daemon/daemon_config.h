@@ -67,6 +67,14 @@ struct IpcSection {
   bool operator==(const IpcSection&) const = default;
 };
 
+// The metrics endpoint (daemon/metrics_server.h): Prometheus' text format
+// over HTTP, off unless enabled.
+struct MetricsSection {
+  bool enabled = false;
+  std::string listen = "127.0.0.1:9464";  // ADDRESS:PORT, [v6]:PORT; loopback unless the operator says otherwise
+  bool operator==(const MetricsSection&) const = default;
+};
+
 struct LogSection {
   LogLevel level = LogLevel::Info;
   bool operator==(const LogSection&) const = default;
@@ -101,6 +109,7 @@ struct DaemonConfig {
   NetSection net;
   CacheSection cache;
   IpcSection ipc;
+  MetricsSection metrics;
   LogSection log;
   SecuritySection security;
   // Engine tunables, keys as in engine/config_keys.h. Two differ from a bare

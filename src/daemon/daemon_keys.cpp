@@ -11,6 +11,7 @@
 
 #include "config/key_table.h"
 #include "daemon/key_files.h"
+#include "daemon/listen_address.h"
 
 namespace dissem::daemon {
 namespace {
@@ -211,6 +212,17 @@ const Table& daemon_keys() {
       entry("ipc.mode", ValueType::String, [](C& c, const S& k, const S& v) { c.ipc.mode = mode_value(k, v); },
        [](const C& c) { return mode_text(c.ipc.mode); }),
 
+      entry("metrics.enabled", ValueType::Boolean,
+       [](C& c, const S& k, const S& v) { c.metrics.enabled = parse_flag(k, v); },
+       [](const C& c) { return S(c.metrics.enabled ? "true" : "false"); }),
+      entry("metrics.listen", ValueType::String,
+       [](C& c, const S& k, const S& v) {
+         std::string why;
+         if (!parse_listen_address(v, why)) refuse(k, "'" + v + "': " + why);
+         c.metrics.listen = v;
+       },
+       [](const C& c) { return c.metrics.listen; }),
+
       entry("log.level", ValueType::String,
        [](C& c, const S& k, const S& v) {
          if (v == "error") c.log.level = LogLevel::Error;
@@ -276,7 +288,7 @@ void set_any_value(DaemonConfig& config, const std::string& key, const std::stri
 }  // namespace
 
 const std::vector<std::string_view>& section_names() {
-  static const std::vector<std::string_view> names = {"node", "net",      "cache",  "ipc",
+  static const std::vector<std::string_view> names = {"node", "net",      "cache",  "ipc",        "metrics",
                                                        "log",  "security", "engine", "controllers"};
   return names;
 }

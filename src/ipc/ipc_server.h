@@ -5,7 +5,8 @@
 // a stale socket file left by a crashed daemon, refuses to start when another
 // live server answers on the path, binds, sets the configured mode before
 // listening (so no client can connect through laxer permissions), and
-// listens. No TCP listener exists, by design.
+// listens. The API has no TCP listener, by design (the daemon's only one is
+// the read-only metrics endpoint, daemon/metrics_server.h, off by default).
 //
 // Requests are served on the io_context's thread by calling the Backend
 // synchronously (publish returns once durable, then the ack is queued).

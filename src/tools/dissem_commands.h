@@ -48,9 +48,6 @@ struct SubscribeOptions {
   bool quiet = false;
 };
 
-// The daemon's counters as JSON (what `dissem stats --json` prints, on one line).
-Json stats_json(const ipc::StatsSnapshot& snap);
-
 void run_publish(const std::string& socket, const PublishOptions& o);
 void run_subscribe(const std::string& socket, const SubscribeOptions& o);
 void run_cancel(const std::string& socket, const CancelOptions& o);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "ipc/stats_json.h"
 #include "tools/dissem_commands.h"
 #include "tools/dissem_peers.h"
 
@@ -32,7 +33,7 @@ TEST(StatsJson, EveryCounterIsAnIntegerUnderItsSection) {
   ipc::StatsSnapshot snap;
   snap.engine.messages_published = 3;
   snap.cache_bytes = 1ull << 40;
-  const Json j = stats_json(snap);
+  const Json j = ipc::stats_json(snap);
   EXPECT_EQ(j["messages"]["published"], 3);
   EXPECT_EQ(j["cache"]["bytes"], 1ull << 40);
   EXPECT_EQ(j["malformed"]["total"], 0);

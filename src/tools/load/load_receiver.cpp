@@ -9,6 +9,7 @@
 
 #include "client/client.h"
 #include "core/json.h"
+#include "ipc/stats_json.h"
 #include "tools/dissem_commands.h"
 #include "tools/load/reception_log.h"
 #include "tools/load/workload.h"
@@ -49,7 +50,7 @@ Stop why_stop(const ReceptionLog& log, const ReceiveArgs& a, Clock::time_point d
 
 Json daemon_stats(client::Client& c) {
   try {
-    return cli::stats_json(c.stats());
+    return ipc::stats_json(c.stats());
   } catch (const std::exception&) {
     return nullptr;  // the result matters more than the daemon's counters
   }
