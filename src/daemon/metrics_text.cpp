@@ -142,6 +142,9 @@ void add_peers(Families& out, const std::vector<ipc::PeerInfo>& peers) {
     if (p.srtt > 0)
       out.add("dissem_peer_rtt_seconds", "Smoothed round-trip time to the neighbour.", false,
               {peer, seconds(p.srtt)});
+    if (p.clock_offset)
+      out.add("dissem_peer_clock_offset_seconds", "The neighbour's clock minus this node's, from beacon echoes.", false,
+              {peer, seconds(*p.clock_offset)});
     out.add("dissem_peer_received_bytes_per_second", "Bytes per second received from the neighbour.", false,
             {peer, fmt::format("{}", p.received_bytes_per_s)});
     out.add("dissem_peer_sent_bytes_per_second", "Bytes per second the neighbour reports sending.", false,

@@ -151,6 +151,10 @@ struct EngineConfig {
   // on links faster than about 40 kbit/s, longer below.
   Micros beacon_interval = 0;
   Micros peer_silent_after = 0;
+  // A neighbour whose clock differs from ours by more than this raises a
+  // ClockSkew event (clock_offset.h): expiry is absolute, so the clocks
+  // decide when messages expire. 0 = no events (the offsets are still shown).
+  Micros max_clock_skew = 2 * kSeconds;
 
   // --- defensive limits --------------------------------------------------
   std::uint32_t max_message_size = 64u << 20;     // larger total_length is rejected

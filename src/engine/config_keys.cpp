@@ -73,6 +73,7 @@ std::vector<KeyTable<EngineConfig>::Entry> entries() {
       {"serve_burst_ms", millis_field(&C::serve_burst, 10, 600'000)},
       {"beacon_interval_ms", derived_millis_field(&C::beacon_interval, 10, 3'600'000)},
       {"peer_silent_after_ms", derived_millis_field(&C::peer_silent_after, 10, 86'400'000)},
+      {"max_clock_skew_ms", millis_field(&C::max_clock_skew, 0, 86'400'000)},
       {"control_share", number_field(&C::control_share, 0.001, 0.5)},
       {"max_message_size", number_field(&C::max_message_size, 1, 1u << 30)},
       {"reassembly_memory", number_field(&C::reassembly_memory, 0, 1ull << 40)},

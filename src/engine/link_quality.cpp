@@ -103,6 +103,7 @@ std::vector<LinkSample> LinkQuality::samples(const PeerTable& peers, const Recep
     s.last_heard = p.last_heard;
     s.srtt = p.srtt;
     s.beacon_loss = p.estimated_loss();
+    s.clock_offset = p.clock_offset;
     s.loss_in = loss_in(id, reception, now);
     s.sent_bytes_per_s = sent;
     if (auto it = links_.find(id); it != links_.end()) {

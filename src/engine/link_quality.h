@@ -45,6 +45,7 @@ struct LinkSample {
   std::optional<double> loss_out{};  // us -> peer, as the peer reports it
   double received_bytes_per_s = 0;
   double sent_bytes_per_s = 0;
+  std::optional<Micros> clock_offset{};  // the peer's clock minus ours (clock_offset.h), once measured
   // The worst known direction (0 when neither is known): what loss thresholds watch.
   double worst_loss() const { return std::max(loss_in.value_or(0.0), loss_out.value_or(0.0)); }
 };

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "engine/clock_offset.h"
 #include "engine/datagram_sender.h"
 #include "engine/fragmenter.h"
 #include "engine/node_impl.h"
@@ -122,6 +123,17 @@ void note_neighbourhood(NodeImpl& n, const wire::Beacon& b) {
   n.two_hop.on_beacon(b.node(), b.seq(), b.neighbours(), echoed);
 }
 
+// A clock-offset sample from one of our echoes (clock_offset.h); an event
+// when the kept offset crosses engine.max_clock_skew_ms.
+void note_clock(NodeImpl& n, NodeId peer, Micros offset, Micros rtt, Micros now) {
+  n.peers.on_clock_sample(peer, offset, rtt, now, kClockWindow);
+  if (n.peers.on_skew_check(peer, n.config.max_clock_skew)) {
+    Event e{Event::Kind::ClockSkew, peer, {}};
+    e.clock_offset = *n.peers.all().at(peer).clock_offset;
+    n.events.push(std::move(e));
+  }
+}
+
 void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {
   n.stats.received[static_cast<std::size_t>(TrafficKind::Beacon)].add(size);
   if (b.node() == n.config.node_id) {
@@ -152,6 +164,11 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     const auto delivered = e.has_received_bytes_per_s() ? std::optional<double>(e.received_bytes_per_s() * 8.0) : std::nullopt;
     n.on_echo(b.node(), e.peer_sent_us(), static_cast<Micros>(e.held_us()), valid ? std::optional<Micros>(rtt) : std::nullopt,
               delivered, now);
+    if (valid && b.sent_us() > 0)
+      note_clock(n, b.node(),
+                 clock_offset(static_cast<Micros>(e.peer_sent_us()), static_cast<Micros>(e.held_us()),
+                              static_cast<Micros>(b.sent_us()), now),
+                 rtt, now);
   }
   for (const auto& r : b.reception())
     if (r.publisher() == n.config.node_id) n.redundancy.on_report(b.node(), r.loss_permille() / 1000.0, now);

@@ -115,7 +115,10 @@ struct Event {
   // (until the publisher contradicts it). Raised at most once a second.
   // LinkChanged: a neighbour's link crossed an engine.link_* threshold, or
   // appeared or fell silent (link_watch.h); hosts hand these only to the
-  // applications that watch links.
+  // applications that watch links. ClockSkew: `peer`'s clock is
+  // `clock_offset` ahead of ours (negative: behind), past
+  // engine.max_clock_skew_ms (clock_offset.h); once per peer until its offset
+  // comes back under half the limit.
   enum class Kind {
     PeerAppeared,
     PeerSilent,
@@ -125,12 +128,14 @@ struct Event {
     ForgedOwnData,
     LinkChanged,
     EndedClaimContested,
-    DataRefusedAsEnded
+    DataRefusedAsEnded,
+    ClockSkew
   };
   Kind kind;
-  NodeId peer = 0;      // PeerAppeared, PeerSilent, LinkChanged, EndedClaimContested, DataRefusedAsEnded
+  NodeId peer = 0;      // PeerAppeared, PeerSilent, LinkChanged, EndedClaimContested, DataRefusedAsEnded, ClockSkew
   MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted, MessageRejected, ForgedOwnData
   LinkEvent link{};     // LinkChanged
+  Micros clock_offset = 0;  // ClockSkew
 };
 
 class PublishError : public std::runtime_error {

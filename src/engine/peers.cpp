@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/clock_offset.h"
+
 namespace dissem::engine {
 
 bool PeerTable::heard(NodeId id, Micros now) {
@@ -65,6 +67,24 @@ void PeerTable::on_base_sample(NodeId id, Micros sample, Micros now, Micros base
     p.min_rtt = sample;
     p.min_rtt_at = now;
   }
+}
+
+void PeerTable::on_clock_sample(NodeId id, Micros offset, Micros rtt, Micros now, Micros window) {
+  auto it = peers_.find(id);
+  if (it == peers_.end() || rtt <= 0) return;
+  Peer& p = it->second;
+  if (!p.clock_offset || rtt <= p.clock_offset_rtt || now - p.clock_offset_at > window) {
+    p.clock_offset = offset;
+    p.clock_offset_rtt = rtt;
+    p.clock_offset_at = now;
+  }
+}
+
+bool PeerTable::on_skew_check(NodeId id, Micros limit) {
+  auto it = peers_.find(id);
+  if (it == peers_.end() || !it->second.clock_offset) return false;
+  Peer& p = it->second;
+  return clock_skew_crossed(*p.clock_offset, p.clock_offset_rtt / 2, limit, p.clock_skew_reported);
 }
 
 std::vector<NodeId> PeerTable::expire(Micros now, Micros silent_after) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "core/types.h"
@@ -41,6 +42,13 @@ struct Peer {
   // grows with the number of nodes sharing a channel (beacons.h), so how
   // long a peer may stay silent follows what it actually does.
   Micros beacon_gap = 0;
+  // The peer's clock minus ours (clock_offset.h), from the echo with the
+  // smallest round trip in the last kClockWindow: unknown until an echo
+  // of ours came back in one of its beacons.
+  std::optional<Micros> clock_offset;
+  Micros clock_offset_rtt = 0;
+  Micros clock_offset_at = 0;
+  bool clock_skew_reported = false;  // an event was raised and the offset has not come back since
   bool established() const { return beacons_heard >= 2; }
 
   // Fraction of this peer's beacons that did not reach us (0 before two).
@@ -80,6 +88,13 @@ class PeerTable {
   // A fresh sample without our own pacer's wait, taken at `now`, for
   // min_rtt; `base_window` bounds its age.
   void on_base_sample(NodeId id, Micros sample, Micros now, Micros base_window);
+  // A clock-offset sample (clock_offset.h) with the round trip it came
+  // with: kept if its round trip is the smallest in the window (the least
+  // queueing, so the least asymmetry), or if the kept one is older than it.
+  void on_clock_sample(NodeId id, Micros offset, Micros rtt, Micros now, Micros window);
+  // clock_skew_crossed for the peer's kept offset, give or take half its
+  // round trip: true once per crossing.
+  bool on_skew_check(NodeId id, Micros limit);
   // Removes peers not heard within `silent_after`, or within
   // kSilentBeaconPeriods of their own beacon period if that is longer;
   // returns them.

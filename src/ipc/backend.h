@@ -30,6 +30,7 @@ struct PeerInfo {
   std::optional<double> loss_out{};
   double received_bytes_per_s = 0;
   double sent_bytes_per_s = 0;
+  std::optional<Micros> clock_offset{};  // its clock minus ours, once beacon echoes measured it
 };
 
 // A neighbour's link event with its figures (proto LinkEvent).

@@ -198,6 +198,7 @@ void to_proto(const PeerInfo& in, Peer& out) {
   if (in.loss_out) out.set_loss_out(*in.loss_out);
   out.set_received_bytes_per_s(in.received_bytes_per_s);
   out.set_sent_bytes_per_s(in.sent_bytes_per_s);
+  if (in.clock_offset) out.set_clock_offset_us(*in.clock_offset);
 }
 
 PeerInfo from_proto(const Peer& in) {
@@ -210,6 +211,7 @@ PeerInfo from_proto(const Peer& in) {
   if (in.has_loss_out()) out.loss_out = in.loss_out();
   out.received_bytes_per_s = in.received_bytes_per_s();
   out.sent_bytes_per_s = in.sent_bytes_per_s();
+  if (in.has_clock_offset_us()) out.clock_offset = in.clock_offset_us();
   return out;
 }
 
@@ -251,9 +253,11 @@ void to_proto(const engine::Event& in, Event& out) {
     case engine::Event::Kind::ForgedOwnData: out.set_kind(Event::FORGED_OWN_DATA); break;
     case engine::Event::Kind::EndedClaimContested: out.set_kind(Event::ENDED_CLAIM_CONTESTED); break;
     case engine::Event::Kind::DataRefusedAsEnded: out.set_kind(Event::DATA_REFUSED_AS_ENDED); break;
+    case engine::Event::Kind::ClockSkew: out.set_kind(Event::CLOCK_SKEW); break;
     default: throw std::invalid_argument("unknown engine event kind");
   }
   out.set_peer(in.peer);
+  out.set_clock_offset_us(in.clock_offset);
   out.set_group(in.message.group);
   out.set_publisher(in.message.publisher);
   out.set_seq(in.message.seq);
@@ -270,9 +274,11 @@ engine::Event from_proto(const Event& in) {
     case Event::FORGED_OWN_DATA: out.kind = engine::Event::Kind::ForgedOwnData; break;
     case Event::ENDED_CLAIM_CONTESTED: out.kind = engine::Event::Kind::EndedClaimContested; break;
     case Event::DATA_REFUSED_AS_ENDED: out.kind = engine::Event::Kind::DataRefusedAsEnded; break;
+    case Event::CLOCK_SKEW: out.kind = engine::Event::Kind::ClockSkew; break;
     default: throw std::invalid_argument("unknown IPC event kind " + std::to_string(in.kind()));
   }
   out.peer = in.peer();
+  out.clock_offset = in.clock_offset_us();
   out.message = MessageId{in.group(), in.publisher(), in.seq()};
   return out;
 }

@@ -17,6 +17,7 @@ PeerInfo peer_info(const engine::LinkSample& s, Micros now) {
   p.loss_out = s.loss_out;
   p.received_bytes_per_s = s.received_bytes_per_s;
   p.sent_bytes_per_s = s.sent_bytes_per_s;
+  p.clock_offset = s.clock_offset;
   return p;
 }
 

@@ -29,6 +29,13 @@ Json json_percent(const std::optional<double>& loss) {
 
 std::string rate(double bytes_per_s) { return human_bytes(bytes_per_s) + "/s"; }
 
+// The peer's clock minus ours: "+12.3 ms", "-2.50 s"; "-" until measured.
+std::string clock_text(const std::optional<Micros>& offset) {
+  if (!offset) return "-";
+  const double ms = millis(*offset);
+  return ms > -1000.0 && ms < 1000.0 ? fmt::format("{:+.1f} ms", ms) : fmt::format("{:+.2f} s", ms / 1000.0);
+}
+
 }  // namespace
 
 Json peers_json(const std::vector<ipc::PeerInfo>& peers) {
@@ -41,21 +48,23 @@ Json peers_json(const std::vector<ipc::PeerInfo>& peers) {
                     {"loss_in_pct", json_percent(p.loss_in)},
                     {"loss_out_pct", json_percent(p.loss_out)},
                     {"received_bytes_per_s", round_to_decimals(p.received_bytes_per_s, 1)},
-                    {"sent_bytes_per_s", round_to_decimals(p.sent_bytes_per_s, 1)}});
+                    {"sent_bytes_per_s", round_to_decimals(p.sent_bytes_per_s, 1)},
+                    {"clock_offset_ms",
+                     p.clock_offset ? Json(round_to_decimals(millis(*p.clock_offset), 1)) : Json(nullptr)}});
   }
   return {{"peers", std::move(list)}};
 }
 
 std::string peers_table(const std::vector<ipc::PeerInfo>& peers) {
   if (peers.empty()) return "no peers heard\n";
-  std::string t = fmt::format("{:<8} {:>14} {:>8} {:>8} {:>10} {:>12} {:>12}\n", "node", "last heard", "loss in",
-                              "loss out", "srtt", "received", "sent");
+  std::string t = fmt::format("{:<8} {:>14} {:>8} {:>8} {:>10} {:>12} {:>12} {:>11}\n", "node", "last heard",
+                              "loss in", "loss out", "srtt", "received", "sent", "clock");
   for (const auto& p : peers) {
     // srtt stays 0 until beacon echoes have measured it.
     const std::string srtt = p.srtt > 0 ? fmt::format("{:.1f} ms", millis(p.srtt)) : std::string("-");
-    t += fmt::format("{:<8} {:>8.1f} s ago {:>8} {:>8} {:>10} {:>12} {:>12}\n", node_hex(p.node),
+    t += fmt::format("{:<8} {:>8.1f} s ago {:>8} {:>8} {:>10} {:>12} {:>12} {:>11}\n", node_hex(p.node),
                      millis(p.last_heard_ago) / 1000.0, loss_percent(p.loss_in), loss_percent(p.loss_out), srtt,
-                     rate(p.received_bytes_per_s), rate(p.sent_bytes_per_s));
+                     rate(p.received_bytes_per_s), rate(p.sent_bytes_per_s), clock_text(p.clock_offset));
   }
   return t;
 }

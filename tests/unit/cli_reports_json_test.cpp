@@ -22,10 +22,11 @@ TEST(PeersJson, RoundsFiguresAndLeavesUnmeasuredLossNull) {
   p.loss_in = 0.5;
   p.received_bytes_per_s = 1234.56;
   p.sent_bytes_per_s = 0;
+  p.clock_offset = -2'500'049;  // µs: its clock 2500.0 ms behind ours
   const Json j = peers_json({p});
   EXPECT_EQ(json_text(j), R"({"peers":[{"node":"0000abcd","last_heard_ms_ago":1235,"loss_pct":12.35,)"
                           R"("srtt_ms":45.678,"loss_in_pct":50.0,"loss_out_pct":null,"received_bytes_per_s":1234.6,)"
-                          R"("sent_bytes_per_s":0.0}]})");
+                          R"("sent_bytes_per_s":0.0,"clock_offset_ms":-2500.0}]})");
   EXPECT_EQ(json_text(peers_json({})), R"({"peers":[]})");
 }
 

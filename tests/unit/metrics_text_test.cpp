@@ -136,6 +136,7 @@ TEST(MetricsText, NeighboursAreLabelledAndUnmeasuredFiguresLeftOut) {
   measured.loss_out = 0.2;
   measured.received_bytes_per_s = 1234.5;
   measured.sent_bytes_per_s = 99;
+  measured.clock_offset = -1'250'000;
   ipc::PeerInfo fresh;
   fresh.node = 0xb0b;
   const Parsed m = parse(metrics_text({}, {measured, fresh}));
@@ -147,6 +148,8 @@ TEST(MetricsText, NeighboursAreLabelledAndUnmeasuredFiguresLeftOut) {
   EXPECT_EQ(m.samples.at("dissem_peer_rtt_seconds{peer=\"0000a11c\"}"), "0.042");
   EXPECT_EQ(m.samples.at("dissem_peer_received_bytes_per_second{peer=\"0000a11c\"}"), "1234.5");
   EXPECT_EQ(m.samples.at("dissem_peer_sent_bytes_per_second{peer=\"0000a11c\"}"), "99");
+  EXPECT_EQ(m.samples.at("dissem_peer_clock_offset_seconds{peer=\"0000a11c\"}"), "-1.25");
+  EXPECT_FALSE(m.samples.contains("dissem_peer_clock_offset_seconds{peer=\"00000b0b\"}")) << "not measured yet";
   EXPECT_TRUE(m.samples.contains("dissem_peer_loss_ratio{peer=\"00000b0b\"}"));
   EXPECT_FALSE(m.samples.contains("dissem_peer_loss_in_ratio{peer=\"00000b0b\"}")) << "not measured yet";
   EXPECT_FALSE(m.samples.contains("dissem_peer_rtt_seconds{peer=\"00000b0b\"}")) << "no echo yet";

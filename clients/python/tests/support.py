@@ -143,7 +143,7 @@ def pick_port():
 
 
 class Daemon:
-    def __init__(self, binary, directory, name, port, extra=()):
+    def __init__(self, binary, directory, name, port, extra=(), env=None):
         self.socket = os.path.join(directory, f"{name}.sock")
         self.log_path = os.path.join(directory, f"{name}.log")
         args = [
@@ -153,7 +153,8 @@ class Daemon:
             *extra,
         ]
         self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+                                     env=None if env is None else {**os.environ, **env})
 
     def wait_ready(self, timeout=10.0):
         deadline = time.monotonic() + timeout

@@ -162,9 +162,11 @@ class Error(_message.Message):
     def __init__(self, code: _Optional[_Union[Error.Code, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ["group", "kind", "peer", "publisher", "seq"]
+    __slots__ = ["clock_offset_us", "group", "kind", "peer", "publisher", "seq"]
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = []
+    CLOCK_OFFSET_US_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_SKEW: Event.Kind
     DATA_REFUSED_AS_ENDED: Event.Kind
     ENDED_CLAIM_CONTESTED: Event.Kind
     FORGED_OWN_DATA: Event.Kind
@@ -179,12 +181,13 @@ class Event(_message.Message):
     PUBLISHER_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     UNSPECIFIED: Event.Kind
+    clock_offset_us: int
     group: str
     kind: Event.Kind
     peer: int
     publisher: int
     seq: int
-    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., peer: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
+    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., peer: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., clock_offset_us: _Optional[int] = ...) -> None: ...
 
 class Get(_message.Message):
     __slots__ = ["group", "publisher", "seq"]
@@ -262,7 +265,8 @@ class Ok(_message.Message):
     def __init__(self) -> None: ...
 
 class Peer(_message.Message):
-    __slots__ = ["estimated_loss", "last_heard_ms_ago", "loss_in", "loss_out", "node_id", "received_bytes_per_s", "sent_bytes_per_s", "srtt_ms"]
+    __slots__ = ["clock_offset_us", "estimated_loss", "last_heard_ms_ago", "loss_in", "loss_out", "node_id", "received_bytes_per_s", "sent_bytes_per_s", "srtt_ms"]
+    CLOCK_OFFSET_US_FIELD_NUMBER: _ClassVar[int]
     ESTIMATED_LOSS_FIELD_NUMBER: _ClassVar[int]
     LAST_HEARD_MS_AGO_FIELD_NUMBER: _ClassVar[int]
     LOSS_IN_FIELD_NUMBER: _ClassVar[int]
@@ -271,6 +275,7 @@ class Peer(_message.Message):
     RECEIVED_BYTES_PER_S_FIELD_NUMBER: _ClassVar[int]
     SENT_BYTES_PER_S_FIELD_NUMBER: _ClassVar[int]
     SRTT_MS_FIELD_NUMBER: _ClassVar[int]
+    clock_offset_us: int
     estimated_loss: float
     last_heard_ms_ago: int
     loss_in: float
@@ -279,7 +284,7 @@ class Peer(_message.Message):
     received_bytes_per_s: float
     sent_bytes_per_s: float
     srtt_ms: float
-    def __init__(self, node_id: _Optional[int] = ..., last_heard_ms_ago: _Optional[int] = ..., estimated_loss: _Optional[float] = ..., srtt_ms: _Optional[float] = ..., loss_in: _Optional[float] = ..., loss_out: _Optional[float] = ..., received_bytes_per_s: _Optional[float] = ..., sent_bytes_per_s: _Optional[float] = ...) -> None: ...
+    def __init__(self, node_id: _Optional[int] = ..., last_heard_ms_ago: _Optional[int] = ..., estimated_loss: _Optional[float] = ..., srtt_ms: _Optional[float] = ..., loss_in: _Optional[float] = ..., loss_out: _Optional[float] = ..., received_bytes_per_s: _Optional[float] = ..., sent_bytes_per_s: _Optional[float] = ..., clock_offset_us: _Optional[int] = ...) -> None: ...
 
 class Peers(_message.Message):
     __slots__ = ["peers"]

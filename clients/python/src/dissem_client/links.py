@@ -19,6 +19,7 @@ def peer_from_proto(m: pb.Peer) -> Peer:
         loss_out=m.loss_out if m.HasField("loss_out") else None,
         received_bytes_per_s=m.received_bytes_per_s,
         sent_bytes_per_s=m.sent_bytes_per_s,
+        clock_offset_ms=m.clock_offset_us / 1000.0 if m.HasField("clock_offset_us") else None,
     )
 
 

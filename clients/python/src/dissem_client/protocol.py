@@ -113,7 +113,8 @@ def event_from_proto(m: pb.Event) -> Optional[Event]:
     kind = known_kind(EventKind, m.kind)
     if kind is None:
         return None
-    return Event(kind=kind, peer=m.peer, group=m.group, publisher=m.publisher, seq=m.seq)
+    return Event(kind=kind, peer=m.peer, group=m.group, publisher=m.publisher, seq=m.seq,
+                 clock_offset_ms=m.clock_offset_us / 1000.0)
 
 
 

@@ -86,6 +86,7 @@ class EventKind(enum.IntEnum):
     FORGED_OWN_DATA = 6  # data under this node's id that it never published
     ENDED_CLAIM_CONTESTED = 7  # `peer` claimed our own stream ended where it has not
     DATA_REFUSED_AS_ENDED = 8  # data refused because `peer` claimed its stream ended
+    CLOCK_SKEW = 9  # `peer`'s clock differs from ours past engine.max_clock_skew_ms (clock_offset_ms)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +96,7 @@ class Event:
     group: str = ""  # MESSAGE_SKIPPED, MESSAGE_EVICTED, MESSAGE_REJECTED, FORGED_OWN_DATA
     publisher: int = 0
     seq: int = 0
+    clock_offset_ms: float = 0.0  # CLOCK_SKEW: the peer's clock minus ours
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +116,8 @@ class Peer:
     # (broadcast: the same figure for every peer).
     received_bytes_per_s: float = 0.0
     sent_bytes_per_s: float = 0.0
+    # The peer's clock minus ours (ms), from beacon echoes; None until measured.
+    clock_offset_ms: Optional[float] = None
 
 
 class LinkEventKind(enum.IntEnum):
