@@ -132,12 +132,6 @@ std::uint32_t mode_value(const std::string& key, const std::string& text) {
   return v;
 }
 
-std::string mode_text(std::uint32_t mode) {
-  char buf[8];
-  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, mode, 8);
-  std::string digits(buf, ptr);
-  return std::string(4 - std::min<std::size_t>(digits.size(), 4), '0') + digits;
-}
 
 using C = DaemonConfig;
 using S = std::string;

@@ -33,10 +33,6 @@ static_assert(crypto_aead_xchacha20poly1305_ietf_KEYBYTES == sizeof(engine::Symm
 constexpr std::size_t kMaxFileBytes = 1 << 20;  // a million epochs would not need more
 constexpr std::string_view kSpace = " \t\r\v\f";
 
-void ensure_sodium() {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
-}
-
 // Where a problem is, for messages: "<config key>: <path>[:<line>]: <what>".
 struct Where {
   std::string config_key;
@@ -79,19 +75,13 @@ struct Fd {
   ~Fd() { ::close(fd); }
 };
 
-std::string mode_text(mode_t mode) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(mode & 07777));
-  return buf;
-}
-
 // Regular, small enough, and (for secrets) private to its owner. Returns the size.
 std::size_t check_file(const Where& w, int fd, bool secret) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) w.fail(std::string("cannot inspect: ") + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) w.fail("not a regular file; a key file must be one");
   if (secret && (st.st_mode & 0044) != 0)
-    w.fail("mode " + mode_text(st.st_mode) + " lets other users read this secret key; refusing it (chmod 600 " +
+    w.fail("mode " + mode_text(st.st_mode & 07777) + " lets other users read this secret key; refusing it (chmod 600 " +
            w.path + ")");
   if (static_cast<std::uint64_t>(st.st_size) > kMaxFileBytes) w.fail("larger than 1 MiB: not a key file");
   return static_cast<std::size_t>(st.st_size);
@@ -294,6 +284,16 @@ void check_sign_against_verify(const Where& sign_file, const Keys<64>& sign,
 }
 
 }  // namespace
+
+void ensure_sodium() {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+}
+
+std::string mode_text(std::uint32_t mode) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(mode & 07777));
+  return buf;
+}
 
 std::string_view kind_name(KeyKind kind) {
   switch (kind) {

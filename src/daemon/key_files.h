@@ -37,6 +37,10 @@ std::size_t key_bytes(KeyKind kind);       // 64 for Sign, 32 for the others
 bool is_secret(KeyKind kind);              // every kind but Verify
 bool is_group_kind(KeyKind kind);          // every kind but Network
 
+// Shared by the key-file readers and writers and the configuration keys.
+void ensure_sodium();                      // sodium_init(), or a runtime_error
+std::string mode_text(std::uint32_t mode); // "0640": a permission mode in octal
+
 // The line naming a file's kind: "dissem-network-key", "dissem-group-sign-key news".
 std::string kind_line(KeyKind kind, const std::string& group);
 // Group key files of a group share a prefix: PREFIX.sign, PREFIX.verify, PREFIX.seal.

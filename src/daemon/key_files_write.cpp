@@ -17,10 +17,6 @@
 namespace dissem::daemon {
 namespace {
 
-void ensure_sodium() {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
-}
-
 std::runtime_error io_error(const std::string& what) { return std::runtime_error(what + ": " + std::strerror(errno)); }
 
 // Text that holds a key: wiped when dropped.

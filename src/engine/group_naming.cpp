@@ -8,7 +8,7 @@
 namespace dissem::engine {
 namespace {
 
-const std::string kPrefix = "gref/";         // ours: group -> ref
+const std::string kGroupRefPrefix = "gref/";         // ours: group -> ref
 const std::string kHeardPrefix = "gref-heard/";  // learnt: publisher/ref -> group
 
 std::string heard_key(std::uint32_t publisher, std::uint32_t ref) {
@@ -18,10 +18,10 @@ std::string heard_key(std::uint32_t publisher, std::uint32_t ref) {
 }  // namespace
 
 void GroupNaming::restore(cache::Store& store) {
-  for (const auto& [key, value] : store.states_with_prefix(kPrefix)) {
+  for (const auto& [key, value] : store.states_with_prefix(kGroupRefPrefix)) {
     const auto ref = parse_state_number<std::uint32_t>(value);
     if (!ref || *ref == 0) continue;  // not ours to repair
-    refs_.pin(self_, *ref, key.substr(kPrefix.size()));
+    refs_.pin(self_, *ref, key.substr(kGroupRefPrefix.size()));
   }
   for (const auto& [key, group] : store.states_with_prefix(kHeardPrefix)) {
     const std::string_view rest = std::string_view(key).substr(kHeardPrefix.size());
@@ -43,7 +43,7 @@ void GroupNaming::restore(cache::Store& store) {
 std::uint32_t GroupNaming::own_ref(const std::string& group, cache::Store& store) {
   if (const std::uint32_t ref = refs_.ref_of(self_, group); ref != 0) return ref;
   const std::uint32_t ref = refs_.next_free(self_);
-  store.set_state(kPrefix + group, std::to_string(ref));
+  store.set_state(kGroupRefPrefix + group, std::to_string(ref));
   refs_.pin(self_, ref, group);
   return ref;
 }

@@ -10,7 +10,7 @@
 namespace dissem::net {
 namespace {
 
-constexpr std::size_t kControlBytes = CMSG_SPACE(sizeof(int));
+constexpr std::size_t kReceiveControlBytes = CMSG_SPACE(sizeof(int));
 
 // The segment size of a coalesced buffer, or 0 if it holds one datagram.
 std::size_t segment_size(const msghdr& h) {
@@ -31,7 +31,7 @@ BatchReceiver::BatchReceiver(std::size_t slots, std::size_t slot_bytes)
       buffers_(std::make_unique_for_overwrite<std::uint8_t[]>(slots * slot_bytes)),
       iov_(slots),
       names_(slots),
-      control_(slots * kControlBytes),
+      control_(slots * kReceiveControlBytes),
       headers_(slots) {
   for (std::size_t i = 0; i < slots; ++i) {
     iov_[i].iov_base = buffers_.get() + i * slot_bytes;
@@ -60,8 +60,8 @@ bool BatchReceiver::receive(int fd, TransportCounters& counters) {
     h.msg_namelen = sizeof names_[i];
     h.msg_iov = &iov_[i];
     h.msg_iovlen = 1;
-    h.msg_control = &control_[i * kControlBytes];
-    h.msg_controllen = kControlBytes;
+    h.msg_control = &control_[i * kReceiveControlBytes];
+    h.msg_controllen = kReceiveControlBytes;
   }
   int n = -1;
   do {

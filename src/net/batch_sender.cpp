@@ -12,7 +12,7 @@
 namespace dissem::net {
 namespace {
 
-constexpr std::size_t kControlBytes = CMSG_SPACE(sizeof(std::uint16_t));
+constexpr std::size_t kSendControlBytes = CMSG_SPACE(sizeof(std::uint16_t));
 
 bool refuses_segmentation(int error) {
   return error == EIO || error == EINVAL || error == EOPNOTSUPP || error == ENOPROTOOPT;
@@ -51,7 +51,7 @@ void BatchSender::build_headers(std::span<const std::span<const std::uint8_t>> d
   for (const auto& r : runs_) total += r.count;
   iov_.resize(total);
   headers_.resize(runs_.size());
-  control_.assign(runs_.size() * kControlBytes, 0);
+  control_.assign(runs_.size() * kSendControlBytes, 0);
   std::size_t k = 0;
   for (std::size_t j = 0; j < runs_.size(); ++j) {
     const Run& r = runs_[j];
@@ -65,8 +65,8 @@ void BatchSender::build_headers(std::span<const std::span<const std::uint8_t>> d
       iov_[k].iov_len = d.size();
     }
     if (r.count < 2) continue;
-    h.msg_control = &control_[j * kControlBytes];
-    h.msg_controllen = kControlBytes;
+    h.msg_control = &control_[j * kSendControlBytes];
+    h.msg_controllen = kSendControlBytes;
     cmsghdr* c = CMSG_FIRSTHDR(&h);
     c->cmsg_level = SOL_UDP;
     c->cmsg_type = UDP_SEGMENT;

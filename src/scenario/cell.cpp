@@ -10,7 +10,7 @@
 namespace dissem::scenario {
 namespace {
 
-const std::regex kIdentifier(R"(^[A-Za-z_][A-Za-z0-9_]*$)");
+const std::regex kParameterName(R"(^[A-Za-z_][A-Za-z0-9_]*$)");
 
 Value matrix_value(const std::string& source, const std::string& key, const toml::node& n) {
   if (auto b = n.value_exact<bool>()) return *b;
@@ -55,7 +55,7 @@ Matrix read_matrix(const TableReader& top, const std::set<std::string>& reserved
   });
   const auto refuse = [&](const std::string& key, const std::string& what) { fail(top.source(), "matrix." + key, what); };
   for (const auto& [pos, key] : keys) {
-    if (!std::regex_match(key, kIdentifier)) refuse(key, "matrix parameter names must be identifiers (letters, digits, '_')");
+    if (!std::regex_match(key, kParameterName)) refuse(key, "matrix parameter names must be identifiers (letters, digits, '_')");
     if (reserved.contains(key)) refuse(key, "is a built-in placeholder name; pick another");
     const toml::array* a = table->get(key)->as_array();
     if (a == nullptr || a->empty()) refuse(key, "expected a non-empty list of values");

@@ -11,7 +11,7 @@ namespace dissem::scenario {
 namespace {
 
 const std::regex kNodeName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]*$)");
-const std::regex kIdentifier(R"(^[A-Za-z_][A-Za-z0-9_]*$)");
+const std::regex kRoleName(R"(^[A-Za-z_][A-Za-z0-9_]*$)");
 constexpr std::int64_t kMaxNodes = 1'000'000;
 
 bool all_digits(const std::string& s) {
@@ -57,7 +57,7 @@ NodeSet NodeSet::read(const TableReader& top) {
     for (auto&& [role_key, value] : *roles) {
       const std::string role(role_key.str());
       const std::string key = t.path("roles") + "." + role;
-      if (!std::regex_match(role, kIdentifier) || role == "all")
+      if (!std::regex_match(role, kRoleName) || role == "all")
         fail(t.source(), key, "role names must be identifiers other than 'all'");
       std::vector<std::string> tokens;
       if (auto s = value.value_exact<std::string>()) tokens.push_back(*s);

@@ -26,7 +26,6 @@ namespace {
 using scenario::TableReader;
 
 // 1 kbit = 1024 bit, the convention of the paper's capacities (see scenario_runner.h).
-constexpr double kBitsPerKbit = 1024.0;
 
 Micros seconds_to_micros(double s) { return static_cast<Micros>(std::llround(s * static_cast<double>(kSeconds))); }
 Micros millis_to_micros(double ms) { return static_cast<Micros>(std::llround(ms * static_cast<double>(kMillis))); }
@@ -59,7 +58,7 @@ void read_controllers(const toml::table& t, const std::string& prefix, const std
   }
 }
 
-using Pair = std::pair<std::size_t, std::size_t>;  // from -> to
+using NodePair = std::pair<std::size_t, std::size_t>;  // from -> to
 
 // The link keys, in the scenario language's words (scenario/topology_spec.h).
 constexpr std::array<std::string_view, 4> kLinkFields = {"reliability", "latency_ms", "jitter_ms", "enabled"};
@@ -98,8 +97,8 @@ void read_link_fields(const TableReader& r, LinkParams& link) {
 // asymmetric = true: the reverse of each matched direction, which is disabled
 // after the matched directions themselves are set, as the scenario language
 // does (scenario/expansion.cpp); a reverse that is also matched ends disabled.
-std::set<Pair> reverses(const TableReader& r, const std::vector<Pair>& matched) {
-  std::set<Pair> out;
+std::set<NodePair> reverses(const TableReader& r, const std::vector<NodePair>& matched) {
+  std::set<NodePair> out;
   if (r.boolean("asymmetric").value_or(false))
     for (const auto& [from, to] : matched) out.emplace(to, from);
   return out;
@@ -157,7 +156,7 @@ class Parser {
     if (n.name.empty() || n.name == "*") r.fail("name", "must be a non-empty name other than \"*\"");
     if (!index_of_name_.emplace(n.name, i).second) r.fail("name", "repeats the node name \"" + n.name + "\"");
     if (r.has("capacity_kbps") && r.has("capacity_bps")) r.fail("capacity_bps", "conflicts with capacity_kbps");
-    if (auto v = r.non_negative("capacity_kbps")) n.capacity_bps = static_cast<std::uint64_t>(std::llround(*v * kBitsPerKbit));
+    if (auto v = r.non_negative("capacity_kbps")) n.capacity_bps = static_cast<std::uint64_t>(std::llround(*v * static_cast<double>(kBitsPerKbit)));
     if (auto v = r.count("capacity_bps")) n.capacity_bps = *v;
     if (n.capacity_bps == 0) r.fail("capacity_kbps", "(or capacity_bps) is required and must be > 0");
     if (auto v = r.boolean("serve_requests")) n.serve_requests = *v;
@@ -197,10 +196,10 @@ class Parser {
   }
 
   // The ordered pairs a table's from and to name, never a node to itself.
-  std::vector<Pair> matched(const TableReader& r) const {
+  std::vector<NodePair> matched(const TableReader& r) const {
     const auto from = resolve(r, "from");
     const auto to = resolve(r, "to");
-    std::vector<Pair> out;
+    std::vector<NodePair> out;
     for (std::size_t f : from)
       for (std::size_t d : to)
         if (f != d) out.emplace_back(f, d);
@@ -208,7 +207,7 @@ class Parser {
   }
 
   // What the pair has so far: its last override or change, else the default.
-  LinkParams current(const Pair& pair) const {
+  LinkParams current(const NodePair& pair) const {
     const auto it = link_now_.find(pair);
     return it == link_now_.end() ? s_.default_link : it->second;
   }
@@ -218,13 +217,13 @@ class Parser {
   template <typename Record>
   void apply_link_table(const TableReader& r, Record record) {
     const auto pairs = matched(r);
-    for (const Pair& p : pairs) {
+    for (const NodePair& p : pairs) {
       LinkParams l = current(p);
       read_link_fields(r, l);
       link_now_[p] = l;
       record(p, l);
     }
-    for (const Pair& p : reverses(r, pairs)) {
+    for (const NodePair& p : reverses(r, pairs)) {
       LinkParams l = current(p);
       l.enabled = false;
       link_now_[p] = l;
@@ -239,7 +238,7 @@ class Parser {
     for (std::size_t i = 0; i < overrides.size(); ++i) {
       const TableReader o = link_table(*overrides[i], "[[links.override]] #" + std::to_string(i + 1), s_.source,
                                        {"from", "to", "asymmetric"}, {kReliabilityPct, kSymmetric});
-      apply_link_table(o, [&](const Pair& p, const LinkParams& l) { s_.links.push_back({p.first, p.second, l}); });
+      apply_link_table(o, [&](const NodePair& p, const LinkParams& l) { s_.links.push_back({p.first, p.second, l}); });
     }
   }
 
@@ -257,7 +256,7 @@ class Parser {
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return at[a] < at[b]; });
     for (std::size_t i : order)
-      apply_link_table(readers[i], [&](const Pair& p, const LinkParams& l) {
+      apply_link_table(readers[i], [&](const NodePair& p, const LinkParams& l) {
         s_.link_changes.push_back({at[i], p.first, p.second, l});
       });
   }
@@ -328,7 +327,7 @@ class Parser {
   Scenario s_;
   std::unordered_map<std::string, std::size_t> index_of_name_;
   // Each ordered pair's parameters after the overrides and changes read so far.
-  std::map<Pair, LinkParams> link_now_;
+  std::map<NodePair, LinkParams> link_now_;
   controllers::ControllerSettings defaults_;  // [controllers]
 };
 

@@ -24,9 +24,6 @@
 
 namespace dissem::sim {
 
-// The paper's "kbit/s" are 1024 bit/s: its NORM figures put 864,884 bytes
-// through a "256 kbps" link in 26.4 s, which is 262,144 bit/s.
-constexpr std::uint64_t kBitsPerKbit = 1024;
 std::uint64_t kbps_to_bps(double kbps);
 
 enum class NodeRole { Sender, Receiver, Relay };

@@ -1,5 +1,6 @@
 #include "tools/dissem_common.h"
 
+#include <cstdio>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -57,6 +58,11 @@ client::Client connect_or_explain(const std::string& socket_path) {
 std::string format_id(const MessageId& id) { return fmt::format("{}/{:08x}/{}", id.group, id.publisher, id.seq); }
 
 std::string node_hex(NodeId node) { return fmt::format("{:08x}", node); }
+
+void print(const std::string& text) {
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
 
 bool stderr_is_tty() { return ::isatty(STDERR_FILENO) == 1; }
 

@@ -38,6 +38,9 @@ client::Client connect_or_explain(const std::string& socket_path);
 std::string format_id(const MessageId& id);
 std::string node_hex(NodeId node);
 
+// Writes `text` to standard output and flushes it (watch modes are read live).
+void print(const std::string& text);
+
 // Is stderr a terminal (progress lines are on by default only then)?
 bool stderr_is_tty();
 

@@ -61,11 +61,6 @@ std::optional<engine::LinkThresholds> thresholds_of(const PeersOptions& o) {
   return t;
 }
 
-void print(const std::string& text) {
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
-}
-
 }  // namespace
 
 void watch_peers(const std::string& socket, const PeersOptions& o) {

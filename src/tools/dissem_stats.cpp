@@ -17,7 +17,6 @@ namespace {
 using engine::kDecodeErrors;
 using engine::kTrafficKinds;
 
-void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 std::string stats_table(const ipc::StatsSnapshot& snap) {
   const auto& s = snap.engine;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cache/store.h"
+#include "support/test_time.h"
 
 namespace dissem::test::store {
 
@@ -22,7 +23,6 @@ using dissem::MessageMeta;
 using dissem::Micros;
 using dissem::cache::Store;
 
-constexpr Micros kT0 = 1'700'000'000'000'000;
 
 inline MessageMeta make_meta(std::uint64_t seq, std::uint32_t total_length, std::string group = "g") {
   MessageMeta m;

@@ -14,6 +14,7 @@
 #include "support/node_harness.h"
 #include "wire/codec.h"
 #include "wire/message_digest.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -21,7 +22,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 
 SymmetricKey random_key() {
   if (sodium_init() < 0) throw std::runtime_error("libsodium");

@@ -9,6 +9,7 @@
 #include "sim/simulation.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -16,7 +17,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 
 EngineConfig bundling(NodeId id, Micros delay = 10 * kMillis) {
   EngineConfig c = fast_config(id);

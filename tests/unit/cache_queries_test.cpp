@@ -10,6 +10,7 @@
 #include "support/node_harness.h"
 #include "support/temp_db.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -17,7 +18,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 
 PublishRequest with(std::uint32_t priority, const std::string& tag, std::uint8_t salt) {
   PublishRequest r = request("g", bytes_of(2000, salt), priority);

@@ -12,6 +12,7 @@
 #include "sim/simulation.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -19,7 +20,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 constexpr NodeId kPub = 0x100, kSub = 0x200, kLiar = 0x666;
 
 std::unique_ptr<Node> make_node(NodeId id) {

@@ -12,6 +12,7 @@
 #include "support/temp_db.h"
 #include "wire/codec.h"
 #include "wire/message_digest.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -19,7 +20,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = 1'700'000'000LL * kSeconds;
 
 wire::DataFragment small(const std::string& group, NodeId publisher, std::uint64_t seq, std::uint8_t salt = 1) {
   MessageMeta meta;

@@ -12,6 +12,7 @@
 #include "sim/simulation.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -19,7 +20,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 constexpr std::uint64_t kCapacity = 1'000'000;  // bit/s
 
 std::vector<std::uint8_t> whole_request(NodeId requester, NodeId publisher, std::uint64_t first, std::uint64_t last) {

@@ -18,6 +18,7 @@
 #include "support/air_reader.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -25,7 +26,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 
 struct Keys {
   SymmetricKey net{};

@@ -13,6 +13,7 @@
 #include "support/temp_db.h"
 #include "wire/codec.h"
 #include "wire/message_digest.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -20,7 +21,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 constexpr NodeId kPublisher = 1;
 constexpr NodeId kReceiver = 2;
 

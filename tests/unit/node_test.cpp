@@ -11,6 +11,7 @@
 #include "support/node_harness.h"
 #include "support/temp_db.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -18,7 +19,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 
 }  // namespace
 

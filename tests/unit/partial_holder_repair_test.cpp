@@ -12,6 +12,7 @@
 #include "support/air_reader.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -19,7 +20,6 @@ using namespace dissem::test;
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // filters, and the delivery disciplines: unordered, ordered reliable (waits
 // until a gap is given up) and ordered unreliable (skips after the reorder time).
 #include "engine/subscribers/subscriptions.h"
+#include "support/test_time.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,6 @@
 namespace dissem::engine {
 namespace {
 
-constexpr Micros kT0 = 1'700'000'000 * kSeconds;  // Unix time, as the hosts feed it
 const StreamId kStream{"g", 7};
 
 MessageId msg(std::uint64_t seq, NodeId publisher = 7, const std::string& group = "g") {

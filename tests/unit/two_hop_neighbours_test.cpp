@@ -15,6 +15,7 @@
 #include "sim/simulation.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
+#include "support/test_time.h"
 
 using namespace dissem;
 using namespace dissem::engine;
@@ -99,7 +100,6 @@ TEST(TwoHopNeighbours, BoundedInPeersAndEntriesPerPeer) {
 
 namespace {
 
-constexpr Micros kT0 = sim::kSimEpoch;
 
 std::vector<std::uint8_t> beacon_from(NodeId from, std::uint32_t seq, std::uint32_t neighbours,
                                       const std::vector<NodeId>& echoes) {

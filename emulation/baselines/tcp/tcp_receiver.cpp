@@ -25,21 +25,21 @@ using baseline::RunClock;
 
 namespace {
 
-constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
+constexpr double kReceiverMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
 constexpr std::size_t kReadBytes = 65536;
 
-enum class End { Running, Complete, Linger, SenderClosed, TimeLimit, Signal, NoSender, Error };
+enum class ReceiverEnd { Running, Complete, Linger, SenderClosed, TimeLimit, Signal, NoSender, Error };
 
-const char* end_name(End e) {
+const char* receiver_end_name(ReceiverEnd e) {
   switch (e) {
-    case End::Complete: return "complete";
-    case End::Linger: return "linger";
-    case End::SenderClosed: return "sender_closed";
-    case End::TimeLimit: return "time_limit";
-    case End::Signal: return "signal";
-    case End::NoSender: return "no_sender";
-    case End::Error: return "error";
-    case End::Running: break;
+    case ReceiverEnd::Complete: return "complete";
+    case ReceiverEnd::Linger: return "linger";
+    case ReceiverEnd::SenderClosed: return "sender_closed";
+    case ReceiverEnd::TimeLimit: return "time_limit";
+    case ReceiverEnd::Signal: return "signal";
+    case ReceiverEnd::NoSender: return "no_sender";
+    case ReceiverEnd::Error: return "error";
+    case ReceiverEnd::Running: break;
   }
   return "running";
 }
@@ -53,14 +53,14 @@ class Receiver {
       Fd listener = listen_on(o_.receiver.listen);
       if (accept(listener.get())) loop();
     } catch (const std::exception& e) {
-      end_ = End::Error;
+      end_ = ReceiverEnd::Error;
       error_ = e.what();
       std::fprintf(stderr, "dissem-tcp receiver: %s\n", e.what());
     }
     print_result();
     // Closing now tells the sender the run is over (it sees EOF or a reset).
     fd_ = Fd();
-    return end_ == End::Complete ? 0 : end_ == End::Error ? 1 : 4;
+    return end_ == ReceiverEnd::Complete ? 0 : end_ == ReceiverEnd::Error ? 1 : 4;
   }
 
  private:
@@ -68,40 +68,40 @@ class Receiver {
     while (!dissem::baseline::stop_requested()) {
       const double left = o_.time_limit_s - clock_.elapsed_s();
       if (left <= 0) break;
-      auto accepted = accept_within(listener, std::min(left, kMaxWaitS));
+      auto accepted = accept_within(listener, std::min(left, kReceiverMaxWaitS));
       if (!accepted) continue;
       fd_ = std::move(accepted->first);
       peer_ = accepted->second;
       set_nonblocking(fd_.get());
       return true;
     }
-    end_ = dissem::baseline::stop_requested() ? End::Signal : End::NoSender;
+    end_ = dissem::baseline::stop_requested() ? ReceiverEnd::Signal : ReceiverEnd::NoSender;
     return false;
   }
 
-  End why_stop() const {
-    if (log_.complete()) return End::Complete;
-    if (dissem::baseline::stop_requested()) return End::Signal;
-    if (clock_.elapsed_s() >= o_.time_limit_s) return End::TimeLimit;
+  ReceiverEnd why_stop() const {
+    if (log_.complete()) return ReceiverEnd::Complete;
+    if (dissem::baseline::stop_requested()) return ReceiverEnd::Signal;
+    if (clock_.elapsed_s() >= o_.time_limit_s) return ReceiverEnd::TimeLimit;
     const auto end = log_.plan_end_unix_us();
     if (o_.receiver.linger_s >= 0 && end &&
         RunClock::now_unix_us() >= static_cast<std::int64_t>(*end) + static_cast<std::int64_t>(o_.receiver.linger_s * 1e6))
-      return End::Linger;
-    return End::Running;
+      return ReceiverEnd::Linger;
+    return ReceiverEnd::Running;
   }
 
   void loop() {
     std::vector<std::uint8_t> scratch(kReadBytes);
-    while ((end_ = why_stop()) == End::Running) {
+    while ((end_ = why_stop()) == ReceiverEnd::Running) {
       pollfd p{fd_.get(), POLLIN, 0};
-      const int ready = ::poll(&p, 1, static_cast<int>(kMaxWaitS * 1000));
+      const int ready = ::poll(&p, 1, static_cast<int>(kReceiverMaxWaitS * 1000));
       if (ready < 0 && errno != EINTR) throw SocketError(std::string("poll: ") + std::strerror(errno));
       if (ready <= 0) continue;
       const ssize_t n = ::recv(fd_.get(), scratch.data(), scratch.size(), 0);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
       if (n < 0) throw SocketError(std::string("recv: ") + std::strerror(errno));
       if (n == 0) {
-        end_ = log_.complete() ? End::Complete : End::SenderClosed;
+        end_ = log_.complete() ? ReceiverEnd::Complete : ReceiverEnd::SenderClosed;
         return;
       }
       bytes_read_ += static_cast<std::uint64_t>(n);
@@ -120,9 +120,9 @@ class Receiver {
     j.update(log_.json_members());
     j["bytes_read"] = bytes_read_;
     j["partial_bytes"] = reader_.partial_bytes();
-    j["timed_out"] = end_ != End::Complete;
-    j["stopped_by"] = end_name(end_);
-    j["interrupted"] = end_ == End::Signal;
+    j["timed_out"] = end_ != ReceiverEnd::Complete;
+    j["stopped_by"] = receiver_end_name(end_);
+    j["interrupted"] = end_ == ReceiverEnd::Signal;
     j["error"] = error_.empty() ? Json(nullptr) : Json(error_);
     j["duration_s"] = round_to_decimals(clock_.elapsed_s(), 6);
     std::printf("%s\n", json_text(j).c_str());
@@ -136,7 +136,7 @@ class Receiver {
   Fd fd_;
   std::string peer_;
   std::uint64_t bytes_read_ = 0;
-  End end_ = End::Running;
+  ReceiverEnd end_ = ReceiverEnd::Running;
   std::string error_;
 };
 

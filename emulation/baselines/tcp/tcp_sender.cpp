@@ -28,18 +28,18 @@ using baseline::us_to_s;
 
 namespace {
 
-constexpr double kMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
+constexpr double kSenderMaxWaitS = 0.1;  // longest single wait: signals and deadlines stay prompt
 
-enum class End { Running, ReceiverClosed, TimeLimit, Signal, ConnectFailed, Error };
+enum class SenderEnd { Running, ReceiverClosed, TimeLimit, Signal, ConnectFailed, Error };
 
-const char* end_name(End e) {
+const char* sender_end_name(SenderEnd e) {
   switch (e) {
-    case End::ReceiverClosed: return "receiver_closed";
-    case End::TimeLimit: return "time_limit";
-    case End::Signal: return "signal";
-    case End::ConnectFailed: return "connect_failed";
-    case End::Error: return "error";
-    case End::Running: break;
+    case SenderEnd::ReceiverClosed: return "receiver_closed";
+    case SenderEnd::TimeLimit: return "time_limit";
+    case SenderEnd::Signal: return "signal";
+    case SenderEnd::ConnectFailed: return "connect_failed";
+    case SenderEnd::Error: return "error";
+    case SenderEnd::Running: break;
   }
   return "running";
 }
@@ -59,12 +59,12 @@ class Sender {
     try {
       if (connect()) loop();
     } catch (const std::exception& e) {
-      end_ = End::Error;
+      end_ = SenderEnd::Error;
       error_ = e.what();
       std::fprintf(stderr, "dissem-tcp sender: %s\n", e.what());
     }
     print_result();
-    return end_ == End::ReceiverClosed ? 0 : (end_ == End::TimeLimit || end_ == End::Signal) ? 4 : 1;
+    return end_ == SenderEnd::ReceiverClosed ? 0 : (end_ == SenderEnd::TimeLimit || end_ == SenderEnd::Signal) ? 4 : 1;
   }
 
  private:
@@ -73,7 +73,7 @@ class Sender {
                                  [] { return dissem::baseline::stop_requested(); });
     connect_s_ = clock_.elapsed_s();
     if (!fd) {
-      end_ = dissem::baseline::stop_requested() ? End::Signal : End::ConnectFailed;
+      end_ = dissem::baseline::stop_requested() ? SenderEnd::Signal : SenderEnd::ConnectFailed;
       std::fprintf(stderr, "dissem-tcp sender: no connection to %s:%u\n", o_.sender.connect.host.c_str(),
                    o_.sender.connect.port);
       return false;
@@ -91,15 +91,15 @@ class Sender {
   double since_start() const { return clock_.elapsed_s() - start_s_; }
 
   void loop() {
-    while (end_ == End::Running) {
-      if (dissem::baseline::stop_requested()) end_ = End::Signal;
-      else if (clock_.elapsed_s() >= o_.time_limit_s) end_ = End::TimeLimit;
-      if (end_ != End::Running) return;
+    while (end_ == SenderEnd::Running) {
+      if (dissem::baseline::stop_requested()) end_ = SenderEnd::Signal;
+      else if (clock_.elapsed_s() >= o_.time_limit_s) end_ = SenderEnd::TimeLimit;
+      if (end_ != SenderEnd::Running) return;
       produce_due();
       double wait = o_.time_limit_s - clock_.elapsed_s();
       if (next_ < schedule_.size()) wait = std::min(wait, schedule_[next_].at_s - since_start());
       pollfd p{fd_.get(), static_cast<short>(POLLIN | (buffer_.empty() ? 0 : POLLOUT)), 0};
-      const int ready = ::poll(&p, 1, static_cast<int>(std::clamp(wait, 0.0, kMaxWaitS) * 1000));
+      const int ready = ::poll(&p, 1, static_cast<int>(std::clamp(wait, 0.0, kSenderMaxWaitS) * 1000));
       if (ready < 0 && errno != EINTR) throw SocketError(std::string("poll: ") + std::strerror(errno));
       if (ready <= 0) continue;
       if (p.revents & POLLOUT) write_some();
@@ -126,7 +126,7 @@ class Sender {
       }
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
       if (n < 0 && is_reset(errno)) {
-        end_ = End::ReceiverClosed;
+        end_ = SenderEnd::ReceiverClosed;
         return;
       }
       throw SocketError(std::string("send: ") + std::strerror(errno));
@@ -137,7 +137,7 @@ class Sender {
   void read_peer() {
     std::uint8_t scratch[512];
     const ssize_t n = ::recv(fd_.get(), scratch, sizeof scratch, MSG_DONTWAIT);
-    if (n == 0 || (n < 0 && is_reset(errno))) end_ = End::ReceiverClosed;
+    if (n == 0 || (n < 0 && is_reset(errno))) end_ = SenderEnd::ReceiverClosed;
     else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
       throw SocketError(std::string("recv: ") + std::strerror(errno));
   }
@@ -154,7 +154,7 @@ class Sender {
   double connect_s_ = 0;
   double start_s_ = 0;
   std::int64_t start_unix_us_ = 0;
-  End end_ = End::Running;
+  SenderEnd end_ = SenderEnd::Running;
   std::string error_;
 };
 
@@ -175,9 +175,9 @@ void Sender::print_result() const {
   j["tcp_rtt_s"] = round_to_decimals(tcp.rtt_us / 1e6, 6);
   j["tcp_cwnd_segments"] = tcp.cwnd_segments;
   j["tcp_retransmits"] = tcp.total_retransmits;
-  j["stopped_by"] = end_name(end_);
-  j["timed_out"] = end_ == End::TimeLimit;
-  j["interrupted"] = end_ == End::Signal;
+  j["stopped_by"] = sender_end_name(end_);
+  j["timed_out"] = end_ == SenderEnd::TimeLimit;
+  j["interrupted"] = end_ == SenderEnd::Signal;
   j["error"] = error_.empty() ? Json(nullptr) : Json(error_);
   j["duration_s"] = round_to_decimals(clock_.elapsed_s(), 6);
   std::printf("%s\n", json_text(j).c_str());

@@ -10,8 +10,8 @@ namespace {
 
 using testing::broadcast_frame;
 
-constexpr TimeNs kMs = 1'000'000;
-constexpr TimeNs kForever = 1'000'000 * kNsPerSecond;
+using testing::kForever;
+using testing::kMs;
 
 double loss_on(const LinkModel& m, NodeId s, NodeId r) {
   const auto& c = m.counters().link(s, r);

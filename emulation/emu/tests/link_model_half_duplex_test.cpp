@@ -12,8 +12,8 @@ namespace {
 
 using testing::broadcast_frame;
 
-constexpr TimeNs kMs = 1'000'000;
-constexpr TimeNs kForever = 1'000'000 * kNsPerSecond;
+using testing::kForever;
+using testing::kMs;
 
 LinkModel half_duplex_model(std::size_t nodes, std::uint64_t bps, TimeNs turnaround) {
   ModelConfig config;

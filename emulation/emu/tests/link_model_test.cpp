@@ -17,8 +17,8 @@ namespace {
 using testing::broadcast_frame;
 using testing::frame_to;
 
-constexpr TimeNs kMs = 1'000'000;
-constexpr TimeNs kForever = 1'000'000 * kNsPerSecond;
+using testing::kForever;
+using testing::kMs;
 
 LinkModel make_model(std::size_t nodes, ModelConfig config = {}) {
   config.nodes = nodes;

@@ -5,7 +5,7 @@
 namespace dissem::emu {
 namespace {
 
-std::string error_of(const std::vector<std::string>& args) {
+std::string options_error_of(const std::vector<std::string>& args) {
   try {
     parse_emu_options(args);
   } catch (const OptionsError& e) {
@@ -58,37 +58,37 @@ TEST(EmuOptions, Cleanup) {
 }
 
 TEST(EmuOptions, BadOptionsNameTheOption) {
-  EXPECT_NE(error_of({"--nodes", "2"}).find("--prefix"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a"}).find("--nodes"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "Bad_Name", "--nodes", "2"}).find("--prefix"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "waytoolongname", "--nodes", "2"}).find("--prefix"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "0"}).find("--nodes"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "255"}).find("--nodes"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "x"}).find("--nodes"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "7", "--subnet", "10.0.0.0/29"}).find("--nodes"),
+  EXPECT_NE(options_error_of({"--nodes", "2"}).find("--prefix"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "a"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "Bad_Name", "--nodes", "2"}).find("--prefix"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "waytoolongname", "--nodes", "2"}).find("--prefix"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "0"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "255"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "x"}).find("--nodes"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "7", "--subnet", "10.0.0.0/29"}).find("--nodes"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--subnet", "10.0.0.1/24"}).find("--subnet"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--subnet", "10.0.0.1/24"}).find("--subnet"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--radio-bps", "fast"}).find("--radio-bps"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--radio-bps", "fast"}).find("--radio-bps"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--radio-bps-node", "3=100"}).find("--radio-bps-node"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--radio-bps-node", "3=100"}).find("--radio-bps-node"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--radio-bps-node", "1"}).find("--radio-bps-node"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--radio-bps-node", "1"}).find("--radio-bps-node"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--shared-channel-bps", "1000", "--radio-bps", "10"})
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--shared-channel-bps", "1000", "--radio-bps", "10"})
                 .find("--shared-channel-bps"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--gilbert", "0.1,2,0"}).find("--gilbert"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--gilbert", "0.1,2,0"}).find("--gilbert"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--duration", "0"}).find("--duration"), std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--queue-packets", "-1"}).find("--queue-packets"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--duration", "0"}).find("--duration"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--queue-packets", "-1"}).find("--queue-packets"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--rt-priority", "100"}).find("--rt-priority"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--rt-priority", "100"}).find("--rt-priority"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--rt-priority", "-1"}).find("--rt-priority"),
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--rt-priority", "-1"}).find("--rt-priority"),
             std::string::npos);
-  EXPECT_NE(error_of({"--prefix", "a", "--nodes", "2", "--bogus"}).find("--bogus"), std::string::npos);
-  EXPECT_NE(error_of({"--cleanup", "a", "--prefix", "a"}).find("--cleanup"), std::string::npos);
+  EXPECT_NE(options_error_of({"--prefix", "a", "--nodes", "2", "--bogus"}).find("--bogus"), std::string::npos);
+  EXPECT_NE(options_error_of({"--cleanup", "a", "--prefix", "a"}).find("--cleanup"), std::string::npos);
 }
 
 TEST(EmuOptions, PerLinkGilbertAndHalfDuplexParse) {
@@ -112,7 +112,7 @@ TEST(EmuOptions, BadPerLinkGilbertAndHalfDuplexNameTheOption) {
   const auto err = [](std::vector<std::string> extra) {
     std::vector<std::string> args{"--prefix", "a", "--nodes", "3"};
     args.insert(args.end(), extra.begin(), extra.end());
-    return error_of(args);
+    return options_error_of(args);
   };
   EXPECT_NE(err({"--gilbert-link", "1:4=0,0,0"}).find("--gilbert-link: node '4'"), std::string::npos);
   EXPECT_NE(err({"--gilbert-link", "2:2=0,0,0"}).find("to itself"), std::string::npos);

@@ -9,6 +9,9 @@
 
 namespace dissem::emu::testing {
 
+constexpr TimeNs kMs = 1'000'000;
+constexpr TimeNs kForever = 1'000'000 * kNsPerSecond;  // a deadline no test reaches
+
 inline FramePtr frame_to(const MacAddress& destination, std::size_t size = 100) {
   auto f = std::make_shared<Frame>(size, std::uint8_t{0});
   std::copy(destination.begin(), destination.end(), f->begin());

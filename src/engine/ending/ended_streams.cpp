@@ -7,15 +7,15 @@
 namespace dissem::engine {
 namespace {
 
-const std::string kPrefix = "ended/";
+const std::string kEndedPrefix = "ended/";
 
 }  // namespace
 
 void EndedStreams::restore(cache::Store& store) {
-  for (const auto& [key, value] : store.states_with_prefix(kPrefix)) {
+  for (const auto& [key, value] : store.states_with_prefix(kEndedPrefix)) {
     const auto w = parse_state_number<std::uint64_t>(value);
     if (!w || *w <= 1) continue;
-    const std::string group = key.substr(kPrefix.size());
+    const std::string group = key.substr(kEndedPrefix.size());
     own_[group].add(1, *w);
     saved_[group] = *w;
   }
@@ -26,7 +26,7 @@ std::uint64_t EndedStreams::own_watermark(const std::string& group, cache::Store
   if (it == own_.end() || it->second.empty() || it->second.ranges().front().first != 1) return 0;
   const std::uint64_t w = it->second.ranges().front().second;
   if (auto& saved = saved_[group]; saved != w) {
-    store.set_state(kPrefix + group, std::to_string(w));
+    store.set_state(kEndedPrefix + group, std::to_string(w));
     saved = w;
   }
   return w;

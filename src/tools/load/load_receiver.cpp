@@ -12,6 +12,7 @@
 #include "ipc/stats_json.h"
 #include "tools/dissem_commands.h"
 #include "tools/load/reception_log.h"
+#include "tools/load/stamped_payload.h"
 #include "tools/load/workload.h"
 
 namespace dissem::load {
@@ -19,12 +20,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
-std::uint64_t unix_us() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-}
 
 // Why the receiver stopped: everything arrived, the workload was over (its
 // last message produced --linger-s ago), or the time limit.

@@ -1,6 +1,7 @@
 #include "tools/load/stamped_payload.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 namespace dissem::load {
@@ -24,6 +25,12 @@ std::uint8_t filler(std::uint32_t stream, std::uint32_t index, std::size_t at) {
 }
 
 }  // namespace
+
+std::uint64_t unix_us() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
 
 std::vector<std::uint8_t> make_payload(std::size_t size, const Stamp& stamp) {
   if (size < kStampBytes) throw std::invalid_argument("a stamped message needs at least 16 bytes");

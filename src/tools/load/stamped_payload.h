@@ -24,6 +24,9 @@ struct Stamp {
 inline constexpr std::size_t kStampBytes = 20;
 
 // A message of `size` bytes (at least kStampBytes) stamped with `stamp`.
+// Now, in microseconds since the Unix epoch: the clock stamps are read against.
+std::uint64_t unix_us();
+
 std::vector<std::uint8_t> make_payload(std::size_t size, const Stamp& stamp);
 
 // The stamp of a payload made by make_payload, if the magic matches and every
