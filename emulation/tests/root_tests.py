@@ -4,6 +4,7 @@ scripts/test.sh when it runs as root, as in CI), where a skip would hide a
 broken set-up and they fail instead."""
 
 import os
+import subprocess
 
 import pytest
 
@@ -29,3 +30,15 @@ def release_build_dir() -> str:
     and quarantine): $DISSEM_RELEASE_BUILD_DIR, default build/release (what
     scripts/test.sh builds after the debug build)."""
     return os.environ.get("DISSEM_RELEASE_BUILD_DIR", "build/release")
+
+
+def stop_processes(procs: list) -> None:
+    """Terminates what still runs of `procs` (subprocess.Popen), killing what
+    does not end within 10 s: the clean-up of tests that start daemons."""
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from root_tests import build_dir, require_root
+from root_tests import build_dir, require_root, stop_processes
 
 require_root("link down/up test")
 
@@ -95,11 +95,5 @@ def test_a_transfer_survives_the_publishers_interface_going_down_and_up(pair, tm
                                           timeout=30).stdout)
         assert stats["mfrs"]["sent"] > 0, "the outage cost nothing: it did not hit the transfer"
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+        stop_processes(procs)
         shutil.rmtree(sockets, ignore_errors=True)

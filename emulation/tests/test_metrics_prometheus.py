@@ -81,7 +81,7 @@ def daemon(tmp_path):
         for _ in range(3):
             subprocess.run([str(dissem), "--socket", str(sock), "publish", "metrics", str(payload)], check=True,
                            stdout=subprocess.DEVNULL, timeout=30)
-        yield dissem, sock, metrics_port
+        yield dissem, sock, metrics_port, proc.pid
     finally:
         _stop(proc)
 
@@ -93,7 +93,7 @@ def _scrape(port: int) -> str:
 
 
 def test_promtool_accepts_what_the_endpoint_serves(daemon):
-    _, _, port = daemon
+    _, _, port, _ = daemon
     text = _scrape(port)
     done = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and not done.stdout.strip() and not done.stderr.strip(), done.stdout + done.stderr
@@ -101,7 +101,7 @@ def test_promtool_accepts_what_the_endpoint_serves(daemon):
 
 
 def test_a_prometheus_server_scrapes_the_values_dissem_stats_gives(daemon, tmp_path):
-    dissem, sock, port = daemon
+    dissem, sock, port, _ = daemon
     web = _free_port()
     config = tmp_path / "prometheus.yml"
     config.write_text("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
@@ -130,3 +130,38 @@ def test_a_prometheus_server_scrapes_the_values_dissem_stats_gives(daemon, tmp_p
         assert query('up{job="dissemd"}') == 1.0
     finally:
         _stop(server)
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def test_out_of_file_descriptors_the_endpoint_waits_instead_of_spinning(daemon):
+    """Connections past the daemon's file descriptor limit wait in the
+    listen queue: the daemon pauses between tries rather than spinning on
+    EMFILE, and serves again once connections close."""
+    _, _, port, pid = daemon
+    open_fds = len(os.listdir(f"/proc/{pid}/fd"))
+    subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={open_fds + 3}"], check=True, timeout=30)
+    clients = []
+    try:
+        for _ in range(12):
+            clients.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        time.sleep(0.5)
+        before = _cpu_seconds(pid)
+        time.sleep(2.0)
+        spent = _cpu_seconds(pid) - before
+        assert spent < 0.5, f"dissemd spent {spent:.2f} s of CPU in 2 s with accepts failing (spinning on EMFILE)"
+    finally:
+        for c in clients:
+            c.close()
+    assert "dissem_messages_published_total 3\n" in _wait_for("a scrape after the connections closed",
+                                                               lambda: _try_scrape(port), 30)
+
+
+def _try_scrape(port: int):
+    try:
+        return _scrape(port)
+    except OSError:
+        return None

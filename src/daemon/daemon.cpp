@@ -182,6 +182,11 @@ void Daemon::pump() {
       log(LogLevel::Warn, "data of {:08x}/{}/{} refused: node {:08x} claims that stream ended there (stats "
           "ended.fragments_refused; taken back if the publisher contradicts it)", e->message.publisher,
           e->message.group, e->message.seq, e->peer);
+    } else if (e->kind == engine::Event::Kind::CacheWriteFailed) {
+      log(LogLevel::Error, "the cache cannot write: {}; taking no data until it can (engine.cache_full; tried "
+          "again after 1 s, then up to every 30 s; stats cache)", e->detail);
+    } else if (e->kind == engine::Event::Kind::CacheResumed) {
+      log(LogLevel::Warn, "the cache writes again: taking data and asking for what is missing");
     } else if (e->kind == engine::Event::Kind::MessageRejected) {
       log(LogLevel::Warn, "message {:08x}/{}/{} failed its integrity check or was contradicted: its data was "
           "dropped and it is fetched again (stats integrity)", e->message.publisher, e->message.group, e->message.seq);

@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::size_t kMaxHeaderBytes = 8192;
 constexpr auto kIdleLimit = std::chrono::seconds(10);
+constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
 
 }  // namespace
 
@@ -85,7 +86,7 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
 };
 
 MetricsServer::MetricsServer(boost::asio::io_context& io, const ListenAddress& at, Render render)
-    : acceptor_(io), shared_(std::make_shared<Shared>(Shared{std::move(render), 0})) {
+    : acceptor_(io), retry_(io), shared_(std::make_shared<Shared>(Shared{std::move(render), 0})) {
   const tcp::endpoint endpoint(at.address, at.port);
   beast::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
@@ -109,7 +110,16 @@ std::uint16_t MetricsServer::port() const { return acceptor_.local_endpoint().po
 void MetricsServer::accept() {
   acceptor_.async_accept([this](beast::error_code ec, tcp::socket socket) {
     if (ec == boost::asio::error::operation_aborted) return;  // closed: the daemon is stopping
-    if (!ec && shared_->sessions < kMaxSessions) {
+    if (ec) {
+      // Out of file descriptors (EMFILE) or memory: accepting again at once
+      // would fail at once, spinning. A pause lets connections close first.
+      retry_.expires_after(kAcceptRetry);
+      retry_.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec) accept();
+      });
+      return;
+    }
+    if (shared_->sessions < kMaxSessions) {
       ++shared_->sessions;
       std::make_shared<Session>(std::move(socket), shared_)->start();
     }

@@ -15,6 +15,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "daemon/listen_address.h"
 
@@ -45,6 +46,7 @@ class MetricsServer {
   void accept();
 
   boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::steady_timer retry_;  // after a failed accept (out of file descriptors)
   std::shared_ptr<Shared> shared_;
 };
 

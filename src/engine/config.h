@@ -6,6 +6,7 @@
 #include <string>
 
 #include "controllers/controller_settings.h"
+#include "engine/cache_outage.h"
 #include "engine/link_thresholds.h"
 #include "engine/security/security_config.h"
 #include "core/types.h"
@@ -155,6 +156,10 @@ struct EngineConfig {
   // ClockSkew event (clock_offset.h): expiry is absolute, so the clocks
   // decide when messages expire. 0 = no events (the offsets are still shown).
   Micros max_clock_skew = 2 * kSeconds;
+  // When the cache cannot write (a full disk): pause taking and asking for
+  // data until a write succeeds again, or also evict (the deletion
+  // controller's choice) down to 90 % of what it held (cache_outage.h).
+  CacheFullPolicy cache_full = CacheFullPolicy::Pause;
 
   // --- defensive limits --------------------------------------------------
   std::uint32_t max_message_size = 64u << 20;     // larger total_length is rejected

@@ -38,6 +38,19 @@ Field link_threshold(double LinkThresholds::*member, double lo, double hi) {
           [=](const EngineConfig& c) { return exact_text(c.link_thresholds.*member); }};
 }
 
+// What the node does when the cache cannot write (cache_outage.h).
+Field cache_full_field() {
+  return {[](EngineConfig& c, const std::string& k, const std::string& v) {
+            if (v == "pause")
+              c.cache_full = CacheFullPolicy::Pause;
+            else if (v == "evict")
+              c.cache_full = CacheFullPolicy::Evict;
+            else
+              refuse(k, "'" + v + "' is not a policy: pause or evict");
+          },
+          [](const EngineConfig& c) { return std::string(c.cache_full == CacheFullPolicy::Evict ? "evict" : "pause"); }};
+}
+
 std::vector<KeyTable<EngineConfig>::Entry> entries() {
   using C = EngineConfig;
   constexpr auto u64max = std::numeric_limits<std::uint64_t>::max();
@@ -65,6 +78,7 @@ std::vector<KeyTable<EngineConfig>::Entry> entries() {
       {"serve_requests", flag_field(&C::serve_requests)},
       {"silent", flag_field(&C::silent)},
       {"cache_unsubscribed", flag_field(&C::cache_unsubscribed)},
+      {"cache_full", cache_full_field()},
       {"use_traffic_memory", flag_field(&C::use_traffic_memory)},
       {"ntm_window_ms", millis_field(&C::ntm_window, 0, 600'000)},
       {"serve_delay_max_ms", millis_field(&C::serve_delay_max, 0, 600'000)},

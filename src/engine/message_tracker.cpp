@@ -344,6 +344,32 @@ void MessageTracker::restore(const MessageMeta& meta, bool complete,
   incomplete_.emplace(meta.id, &st);
 }
 
+std::size_t MessageTracker::cut_back_to(const std::vector<MessageRecord>& cached) {
+  std::unordered_map<MessageId, const MessageRecord*, MessageIdHash> by_id;
+  by_id.reserve(cached.size());
+  for (const MessageRecord& rec : cached) by_id.emplace(rec.meta.id, &rec);
+  std::size_t cut = 0;
+  for (auto& [id, st] : messages_) {
+    if (!st.meta) continue;  // hearsay: nothing was held
+    const auto it = by_id.find(id);
+    const MessageRecord* rec = it == by_id.end() ? nullptr : it->second;
+    if (rec != nullptr && rec->complete) continue;  // held whole, as the tracker believes or better
+    ByteRanges held;
+    if (rec != nullptr)
+      for (const auto& [off, len] : rec->fragments) held.add(off, off + len);
+    if (!st.complete && held.covered() == st.have.covered()) continue;
+    if (st.complete) {
+      st.complete = false;
+      incomplete_.emplace(id, &st);
+      if (auto s = streams_.find(stream_of(id)); s != streams_.end()) s->second.settled.remove(id.seq);
+    }
+    st.have = std::move(held);
+    st.request = RequestState{};
+    ++cut;
+  }
+  return cut;
+}
+
 MessageState* MessageTracker::find(const MessageId& id) {
   auto it = messages_.find(id);
   return it == messages_.end() ? nullptr : &it->second;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/range_set.h"
+#include "core/message_record.h"
 #include "core/types.h"
 
 namespace dissem::engine {
@@ -55,10 +56,12 @@ struct StreamState {
   std::uint64_t baseline = 0;  // oldest sequence number we want; 0 = no contact yet
 };
 
+// Unstored: new, but the cache could not take it (NodeContext::cache_write):
+// dropped, and the tracker cut back to what the cache holds.
 // LengthConflict, DigestConflict: the fragment names the message with
 // another length or digest than the one known (a forger's, a buggy peer's,
 // or ours if a forger got in first): dropped, counted in `conflicts`.
-enum class FragmentOutcome { New, Completed, Duplicate, Settled, LengthConflict, DigestConflict, Overloaded };
+enum class FragmentOutcome { New, Completed, Duplicate, Settled, LengthConflict, DigestConflict, Overloaded, Unstored };
 
 // Bounds against hostile hearsay: a message tracked without any fragment or
 // symbol of it seen (from a beacon, summary or request, or a sequence gap) is
@@ -130,6 +133,12 @@ class MessageTracker {
   void reopen(const MessageId& id);
   void restore(const MessageMeta& meta, bool complete,
                const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fragments, Micros first_seen);
+  // After the cache lost writes it had taken (a failed commit rolls back to
+  // the one before): every message with data is cut back to what `cached`
+  // (the cache's index) holds of it. One complete here but not there is
+  // incomplete again, keeping its metadata, and is requested like any other.
+  // Returns the messages cut back.
+  std::size_t cut_back_to(const std::vector<MessageRecord>& cached);
 
   MessageState* find(const MessageId& id);
   const MessageState* find(const MessageId& id) const;

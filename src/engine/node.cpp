@@ -115,6 +115,7 @@ void NodeImpl::update_timing() {
 
 void NodeImpl::run_request_round(Micros now) {
   if (tracker.incomplete_count() == 0) return;
+  if (cache_outage.active()) return;  // what answered could not be kept
   if (!traffic_below(config.traffic_gate_fraction, now)) {
     ++stats.mfr_rounds_gated;
     return;
@@ -242,6 +243,7 @@ bool NodeImpl::enqueue_control(std::vector<std::uint8_t> bytes, TrafficKind kind
 // --- timers ------------------------------------------------------------------
 
 void NodeImpl::on_timer(Micros now) {
+  if (const auto probe = cache_outage.next_probe(); probe && now >= *probe) probe_cache(now);
   if (!silent) run_producers(now);
   expire_due(now);
   if (now >= next_housekeeping) {
@@ -285,6 +287,7 @@ void NodeImpl::beacon_due(Micros now) {
 
 Micros NodeImpl::next_deadline() const {
   Micros t = next_housekeeping;
+  if (const auto probe = cache_outage.next_probe()) t = std::min(t, *probe);
   if (const auto due = expiries.next_due()) t = std::min(t, *due);
   t = std::min(t, subscribers.next_deadline());
   if (silent) return t;  // nothing is built for the air, nothing is sent
@@ -319,7 +322,33 @@ void NodeImpl::housekeeping(Micros now) {
   evaluate_links(now);
   redundancy.expire(now, 2 * config.peer_silent_after);
   enforce_quota(now);
-  store->flush();
+  cache_write([&] { store->flush(); }, now);
+}
+
+// While the cache cannot write: a write of our own the size of a fragment,
+// committed, then taken back. If it goes through, the node takes and asks
+// for data again (under the evict policy, in the room made first).
+void NodeImpl::probe_cache(Micros now) {
+  if (cache_outage.quota_cap() < store->total_bytes() && !cache_write([&] { enforce_quota(now); }, now)) return;
+  constexpr const char* kProbeKey = "cache/probe";
+  if (!cache_write(
+          [&] {
+            store->set_state(kProbeKey, std::string(config.payload_size, 'p'));
+            store->flush();
+            store->erase_state(kProbeKey);
+            store->flush();
+          },
+          now))
+    return;
+  on_cache_write_succeeded(now);
+}
+
+void NodeImpl::report_cache_changes() {
+  for (auto& change : cache_outage.take_news()) {
+    Event e{change.began ? Event::Kind::CacheWriteFailed : Event::Kind::CacheResumed, 0, {}};
+    e.detail = std::move(change.error);
+    events.push(std::move(e));
+  }
 }
 
 // Over the quota, the deletion controller picks what goes, down to its low
@@ -328,10 +357,10 @@ void NodeImpl::housekeeping(Micros now) {
 // at a high rate a second between housekeeping runs would let the cache
 // overshoot the quota by a second's traffic.
 void NodeImpl::enforce_quota(Micros now) {
-  if (store->total_bytes() > store->options().quota_bytes) {
+  const std::uint64_t quota = std::min(store->options().quota_bytes, cache_outage.quota_cap());
+  if (store->total_bytes() > quota) {
     const auto messages = store->list_messages();
-    const auto victims =
-        deletion->select_victims(messages, store->total_bytes(), store->options().quota_bytes, now);
+    const auto victims = deletion->select_victims(messages, store->total_bytes(), quota, now);
     for (const auto& v : victims) {
       const MessageState* st = tracker.find(v);
       const bool expired = st != nullptr && st->meta && st->meta->expired_at(now);

@@ -2,46 +2,90 @@
 // NodeImpl (node_impl.h), which holds the state and the logic.
 #include "engine/node.h"
 
+#include <type_traits>
+
 #include "engine/node_impl.h"
 
 namespace dissem::engine {
+namespace {
+
+// Every call into the node runs here: a write the cache refuses where no
+// part of the node expected it (cache/store.h: the store is back at its last
+// commit) cuts the tracker back to the cache and begins the outage, and the
+// node goes on. An application's call then fails with a message that says
+// so; a datagram or a timer has no caller to tell (the event does).
+template <class Call>
+auto guarded(NodeImpl& n, Micros now, bool tell_caller, Call&& call) -> decltype(call()) {
+  try {
+    return call();
+  } catch (const cache::StoreError& e) {
+    n.on_cache_failure(e.what(), now);
+    if (tell_caller) throw PublishError(std::string("the cache could not write: ") + e.what());
+    if constexpr (!std::is_void_v<decltype(call())>) return {};
+  }
+}
+
+}  // namespace
 
 Node::Node(const EngineConfig& config, std::unique_ptr<cache::Store> store, Micros now)
     : impl_(std::make_unique<NodeImpl>(config, std::move(store), now)) {}
 Node::~Node() = default;
 
 void Node::on_datagram(std::span<const std::uint8_t> bytes, Micros now) {
-  impl_->receiver.on_datagram(bytes, now);
-  impl_->enforce_quota(now);
+  guarded(*impl_, now, false, [&] {
+    impl_->receiver.on_datagram(bytes, now);
+    impl_->enforce_quota(now);
+  });
 }
 void Node::on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now) {
-  impl_->receiver.on_datagrams(batch, now);
-  impl_->enforce_quota(now);
+  guarded(*impl_, now, false, [&] {
+    impl_->receiver.on_datagrams(batch, now);
+    impl_->enforce_quota(now);
+  });
 }
-void Node::on_timer(Micros now) { impl_->on_timer(now); }
+void Node::on_timer(Micros now) {
+  guarded(*impl_, now, false, [&] { impl_->on_timer(now); });
+}
 MessageId Node::publish(const PublishRequest& request, Micros now) {
-  const MessageId id = impl_->publisher.publish(request, now);
-  impl_->enforce_quota(now);
-  return id;
+  return guarded(*impl_, now, true, [&] {
+    const MessageId id = impl_->publisher.publish(request, now);
+    impl_->enforce_quota(now);
+    return id;
+  });
 }
-MessageId Node::cancel(const CancelRequest& request, Micros now) { return impl_->publisher.cancel(request, now); }
+MessageId Node::cancel(const CancelRequest& request, Micros now) {
+  return guarded(*impl_, now, true, [&] { return impl_->publisher.cancel(request, now); });
+}
 SubscriptionId Node::subscribe(const std::string& group, const SubscriptionOptions& options, Micros now) {
-  return impl_->subscribers.subscribe(group, options, now);
+  return guarded(*impl_, now, true, [&] { return impl_->subscribers.subscribe(group, options, now); });
 }
 void Node::unsubscribe(SubscriptionId id, Micros) { impl_->subscribers.unsubscribe(id); }
-void Node::acknowledge(SubscriptionId id, const MessageId& message, Micros) { impl_->subscribers.acknowledge(id, message); }
-bool Node::delete_subscription(const std::string& name, Micros) { return impl_->subscribers.delete_subscription(name); }
+void Node::acknowledge(SubscriptionId id, const MessageId& message, Micros now) {
+  guarded(*impl_, now, true, [&] { impl_->subscribers.acknowledge(id, message); });
+}
+bool Node::delete_subscription(const std::string& name, Micros now) {
+  return guarded(*impl_, now, true, [&] { return impl_->subscribers.delete_subscription(name); });
+}
 void Node::request_history(const std::string& group, std::uint32_t count, Micros now) {
   impl_->subscribers.request_history(group, count, now);
 }
-void Node::set_silent(bool silent, Micros now) { impl_->set_silent(silent, now); }
+void Node::set_silent(bool silent, Micros now) {
+  guarded(*impl_, now, true, [&] { impl_->set_silent(silent, now); });
+}
 bool Node::silent() const { return impl_->silent; }
-std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) { return impl_->poll_datagram(now); }
-std::optional<Delivery> Node::get(const MessageId& id, Micros now) { return impl_->get(id, now); }
+std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) {
+  return guarded(*impl_, now, false, [&] { return impl_->poll_datagram(now); });
+}
+std::optional<Delivery> Node::get(const MessageId& id, Micros now) {
+  return guarded(*impl_, now, true, [&] { return impl_->get(id, now); });
+}
 std::vector<CachedMessage> Node::list(const ListRequest& request) { return impl_->list(request); }
 
 std::optional<Delivery> Node::poll_delivery() { return impl_->subscribers.delivery().pop(); }
-std::optional<Event> Node::poll_event() { return impl_->events.pop(); }
+std::optional<Event> Node::poll_event() {
+  impl_->report_cache_changes();
+  return impl_->events.pop();
+}
 
 Micros Node::next_deadline() const { return impl_->next_deadline(); }
 const Stats& Node::stats() const { return impl_->stats; }

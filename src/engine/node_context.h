@@ -9,6 +9,7 @@
 
 #include "cache/store.h"
 #include "core/random.h"
+#include "engine/cache_outage.h"
 #include "engine/config.h"
 #include "engine/message_tracker.h"
 #include "engine/stats.h"
@@ -24,6 +25,27 @@ struct NodeContext {
   Random rng;
   Stats stats;
   MessageTracker tracker;
+  CacheOutage cache_outage;
+
+  // Runs `write` against the cache. If the cache refuses it (a full disk, a
+  // failing device: cache::StoreError), the store is back at its last commit;
+  // the tracker is cut back to what the cache holds, the outage begins or goes
+  // on (cache_outage.h), and false is returned. Nothing else is undone: the
+  // caller leaves out what depended on the write.
+  template <class Write>
+  bool cache_write(Write&& write, Micros now) {
+    try {
+      write();
+      return true;
+    } catch (const cache::StoreError& e) {
+      on_cache_failure(e.what(), now);
+      return false;
+    }
+  }
+  void on_cache_failure(const std::string& error, Micros now);
+  // A write went through: an outage, if one lasted, is over, and everything
+  // missing is asked for again at once.
+  void on_cache_write_succeeded(Micros now);
 };
 
 }  // namespace dissem::engine

@@ -222,6 +222,8 @@ class NodeImpl : public NodeContext {
   void beacon_due(Micros now);
   // node.cpp
   void housekeeping(Micros now);
+  // node.cpp: a write to find out whether a cache that could not write can now.
+  void probe_cache(Micros now);
   // At construction: the cached messages, our streams' counters, durable
   // subscriptions, group references and ended streams, as the cache kept them.
   void restore_cache();
@@ -234,6 +236,8 @@ class NodeImpl : public NodeContext {
   void dispatch_datagram(wire::Decoded& d, std::size_t size, Micros now);
   // Evicts down to the deletion controller's low watermark when over the quota.
   void enforce_quota(Micros now);
+  // node.cpp: a CacheWriteFailed or CacheResumed event for each change of the cache outage.
+  void report_cache_changes();
   // Shared by the data paths.
   void on_message_settled(const MessageId& id, bool complete, Micros now);
   // on_message_settled, for the parts that settle messages.

@@ -216,6 +216,11 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
                                           const ArrivedFrom& from, Micros now) {
   if (!security.authentic(meta)) return FragmentOutcome::DigestConflict;
   if (superseder.screen(meta, now)) return FragmentOutcome::Settled;
+  if (cache_outage.active()) {
+    // Nowhere to keep it: dropped, and asked for again once the cache writes.
+    ++stats.fragments_unstored;
+    return FragmentOutcome::Unstored;
+  }
   if (ended_claims.refused_as_ended(meta, from, now)) return FragmentOutcome::Settled;
   const auto length = static_cast<std::uint32_t>(payload.size());
   const auto outcome = tracker.on_fragment(meta, offset, length, now, payload.data(), subscribed);
@@ -231,11 +236,16 @@ FragmentOutcome NodeImpl::accept_fragment(const MessageMeta& meta, std::uint32_t
     case FragmentOutcome::Overloaded:
       ++stats.queue_drops;
       return outcome;
+    case FragmentOutcome::Unstored:
+      return outcome;
     case FragmentOutcome::New:
     case FragmentOutcome::Completed:
       break;
   }
-  store->put_fragment(meta, offset, payload, now);
+  if (!cache_write([&] { store->put_fragment(meta, offset, payload, now); }, now)) {
+    ++stats.fragments_unstored;
+    return FragmentOutcome::Unstored;
+  }
   if (outcome == FragmentOutcome::New || outcome == FragmentOutcome::Completed) expiries.note(meta);
 
   offer_to_forwarding(meta, offset, length, subscribed, from, now);

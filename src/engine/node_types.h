@@ -129,13 +129,16 @@ struct Event {
     LinkChanged,
     EndedClaimContested,
     DataRefusedAsEnded,
-    ClockSkew
+    ClockSkew,
+    CacheWriteFailed,  // the cache refused a write (detail: why); the node pauses (cache_outage.h)
+    CacheResumed       // a write went through again
   };
   Kind kind;
   NodeId peer = 0;      // PeerAppeared, PeerSilent, LinkChanged, EndedClaimContested, DataRefusedAsEnded, ClockSkew
   MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted, MessageRejected, ForgedOwnData
   LinkEvent link{};     // LinkChanged
   Micros clock_offset = 0;  // ClockSkew
+  std::string detail{};     // CacheWriteFailed: the cache's error
 };
 
 class PublishError : public std::runtime_error {

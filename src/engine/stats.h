@@ -100,6 +100,11 @@ struct Stats {
   // of others it heard and left unanswered while it was.
   bool silent = false;
   std::uint64_t requests_ignored_silent = 0;
+  // The cache could not write (a full disk: engine/cache_outage.h): writes
+  // refused, fragments dropped for it, and whether the node is paused now.
+  std::uint64_t cache_write_failures = 0;
+  std::uint64_t fragments_unstored = 0;
+  bool cache_paused = false;
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;

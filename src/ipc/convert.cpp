@@ -77,6 +77,9 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_relays_avoided(s.relays_avoided);
   out.set_silent(s.silent);
   out.set_requests_ignored_silent(s.requests_ignored_silent);
+  out.set_cache_write_failures(s.cache_write_failures);
+  out.set_fragments_unstored(s.fragments_unstored);
+  out.set_cache_paused(s.cache_paused);
   out.set_ended_claims_refused(s.ended_claims_refused);
   out.set_ended_claims_contradicted(s.ended_claims_contradicted);
   out.set_fragments_refused_ended(s.fragments_refused_ended);
@@ -153,6 +156,9 @@ StatsSnapshot from_proto(const Stats& in) {
   s.relays_avoided = in.relays_avoided();
   s.silent = in.silent();
   s.requests_ignored_silent = in.requests_ignored_silent();
+  s.cache_write_failures = in.cache_write_failures();
+  s.fragments_unstored = in.fragments_unstored();
+  s.cache_paused = in.cache_paused();
   s.ended_claims_refused = in.ended_claims_refused();
   s.ended_claims_contradicted = in.ended_claims_contradicted();
   s.fragments_refused_ended = in.fragments_refused_ended();
@@ -254,10 +260,13 @@ void to_proto(const engine::Event& in, Event& out) {
     case engine::Event::Kind::EndedClaimContested: out.set_kind(Event::ENDED_CLAIM_CONTESTED); break;
     case engine::Event::Kind::DataRefusedAsEnded: out.set_kind(Event::DATA_REFUSED_AS_ENDED); break;
     case engine::Event::Kind::ClockSkew: out.set_kind(Event::CLOCK_SKEW); break;
+    case engine::Event::Kind::CacheWriteFailed: out.set_kind(Event::CACHE_WRITE_FAILED); break;
+    case engine::Event::Kind::CacheResumed: out.set_kind(Event::CACHE_RESUMED); break;
     default: throw std::invalid_argument("unknown engine event kind");
   }
   out.set_peer(in.peer);
   out.set_clock_offset_us(in.clock_offset);
+  out.set_detail(in.detail);
   out.set_group(in.message.group);
   out.set_publisher(in.message.publisher);
   out.set_seq(in.message.seq);
@@ -275,10 +284,13 @@ engine::Event from_proto(const Event& in) {
     case Event::ENDED_CLAIM_CONTESTED: out.kind = engine::Event::Kind::EndedClaimContested; break;
     case Event::DATA_REFUSED_AS_ENDED: out.kind = engine::Event::Kind::DataRefusedAsEnded; break;
     case Event::CLOCK_SKEW: out.kind = engine::Event::Kind::ClockSkew; break;
+    case Event::CACHE_WRITE_FAILED: out.kind = engine::Event::Kind::CacheWriteFailed; break;
+    case Event::CACHE_RESUMED: out.kind = engine::Event::Kind::CacheResumed; break;
     default: throw std::invalid_argument("unknown IPC event kind " + std::to_string(in.kind()));
   }
   out.peer = in.peer();
   out.clock_offset = in.clock_offset_us();
+  out.detail = in.detail();
   out.message = MessageId{in.group(), in.publisher(), in.seq()};
   return out;
 }

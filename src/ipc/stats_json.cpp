@@ -73,7 +73,11 @@ Json stats_json(const StatsSnapshot& snap) {
                        {"fragments_refused", s.fragments_refused_ended},
                        {"own_contested", s.own_ended_claims_contested},
                        {"own_seq_skipped", s.own_seq_skipped}};
-  j["cache"] = {{"bytes", snap.cache_bytes}, {"messages", snap.cache_messages}};
+  j["cache"] = {{"bytes", snap.cache_bytes},
+                {"messages", snap.cache_messages},
+                {"paused", s.cache_paused},
+                {"write_failures", s.cache_write_failures},
+                {"fragments_unstored", s.fragments_unstored}};
   j["process"] = {{"rss_bytes", snap.rss_bytes}, {"peak_rss_bytes", snap.peak_rss_bytes}};
   j["messages"] = {{"published", s.messages_published},
                    {"completed", s.messages_completed},

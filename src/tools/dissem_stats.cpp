@@ -70,6 +70,10 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
                    human_bytes(static_cast<double>(snap.peak_rss_bytes)));
   t += fmt::format("cache:    {} in {} messages\n", human_bytes(static_cast<double>(snap.cache_bytes)),
                    snap.cache_messages);
+  if (s.cache_paused || s.cache_write_failures != 0)
+    t += fmt::format("          {}writes refused {}, fragments dropped for it {}\n",
+                     s.cache_paused ? "PAUSED, the cache cannot write (a full disk?); " : "", s.cache_write_failures,
+                     s.fragments_unstored);
   t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}, superseded {}\n",
                    s.messages_published, s.messages_completed, s.deliveries, s.messages_evicted, s.messages_expired,
                    s.messages_superseded);

@@ -119,7 +119,12 @@ MessageId Publisher::publish_message(const std::string& group, MessageMeta meta,
     from_.security.sign_and_seal(meta, sealed, now);
     body = &sealed;
   }
-  store_own(*node_.store, meta, *body, node_.config.payload_size, now);
+  if (!node_.cache_write([&] { store_own(*node_.store, meta, *body, node_.config.payload_size, now); }, now)) {
+    from_.own.published_seq[group] = seq - 1;  // the number is free again: nothing went out under it
+    throw PublishError("the cache could not store the message (" + node_.cache_outage.error() +
+                       "); nothing was published");
+  }
+  node_.on_cache_write_succeeded(now);  // a node paused by a full cache takes data again
 
   node_.tracker.restore(meta, true, {}, now);
   from_.expiries.note(meta);

@@ -29,8 +29,11 @@ std::optional<Delivery> LocalDelivery::pop() {
 
 void LocalDelivery::deliver(const std::vector<DeliveryOrder>& orders, Micros now) {
   // Deliver only what the cache has committed: a crash after this point
-  // cannot lose a message an application has already seen.
-  node_.store->flush();
+  // cannot lose a message an application has already seen. If the commit
+  // fails (a full disk), what it held is incomplete again (NodeContext::
+  // cache_write) and is delivered once fetched and stored; what was
+  // committed before goes out now.
+  const bool committed = node_.cache_write([&] { node_.store->flush(); }, now);
   const MessageId* cached_id = nullptr;
   std::optional<std::vector<std::uint8_t>> cached;
   for (std::size_t i = 0; i < orders.size(); ++i) {
@@ -40,6 +43,10 @@ void LocalDelivery::deliver(const std::vector<DeliveryOrder>& orders, Micros now
       const bool superseded = !from_.superseded.empty() && from_.superseded.ended(stream_of(o.message), o.message.seq);
       if (!superseded) from_.events.push(Event{Event::Kind::MessageSkipped, 0, o.message});
       continue;
+    }
+    if (!committed) {
+      const MessageState* held = node_.tracker.find(o.message);
+      if (held == nullptr || !held->complete) continue;
     }
     if (cached_id == nullptr || *cached_id != o.message) {
       auto buffer = node_.tracker.take_buffer(o.message);

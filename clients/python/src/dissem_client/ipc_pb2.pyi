@@ -162,12 +162,15 @@ class Error(_message.Message):
     def __init__(self, code: _Optional[_Union[Error.Code, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ["clock_offset_us", "group", "kind", "peer", "publisher", "seq"]
+    __slots__ = ["clock_offset_us", "detail", "group", "kind", "peer", "publisher", "seq"]
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = []
+    CACHE_RESUMED: Event.Kind
+    CACHE_WRITE_FAILED: Event.Kind
     CLOCK_OFFSET_US_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SKEW: Event.Kind
     DATA_REFUSED_AS_ENDED: Event.Kind
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
     ENDED_CLAIM_CONTESTED: Event.Kind
     FORGED_OWN_DATA: Event.Kind
     GROUP_FIELD_NUMBER: _ClassVar[int]
@@ -182,12 +185,13 @@ class Event(_message.Message):
     SEQ_FIELD_NUMBER: _ClassVar[int]
     UNSPECIFIED: Event.Kind
     clock_offset_us: int
+    detail: str
     group: str
     kind: Event.Kind
     peer: int
     publisher: int
     seq: int
-    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., peer: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., clock_offset_us: _Optional[int] = ...) -> None: ...
+    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., peer: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., clock_offset_us: _Optional[int] = ..., detail: _Optional[str] = ...) -> None: ...
 
 class Get(_message.Message):
     __slots__ = ["group", "publisher", "seq"]
@@ -373,7 +377,7 @@ class SetSilent(_message.Message):
     def __init__(self, silent: bool = ...) -> None: ...
 
 class Stats(_message.Message):
-    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_ignored_silent", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "silent", "summaries_received", "summaries_sent", "supersession_refused"]
+    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "cache_paused", "cache_write_failures", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "fragments_unstored", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_ignored_silent", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "silent", "summaries_received", "summaries_sent", "supersession_refused"]
     class IntegrityEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -393,6 +397,8 @@ class Stats(_message.Message):
     BUNDLES_SENT_FIELD_NUMBER: _ClassVar[int]
     CACHE_BYTES_FIELD_NUMBER: _ClassVar[int]
     CACHE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    CACHE_PAUSED_FIELD_NUMBER: _ClassVar[int]
+    CACHE_WRITE_FAILURES_FIELD_NUMBER: _ClassVar[int]
     CODING_FIELD_NUMBER: _ClassVar[int]
     DELIVERIES_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FRAGMENTS_FIELD_NUMBER: _ClassVar[int]
@@ -401,6 +407,7 @@ class Stats(_message.Message):
     FORWARDS_QUEUED_FIELD_NUMBER: _ClassVar[int]
     FORWARDS_SUPPRESSED_NTM_FIELD_NUMBER: _ClassVar[int]
     FRAGMENTS_REFUSED_ENDED_FIELD_NUMBER: _ClassVar[int]
+    FRAGMENTS_UNSTORED_FIELD_NUMBER: _ClassVar[int]
     GROUP_REFS_CHANGED_FIELD_NUMBER: _ClassVar[int]
     HEARSAY_DISPLACED_FIELD_NUMBER: _ClassVar[int]
     HEARSAY_EXPIRED_FIELD_NUMBER: _ClassVar[int]
@@ -447,6 +454,8 @@ class Stats(_message.Message):
     bundles_sent: int
     cache_bytes: int
     cache_messages: int
+    cache_paused: bool
+    cache_write_failures: int
     coding: CodingStats
     deliveries: int
     duplicate_fragments: int
@@ -455,6 +464,7 @@ class Stats(_message.Message):
     forwards_queued: int
     forwards_suppressed_ntm: int
     fragments_refused_ended: int
+    fragments_unstored: int
     group_refs_changed: int
     hearsay_displaced: int
     hearsay_expired: int
@@ -496,7 +506,7 @@ class Stats(_message.Message):
     summaries_received: int
     summaries_sent: int
     supersession_refused: int
-    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ..., silent: bool = ..., requests_ignored_silent: _Optional[int] = ...) -> None: ...
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ..., silent: bool = ..., requests_ignored_silent: _Optional[int] = ..., cache_write_failures: _Optional[int] = ..., fragments_unstored: _Optional[int] = ..., cache_paused: bool = ...) -> None: ...
 
 class Subscribe(_message.Message):
     __slots__ = ["group", "history", "min_priority", "name", "ordered", "reliable", "silent", "tags", "use_publisher_history"]

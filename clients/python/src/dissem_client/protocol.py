@@ -75,7 +75,7 @@ def _traffic(m: pb.TrafficByKind) -> TrafficByKind:
     )
 
 
-_STATS_NESTED = ("sent", "received", "malformed", "integrity", "silent")
+_STATS_NESTED = ("sent", "received", "malformed", "integrity", "silent", "cache_paused")
 
 
 def stats_from_proto(m: pb.Stats) -> Stats:
@@ -89,6 +89,7 @@ def stats_from_proto(m: pb.Stats) -> Stats:
         malformed=dict(m.malformed),
         integrity=dict(m.integrity),
         silent=bool(m.silent),
+        cache_paused=bool(m.cache_paused),
         **scalars,
     )
 
@@ -114,7 +115,7 @@ def event_from_proto(m: pb.Event) -> Optional[Event]:
     if kind is None:
         return None
     return Event(kind=kind, peer=m.peer, group=m.group, publisher=m.publisher, seq=m.seq,
-                 clock_offset_ms=m.clock_offset_us / 1000.0)
+                 clock_offset_ms=m.clock_offset_us / 1000.0, detail=m.detail)
 
 
 

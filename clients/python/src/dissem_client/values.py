@@ -87,6 +87,8 @@ class EventKind(enum.IntEnum):
     ENDED_CLAIM_CONTESTED = 7  # `peer` claimed our own stream ended where it has not
     DATA_REFUSED_AS_ENDED = 8  # data refused because `peer` claimed its stream ended
     CLOCK_SKEW = 9  # `peer`'s clock differs from ours past engine.max_clock_skew_ms (clock_offset_ms)
+    CACHE_WRITE_FAILED = 10  # the cache refused a write (detail): the node takes no data until it can
+    CACHE_RESUMED = 11  # the cache writes again
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,6 +99,7 @@ class Event:
     publisher: int = 0
     seq: int = 0
     clock_offset_ms: float = 0.0  # CLOCK_SKEW: the peer's clock minus ours
+    detail: str = ""  # CACHE_WRITE_FAILED: the cache's error
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,6 +219,9 @@ class Stats:
     rss_bytes: int = 0  # the daemon's resident memory
     peak_rss_bytes: int = 0  # ... at its peak
     cache_messages: int = 0
+    cache_paused: bool = False  # the cache cannot write (a full disk): the node takes no data
+    cache_write_failures: int = 0  # writes the cache refused
+    fragments_unstored: int = 0  # fragments dropped because the cache could not write
     forwards_queued: int = 0
     forwards_suppressed_ntm: int = 0
     summaries_sent: int = 0
