@@ -30,7 +30,7 @@ set(DISSEM_CLIENT_HEADERS
     client/client.h
     core/message_record.h core/types.h
     cache/store.h config/setting_text.h wire/decode_error.h ipc/backend.h
-    engine/config.h engine/link_quality.h engine/link_thresholds.h engine/link_watch.h engine/node.h
+    engine/cache_outage.h engine/config.h engine/link_quality.h engine/link_thresholds.h engine/link_watch.h engine/node.h
     engine/node_types.h engine/peers.h engine/rate_window.h engine/reception_meter.h engine/stats.h
     engine/security/security_config.h)
 foreach(header ${DISSEM_CLIENT_HEADERS})
