@@ -26,20 +26,35 @@ target_include_directories(dissem_client_shared
                            INTERFACE $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}>
                                      $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                                      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/dissem>)
-set(DISSEM_CLIENT_HEADERS
-    client/client.h
-    core/message_record.h core/types.h
-    cache/store.h config/setting_text.h wire/decode_error.h ipc/backend.h
-    engine/cache_outage.h engine/config.h engine/link_quality.h engine/link_thresholds.h engine/link_watch.h engine/node.h
-    engine/node_types.h engine/peers.h engine/rate_window.h engine/reception_meter.h engine/stats.h
-    engine/security/security_config.h)
-foreach(header ${DISSEM_CLIENT_HEADERS})
+# Follows the quoted #include lines from client/client.h, each header looked
+# up under src/ and then under the project's root (controllers/...), and
+# installs every header reached at its include path. A header read here is a
+# configure dependency, so a new include is picked up by the next build.
+set(pending client/client.h)
+set(DISSEM_CLIENT_HEADERS)
+while(pending)
+  list(POP_FRONT pending header)
+  if(header IN_LIST DISSEM_CLIENT_HEADERS)
+    continue()
+  endif()
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${header})
+    set(file ${CMAKE_CURRENT_SOURCE_DIR}/${header})
+  elseif(EXISTS ${PROJECT_SOURCE_DIR}/${header})
+    set(file ${PROJECT_SOURCE_DIR}/${header})
+  else()
+    message(FATAL_ERROR "install: ${header}, which a client header includes, is neither under src/ nor the "
+                        "project's root (a generated header cannot be installed this way)")
+  endif()
+  list(APPEND DISSEM_CLIENT_HEADERS ${header})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
+  file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]+\"")
+  foreach(line ${lines})
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]+\"([^\"]+)\".*" "\\1" included "${line}")
+    list(APPEND pending ${included})
+  endforeach()
   get_filename_component(dir ${header} DIRECTORY)
-  install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dissem/${dir}
-          COMPONENT dev)
-endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/controllers/controller_settings.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dissem/controllers COMPONENT dev)
+  install(FILES ${file} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dissem/${dir} COMPONENT dev)
+endwhile()
 
 # The controller plugin interface: one C header (its ABI version in it),
 # included as in the sources ("controllers/plugin/dissem_controller_plugin.h",
