@@ -1,7 +1,5 @@
 #include "controllers/controller_settings.h"
 
-#include <algorithm>
-
 #include "config/key_table.h"
 
 namespace dissem::controllers {
@@ -10,16 +8,6 @@ namespace {
 using S = ControllerSettings;
 // Info: whether the value is text (names and paths) rather than a number.
 using Table = KeyTable<S, bool>;
-
-std::string one_of(const std::string& key, const std::string& text, const std::vector<std::string>& names) {
-  if (std::find(names.begin(), names.end(), text) != names.end()) return text;
-  std::string list;
-  for (const auto& n : names) {
-    if (!list.empty()) list += ", ";
-    list += n;
-  }
-  refuse(key, "'" + text + "' is not one of " + list);
-}
 
 KeyField<S> name(std::string S::*member, const std::vector<std::string>& (*names)()) {
   return {[=](S& s, const std::string& k, const std::string& v) { s.*member = one_of(k, v, names()); },

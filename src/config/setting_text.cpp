@@ -1,5 +1,6 @@
 #include "config/setting_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -14,6 +15,16 @@ SettingError::SettingError(const std::string& message, std::string key, std::str
 SettingError SettingError::unknown(const std::string& key) { return SettingError("unknown key '" + key + "'", key, ""); }
 
 void refuse(const std::string& key, const std::string& reason) { throw SettingError(key, reason); }
+
+const std::string& one_of(const std::string& key, const std::string& text, const std::vector<std::string>& names) {
+  if (std::find(names.begin(), names.end(), text) != names.end()) return text;
+  std::string list;
+  for (const auto& n : names) {
+    if (!list.empty()) list += ", ";
+    list += n;
+  }
+  refuse(key, "'" + text + "' is not one of " + list);
+}
 
 namespace {
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "core/types.h"
 
@@ -44,6 +45,8 @@ class SettingError : public std::runtime_error {
 
 // Throws SettingError(key, reason).
 [[noreturn]] void refuse(const std::string& key, const std::string& reason);
+// `text` if it is one of `names`; otherwise refuses it, listing them.
+const std::string& one_of(const std::string& key, const std::string& text, const std::vector<std::string>& names);
 
 // Digits of `base` (10, or 16: 0-9, a-f, A-F) and nothing else, as a value
 // that fits 64 bits; nullopt otherwise (no sign, no spaces, no "0x", no

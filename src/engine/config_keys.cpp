@@ -41,12 +41,7 @@ Field link_threshold(double LinkThresholds::*member, double lo, double hi) {
 // What the node does when the cache cannot write (cache_outage.h).
 Field cache_full_field() {
   return {[](EngineConfig& c, const std::string& k, const std::string& v) {
-            if (v == "pause")
-              c.cache_full = CacheFullPolicy::Pause;
-            else if (v == "evict")
-              c.cache_full = CacheFullPolicy::Evict;
-            else
-              refuse(k, "'" + v + "' is not a policy: pause or evict");
+            c.cache_full = one_of(k, v, {"pause", "evict"}) == "evict" ? CacheFullPolicy::Evict : CacheFullPolicy::Pause;
           },
           [](const EngineConfig& c) { return std::string(c.cache_full == CacheFullPolicy::Evict ? "evict" : "pause"); }};
 }
