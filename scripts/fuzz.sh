@@ -6,14 +6,19 @@
 # the next run. Exits non-zero on the first crash, leak or timeout.
 #
 #   scripts/fuzz.sh [seconds]
+#   scripts/fuzz.sh --build-only   # build the targets and stop (scripts/test.sh
+#                                  # builds them in the background while tests run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+if [[ ${1:-} == --build-only ]]; then build_only=1; shift; fi
 seconds=${1:-60}
 jobs=$(nproc)
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_COMPILER=clang -DDISSEM_FUZZ=ON -DDISSEM_TESTS=OFF >/dev/null
 targets=(datagram_fuzzer ipc_frame_fuzzer config_fuzzer norm_gateway_fuzzer)
 cmake --build build/fuzz -j "$jobs" --target "${targets[@]}"
+((build_only)) && exit 0
 declare -A seeds=([datagram_fuzzer]=tests/fuzz/corpus [ipc_frame_fuzzer]=tests/fuzz/corpus_ipc
                   [config_fuzzer]=tests/fuzz/corpus_config [norm_gateway_fuzzer]=tests/fuzz/corpus_gateway)
 summary=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds (Debug, ASan + UBSan, warnings as errors) and runs every test,
-# runs the C++ suite again in a Release build, then every fuzzer briefly
-# (scripts/fuzz.sh: clang, libFuzzer).
+# runs the network simulations again in a Release build, then every fuzzer
+# briefly (scripts/fuzz.sh: clang, libFuzzer, built in the background meanwhile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,10 +26,20 @@ if [[ $listed -ne $expected ]]; then
   echo "tests/release_only_simulations.txt names $expected tests; ctest knows $listed of them" >&2
   exit 1
 fi
+
+# The fuzzers' build (clang, a tree of its own) runs in the background at the
+# lowest CPU priority from here on: the tests below leave much of the CPU idle
+# while they wait on sockets and emulated links. The fuzzing step waits for it.
+fuzz_build_log=build/fuzz-build.log
+mkdir -p build
+setsid --wait nice -n 19 bash scripts/fuzz.sh --build-only >"$fuzz_build_log" 2>&1 &
+fuzz_build_pid=$!
+trap 'kill -- -"$fuzz_build_pid" 2>/dev/null || true' EXIT  # setsid: its own process group
+
 (cd build/debug && ctest --output-on-failure -j "$jobs" --timeout 900 -E "^($release_only)\$")
 
-echo "== the C++ suite again in Release (optimised, no sanitizer quarantine: tests that lean on freed memory or timing show here)"
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DDISSEM_TESTS=ON >/dev/null
+echo "== the network simulations again in Release (the long many-seed ones run only here)"
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DDISSEM_TESTS=ON -DDISSEM_TEST_SUITES=sim >/dev/null
 cmake --build build/release -j "$jobs"
 (cd build/release && ctest --output-on-failure -j "$jobs" --timeout 900)
 
@@ -71,4 +81,10 @@ fi
 python3 -m pytest -q emulation/tests/test_emane_engine.py
 
 echo "== fuzzing: every target (datagrams and the receive path, IPC frames, configuration) for ${FUZZ_SECONDS:-20} s each"
+if ! wait "$fuzz_build_pid"; then
+  tail -n 40 "$fuzz_build_log"
+  echo "the fuzzers' build failed (above: the end of $fuzz_build_log)" >&2
+  exit 1
+fi
+trap - EXIT
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"

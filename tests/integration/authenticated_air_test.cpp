@@ -21,6 +21,7 @@ using dissem::testing::DaemonProcess;
 using dissem::testing::pattern;
 using dissem::daemon::KeyKind;
 
+namespace authenticated_air_test {
 namespace {
 
 constexpr dissem::NodeId kPublisher = 0x0000A11C;
@@ -132,3 +133,5 @@ TEST_F(AuthenticatedAir, ADaemonWithoutTheKeysGetsNothingInNorOut) {
   for (auto got = co.next_delivery(2s); got; got = co.next_delivery(500ms))
     EXPECT_FALSE(got->payload == secret) << "the outsider read a sealed payload";
 }
+
+}  // namespace authenticated_air_test

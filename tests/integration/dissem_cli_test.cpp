@@ -26,6 +26,7 @@
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
+namespace dissem_cli_test {
 namespace {
 
 // Built next to dissemd (both in the build tree's src/).
@@ -413,3 +414,5 @@ TEST_F(DissemCli, SubscribeFiltersOnPriorityAndTag) {
   ASSERT_EQ(s.finish(30s), std::optional<int>(0)) << s.stderr_text();
   EXPECT_EQ(slurp(got), "high-alertmid-warn");
 }
+
+}  // namespace dissem_cli_test

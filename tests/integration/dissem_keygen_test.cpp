@@ -18,6 +18,7 @@
 
 namespace fs = std::filesystem;
 
+namespace dissem_keygen_test {
 namespace {
 
 using dissem::testing::run_capture;
@@ -168,3 +169,5 @@ TEST_F(DissemKeygen, DissemdPrintsKeyPathsNotKeysAndRefusesAReadableKey) {
   EXPECT_CONTAINS(refused.output, "security.network_key_file: " + net + ": mode 0644");
   EXPECT_CONTAINS(refused.output, "chmod 600 " + net);
 }
+
+}  // namespace dissem_keygen_test

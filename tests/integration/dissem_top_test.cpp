@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
 
+namespace dissem_top_test {
 namespace {
 
 std::string cli_path() { return dissem::testing::dissem_cli_path(); }
@@ -159,3 +160,5 @@ TEST_F(DissemTop, WithoutATerminalItSaysSo) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("needs a terminal"), std::string::npos) << text;
 }
+
+}  // namespace dissem_top_test

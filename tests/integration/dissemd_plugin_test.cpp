@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
 
+namespace dissemd_plugin_test {
 namespace {
 
 using dissem::testing::run_capture;
@@ -66,3 +67,5 @@ TEST_F(DissemdPlugin, AnUnusablePluginStopsStartUpNamingTheFile) {
   EXPECT_NE(out.find(DISSEM_PLUGIN_OTHER_MAJOR), std::string::npos) << out;
   EXPECT_NE(out.find("ABI version 3.0, this build expects ABI version 2.x"), std::string::npos) << out;
 }
+
+}  // namespace dissemd_plugin_test

@@ -24,6 +24,7 @@
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
+namespace dissemd_test {
 namespace {
 
 using dissem::testing::run_capture;
@@ -266,3 +267,5 @@ TEST_F(Dissemd, HistoryIsFetchedWhenTheStreamWasAnnouncedBeforeTheSubscription) 
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, ids);
 }
+
+}  // namespace dissemd_test

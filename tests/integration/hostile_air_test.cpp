@@ -31,6 +31,7 @@ using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
 using dissem::testing::pattern;
 
+namespace hostile_air_test {
 namespace {
 
 constexpr dissem::NodeId kPublisher = 0x0000A11C;
@@ -200,3 +201,5 @@ TEST_F(HostileAir, UnderEveryAttackOfTheRogueToolARealStreamArrivesIntact) {
   const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text.find("libprotobuf"), std::string::npos) << text.substr(0, 500);
 }
+
+}  // namespace hostile_air_test

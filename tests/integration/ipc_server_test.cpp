@@ -38,7 +38,7 @@
 #include "ipc/ipc_server.h"
 #include "ipc/socket_file.h"
 
-namespace dissem::ipc {
+namespace dissem::ipc::ipc_server_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -866,4 +866,4 @@ TEST(IpcDefaultPath, AClientFallsBackToTheSystemDaemonsSocketOnlyWhenItsOwnIsAbs
 }
 
 }  // namespace
-}  // namespace dissem::ipc
+}  // namespace dissem::ipc::ipc_server_test

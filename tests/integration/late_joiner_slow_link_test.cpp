@@ -17,6 +17,7 @@
 using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
 
+namespace late_joiner_slow_link_test {
 namespace {
 
 class LateJoinerSlowLink : public dissem::testing::DaemonTest {
@@ -65,3 +66,5 @@ TEST_F(LateJoinerSlowLink, HistoryAfterPublicationAt2400bps) { run("2400", 60s, 
 TEST_F(LateJoinerSlowLink, HistoryAndLiveMessagesDuringPublicationAt64kbps) { run("64000", 10s, true); }
 
 TEST_F(LateJoinerSlowLink, HistoryAndLiveMessagesDuringPublicationAt2400bps) { run("2400", 60s, true); }
+
+}  // namespace late_joiner_slow_link_test

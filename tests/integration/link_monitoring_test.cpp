@@ -19,6 +19,7 @@
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
+namespace link_monitoring_test {
 namespace {
 
 using dissem::testing::DaemonProcess;
@@ -156,3 +157,5 @@ TEST_F(LinkMonitoring, PeersCommandShowsTheColumnsAndWatchRedrawsUntilStopped) {
   const std::string refused = dissem::testing::run_capture(cli + " --watch --interval-s 0.01", &code);
   EXPECT_EQ(code, 2) << refused;
 }
+
+}  // namespace link_monitoring_test

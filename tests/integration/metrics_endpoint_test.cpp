@@ -20,6 +20,7 @@
 using namespace std::chrono_literals;
 using dissem::testing::DaemonProcess;
 
+namespace metrics_endpoint_test {
 namespace {
 
 // A TCP port nobody listens on now (bound, read, released).
@@ -146,3 +147,5 @@ TEST_F(MetricsEndpoint, AnAddressInUseStopsStartUpNamingIt) {
 }
 
 }  // namespace
+
+}  // namespace metrics_endpoint_test

@@ -24,7 +24,7 @@
 #include "net/interface_info.h"
 #include "net/udp_transport.h"
 
-namespace dissem::net {
+namespace dissem::net::udp_transport_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -447,4 +447,4 @@ TEST(UdpTransport, HandlerMayDestroyTheTransport) {
 }
 
 }  // namespace
-}  // namespace dissem::net
+}  // namespace dissem::net::udp_transport_test

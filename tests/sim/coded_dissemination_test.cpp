@@ -9,6 +9,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace coded_dissemination_test {
 namespace {
 
 BaselineResult one_to_three(double reliability_pct, std::uint64_t seed, bool coding) {
@@ -127,3 +128,5 @@ TEST(CodedDissemination, TacticalAt50PercentWithSmallMessagesWindowCodingReaches
   EXPECT_GT(recovered, 0u);
   EXPECT_LT(windowed.p2p_overhead_wire_per_msg, copies.p2p_overhead_wire_per_msg);
 }
+
+}  // namespace coded_dissemination_test

@@ -15,6 +15,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace crowded_beacons_test {
 namespace {
 
 constexpr std::uint64_t kCapacity = 256 * 1024;
@@ -72,3 +73,5 @@ TEST(CrowdedBeacons, TwentyOneNodesOnOneChannelKeepTheirBeaconsWithinTheControlS
   }
   EXPECT_NEAR(loss_sum / static_cast<double>(loss_count), 0.10, 0.04) << "mean estimated loss";
 }
+
+}  // namespace crowded_beacons_test

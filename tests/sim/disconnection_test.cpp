@@ -13,6 +13,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace disconnection_test {
 namespace {
 
 constexpr std::uint64_t kCapacity = 64'000;
@@ -94,3 +95,5 @@ TEST(Disconnection, AfterAnOutageExpiredDataIsGoneLastingDataArrivesAndRequestsS
   EXPECT_LE(static_cast<double>(requests_after), share) << "no burst of stale requests";
   EXPECT_EQ(sim.node(1).incomplete_wanted(), 0u) << "nothing left waiting";
 }
+
+}  // namespace disconnection_test

@@ -8,6 +8,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace dissemination_test {
 namespace {
 
 engine::PublishRequest request(const std::string& group, std::vector<std::uint8_t> payload) {
@@ -183,3 +184,5 @@ TEST(Dissemination, TacticalAsymmetricSenderThatNeverServes) {
   }
   EXPECT_EQ(sim.node(0).stats().received[0].datagrams, 0u) << "the UAV must not hear anything";
 }
+
+}  // namespace dissemination_test

@@ -13,6 +13,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace emcon_test {
 namespace {
 
 constexpr std::uint64_t kCapacity = 1'048'576;
@@ -176,3 +177,5 @@ TEST(Emcon, ASilentPublisherHoldsItsPublicationsUntilSilenceEnds) {
   EXPECT_EQ(sim.deliveries(b).size(), 1u);
   EXPECT_GT(sim.medium().nodes[a].offered.datagrams, 0u);
 }
+
+}  // namespace emcon_test

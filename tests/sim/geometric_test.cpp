@@ -16,6 +16,7 @@ using namespace dissem;
 using namespace dissem::sim;
 using namespace dissem::scenario;
 
+namespace geometric_test {
 namespace {
 
 GeometricGraph graph(std::size_t nodes, double degree, std::uint64_t seed) {
@@ -157,3 +158,5 @@ TEST(GeometricTopology, SmallNetworkDeliversEverything) {
     EXPECT_EQ(run_scenario(parsed).run.trace_hash, r.run.trace_hash);
   }
 }
+
+}  // namespace geometric_test

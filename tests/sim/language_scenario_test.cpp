@@ -19,6 +19,7 @@ using namespace dissem;
 using namespace dissem::sim;
 using dissem::sim_scenario::language_scenario;
 
+namespace language_scenario_test {
 namespace {
 
 std::string shipped(const std::string& name) { return std::string(DISSEM_SOURCE_DIR) + "/emulation/scenarios/" + name; }
@@ -209,3 +210,4 @@ TEST(LanguageScenario, SatcomsOfferedLoadRunsInVirtualTime) {
   EXPECT_LT(s.publications.front().offer_until, s.duration);
 }
 
+}  // namespace language_scenario_test

@@ -17,6 +17,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace late_join_slow_link_test {
 namespace {
 
 constexpr std::uint32_t kLoopbackPayload = 65'000;
@@ -119,3 +120,5 @@ TEST(LateJoinSlowLink, HistoryAndLiveMessagesDuringPublicationAt2400bps) {
   p.limit = 100 * kMillis + 5 * p.publish_every + 60 * kSeconds;
   expect_all(p, "2400 bit/s, during");
 }
+
+}  // namespace late_join_slow_link_test

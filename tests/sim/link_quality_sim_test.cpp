@@ -8,6 +8,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace link_quality_sim_test {
 namespace {
 
 constexpr std::uint64_t kCapacity = 1'000'000;
@@ -151,3 +152,5 @@ TEST(LinkQualitySim, RateEventsFollowATransferAndItsEnd) {
   EXPECT_GT(below, 40 * kSeconds);
   EXPECT_LT(below, 43 * kSeconds);
 }
+
+}  // namespace link_quality_sim_test

@@ -9,7 +9,7 @@
 #include "sim/event_queue.h"
 #include "sim/medium.h"
 
-namespace dissem::sim {
+namespace dissem::sim::medium_test {
 namespace {
 
 using engine::TrafficKind;
@@ -265,9 +265,9 @@ TEST(Medium, TraceHashIsReproducibleAndSeedDependent) {
 }
 
 }  // namespace
-}  // namespace dissem::sim
+}  // namespace dissem::sim::medium_test
 
-namespace dissem::sim {
+namespace dissem::sim::medium_test {
 namespace {
 
 TEST(Medium, LinksApartFromTheDefaultAreKeptPerSender) {
@@ -293,4 +293,4 @@ TEST(Medium, LinksApartFromTheDefaultAreKeptPerSender) {
 }
 
 }  // namespace
-}  // namespace dissem::sim
+}  // namespace dissem::sim::medium_test

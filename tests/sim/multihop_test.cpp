@@ -12,6 +12,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace multihop_test {
 namespace {
 
 void print_metrics(const char* label, const ScenarioMetrics& m) {
@@ -218,3 +219,5 @@ TEST(Multihop, TheExamplePluginForwardsOnlyUrgentMessagesAcrossALine) {
   EXPECT_EQ(priorities, (std::vector<std::uint32_t>{2, 3}));
   EXPECT_GT(sim.node(1).stats().sent[static_cast<std::size_t>(engine::TrafficKind::Forward)].datagrams, 0u);
 }
+
+}  // namespace multihop_test

@@ -9,7 +9,7 @@
 #include "sim/scenario_runner.h"
 #include "support/same_scenario.h"
 
-namespace dissem::sim {
+namespace dissem::sim::paper_scenario_file_test {
 namespace {
 
 // `s` printed and read back: the same Scenario, and printed again the same text.
@@ -55,4 +55,4 @@ TEST(PaperScenarioFile, ATacticalTestReadBackFromItsTomlRunsTheSame) {
 }
 
 }  // namespace
-}  // namespace dissem::sim
+}  // namespace dissem::sim::paper_scenario_file_test

@@ -11,6 +11,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace plugin_pushes_test {
 namespace {
 
 struct Outcome {
@@ -77,3 +78,5 @@ TEST(PluginPushes, TheExamplePluginPushesOnlyUrgentMessagesOnContact) {
   EXPECT_TRUE(none.delivered.empty());
   EXPECT_EQ(none.pushes, 0u);
 }
+
+}  // namespace plugin_pushes_test

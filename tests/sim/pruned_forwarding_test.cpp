@@ -22,6 +22,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace pruned_forwarding_test {
 namespace {
 
 Scenario grid_with_centre_and_corners(const std::string& forwarding, std::uint64_t seed) {
@@ -90,3 +91,5 @@ TEST(PrunedForwarding, GridSubscriberTreeSendsFarLessThanFlooding) {
 TEST(PrunedForwarding, RandomGeometricGraphSubscriberTreeSendsFarLessThanFlooding) {
   expect_tree_prunes(rgg, "random geometric graph of 50, 80 %");
 }
+
+}  // namespace pruned_forwarding_test

@@ -12,6 +12,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace rate_adaptation_sim_test {
 namespace {
 
 constexpr std::uint64_t kFast = 327'680;  // 40 KB/s
@@ -141,3 +142,5 @@ TEST(RateAdaptationSim, EchoesFromBeaconsThatWaitedInTheirNodesPacerAreNoQueue) 
   std::printf("1 -> 3 at 256 kbit/s, 70 %%, 5 seeds: %.1f s with rate adaptation, %.1f s without\n", on, off);
   EXPECT_LT(on, 1.02 * off);
 }
+
+}  // namespace rate_adaptation_sim_test

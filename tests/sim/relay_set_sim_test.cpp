@@ -19,6 +19,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace relay_set_sim_test {
 namespace {
 
 TopologyCommon common(const std::string& forwarding, std::uint64_t seed) {
@@ -103,3 +104,5 @@ TEST(RelaySetSim, GridEveryNodeSubscribedSendsLessThanFlooding) {
 TEST(RelaySetSim, RandomGeometricGraphEveryNodeSubscribedSendsLessThanFlooding) {
   expect_relay_set_prunes(geometric_all, "random geometric graph of 50 (degree 9), every node subscribed, 80 %");
 }
+
+}  // namespace relay_set_sim_test

@@ -19,6 +19,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace relay_watch_sim_test {
 namespace {
 
 constexpr std::size_t kP = 0, kX = 1, kA = 2, kB = 3, kS = 4;
@@ -133,3 +134,5 @@ TEST(RelayWatch, HonestRelaysOnLossyLinksAreNeverAvoided) {
     EXPECT_EQ(o.delivered, o.published) << reliability;
   }
 }
+
+}  // namespace relay_watch_sim_test

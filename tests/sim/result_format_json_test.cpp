@@ -7,7 +7,7 @@
 #include "core/json.h"
 #include "sim/result_format.h"
 
-namespace dissem::sim {
+namespace dissem::sim::result_format_json_test {
 namespace {
 
 BaselineResult small_baseline() {
@@ -74,4 +74,4 @@ TEST(ReportJson, ScenarioNodeNamesAreEscapedAndMissingTimesAreMinusOne) {
 }
 
 }  // namespace
-}  // namespace dissem::sim
+}  // namespace dissem::sim::result_format_json_test

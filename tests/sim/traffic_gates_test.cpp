@@ -24,6 +24,7 @@
 using namespace dissem;
 using namespace dissem::sim;
 
+namespace traffic_gates_test {
 namespace {
 
 struct Totals {
@@ -109,3 +110,5 @@ TEST(TrafficGates, ChannelAwarePacingCutsDuplicatesWhenTwoPublishersShareAMedium
   EXPECT_LT(static_cast<double>(dup_on), 0.85 * static_cast<double>(dup_off));
   EXPECT_LT(tx_on, tx_off);
 }
+
+}  // namespace traffic_gates_test

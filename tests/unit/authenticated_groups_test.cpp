@@ -20,6 +20,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace authenticated_groups_test {
 namespace {
 
 
@@ -307,3 +308,5 @@ TEST(AuthenticatedGroups, ANewEpochIsOnlyAcceptedUntilItsTimeComesThenEveryoneSw
   EXPECT_TRUE(deliveries(stale).empty());
   EXPECT_GT(integrity(stale, IntegrityEvent::Unauthenticated), 0u);
 }
+
+}  // namespace authenticated_groups_test

@@ -16,6 +16,7 @@
 using namespace dissem;
 using namespace dissem::engine::coding;
 
+namespace block_decoder_test {
 namespace {
 
 std::vector<std::vector<std::uint8_t>> random_block(std::size_t k, std::size_t size, Random& rng) {
@@ -225,3 +226,5 @@ TEST(Coding, LargestBlockWorks) {
   expect_decoded(d, rows);
   EXPECT_THROW(BlockDecoder(256, 1), std::invalid_argument);
 }
+
+}  // namespace block_decoder_test

@@ -15,6 +15,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace bundling_test {
 namespace {
 
 
@@ -120,3 +121,5 @@ TEST(Bundling, MessagesOfALostBundleAreRepairedOneByOne) {
   EXPECT_EQ(got, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6, 7}));
   EXPECT_GE(s.node(0).stats().bundles_sent, 1u) << "2..6 went out bundled";
 }
+
+}  // namespace bundling_test

@@ -17,6 +17,7 @@
 #include "support/node_harness.h"
 #include "support/test_time.h"
 
+namespace cache_outage_test {
 namespace {
 
 using dissem::MessageId;
@@ -202,3 +203,5 @@ TEST(CacheOutage, UnderTheEvictPolicyTheDeletionControllerMakesRoomAndReceivingG
 }
 
 }  // namespace
+
+}  // namespace cache_outage_test

@@ -26,6 +26,7 @@ using dissem::test::TempDb;
 using namespace dissem::test::store;
 namespace fs = std::filesystem;
 
+namespace cache_payload_files_test {
 namespace {
 
 constexpr std::uint32_t kFrag = 1400;
@@ -428,3 +429,5 @@ TEST(CachePayloadFiles, AfterAnUncleanCloseCompleteFileBackedMessagesAreUnverifi
   auto s = Store::open(db.path());
   EXPECT_FALSE(unverified(*s, large.meta.id)) << "closed cleanly since";
 }
+
+}  // namespace cache_payload_files_test

@@ -16,6 +16,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace cache_queries_test {
 namespace {
 
 
@@ -149,3 +150,5 @@ TEST(DurableSubscription, ResumesAfterARestartWithWhatWasNotAcknowledged) {
   rx.subscribe("g", anonymous, kT0 + 4 * kSeconds);
   EXPECT_TRUE(take(rx).empty()) << "anonymous subscriptions keep today's behaviour";
 }
+
+}  // namespace cache_queries_test

@@ -27,6 +27,7 @@ using dissem::cache::StoreOptions;
 using dissem::test::TempDb;
 using namespace dissem::test::store;
 
+namespace cache_store_test {
 namespace {
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> layout(const std::vector<Fragment>& frags) {
@@ -653,3 +654,5 @@ TEST(CacheStore, FailedWriteRollsBackToTheLastFlush) {
   s->flush();
   EXPECT_EQ(s->total_bytes(), 5000u);
 }
+
+}  // namespace cache_store_test

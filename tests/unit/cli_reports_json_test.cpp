@@ -10,7 +10,7 @@
 #include "tools/dissem_commands.h"
 #include "tools/dissem_peers.h"
 
-namespace dissem::cli {
+namespace dissem::cli::cli_reports_json_test {
 namespace {
 
 TEST(PeersJson, RoundsFiguresAndLeavesUnmeasuredLossNull) {
@@ -44,4 +44,4 @@ TEST(StatsJson, EveryCounterIsAnIntegerUnderItsSection) {
 }
 
 }  // namespace
-}  // namespace dissem::cli
+}  // namespace dissem::cli::cli_reports_json_test

@@ -6,7 +6,7 @@
 #include "engine/clock_offset.h"
 #include "engine/peers.h"
 
-namespace dissem::engine {
+namespace dissem::engine::clock_offset_test {
 namespace {
 
 // Our beacon leaves at t1 (our clock); it takes `there` to arrive; the peer,
@@ -62,4 +62,4 @@ TEST(ClockOffset, ASkewEventIsRaisedOncePerCrossing) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::clock_offset_test

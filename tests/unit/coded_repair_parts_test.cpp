@@ -171,6 +171,7 @@ TEST(ReceptionMeter, CountsSkippedSmallMessagesAsLostAndMeasuresTheMessageInterv
   EXPECT_FALSE(m.fragment_interval(5).has_value());  // no message of several fragments yet
 }
 
+namespace coded_repair_parts_test {
 namespace {
 
 wire::CodedSymbol sample_symbol() {
@@ -272,3 +273,5 @@ TEST(ChannelShare, PacesAtTheCapacityLessWhatOthersOccupy) {
   EXPECT_EQ(share.rate_bps(2'000'000, 0), 50'000u);          // never below the floor
   EXPECT_EQ(share.rate_bps(400'000, 0.9), 200'000u);         // loss counted at most 50 %
 }
+
+}  // namespace coded_repair_parts_test

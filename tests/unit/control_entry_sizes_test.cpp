@@ -10,7 +10,7 @@
 #include "wire/codec.h"
 #include "wire/control_entry_sizes.h"
 
-namespace dissem::wire {
+namespace dissem::wire::control_entry_sizes_test {
 namespace {
 
 // Numbers of every encoded width, not just small ones.
@@ -190,4 +190,4 @@ TEST(FieldSizes, MatchProtobufsEncoding) {
 }
 
 }  // namespace
-}  // namespace dissem::wire
+}  // namespace dissem::wire::control_entry_sizes_test

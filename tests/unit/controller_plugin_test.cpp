@@ -11,7 +11,7 @@
 #include "controllers/plugin/plugin_controllers.h"
 #include "controllers/plugin/plugin_loader.h"
 
-namespace dissem::controllers {
+namespace dissem::controllers::controller_plugin_test {
 namespace {
 
 using dissem::testing::QuietView;
@@ -152,4 +152,4 @@ TEST(ControllerPlugin, RefusalsNameTheFileAndTheReason) {
 }
 
 }  // namespace
-}  // namespace dissem::controllers
+}  // namespace dissem::controllers::controller_plugin_test

@@ -18,7 +18,7 @@
 #include "daemon/daemon_keys.h"
 #include "engine/config_keys.h"
 
-namespace dissem::daemon {
+namespace dissem::daemon::daemon_config_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -413,7 +413,7 @@ TEST(ConfigToml, CharactersTheParserMishandlesAreRefusedWithTheirLine) {
   EXPECT_NO_THROW(apply_toml(c, "# \xE4\xB8\xAD \xC2\xA0\n[node]\n", "fine.toml")) << "other text is fine";
 }
 
-}  // namespace dissem::daemon
+}  // namespace dissem::daemon::daemon_config_test
 
 TEST(EngineConfigKeys, RejectsNanAndPrintsValuesThatReadBackExactly) {
   dissem::engine::EngineConfig c;
@@ -426,7 +426,7 @@ TEST(EngineConfigKeys, RejectsNanAndPrintsValuesThatReadBackExactly) {
   EXPECT_EQ(back.peer_silent_after, c.peer_silent_after);
 }
 
-namespace dissem::daemon {
+namespace dissem::daemon::daemon_config_test {
 
 TEST(ConfigPrinting, CharactersGivenAsEscapesPrintAsEscapesAndReadBack) {
   // Found by the configuration fuzzer: U+FB44 given as an escape was
@@ -441,4 +441,4 @@ TEST(ConfigPrinting, CharactersGivenAsEscapesPrintAsEscapesAndReadBack) {
   EXPECT_EQ(to_toml(again), printed);
 }
 
-}  // namespace dissem::daemon
+}  // namespace dissem::daemon::daemon_config_test

@@ -21,7 +21,7 @@
 #include "support/daemon_args_support.h"
 #include "daemon/key_files.h"
 
-namespace dissem::daemon {
+namespace dissem::daemon::daemon_security_config_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -137,9 +137,9 @@ TEST_F(SecurityConfigFiles, EngineConfigForLoadsKeysAndKeepsRoomForThem) {
   }
 }
 
-}  // namespace dissem::daemon
+}  // namespace dissem::daemon::daemon_security_config_test
 
-namespace dissem::daemon {
+namespace dissem::daemon::daemon_security_config_test {
 
 TEST(SecuritySendFrom, EpochSwitchTimesReadPrintAndReachTheEngine) {
   using testing::error_of;
@@ -157,4 +157,4 @@ TEST(SecuritySendFrom, EpochSwitchTimesReadPrintAndReachTheEngine) {
   EXPECT_EQ(error_of({"--set", "security.send_from=2=5,2=6"}), "security.send_from: epoch 2 is listed twice");
 }
 
-}  // namespace dissem::daemon
+}  // namespace dissem::daemon::daemon_security_config_test

@@ -18,6 +18,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace ended_claims_test {
 namespace {
 
 constexpr NodeId kPub = 0x100, kSub = 0x200, kLiar = 0x666;
@@ -167,3 +168,5 @@ TEST(EndedClaims, AForgeryOnOurNextNumberMovesOurCounterPastIt) {
   deliver_all(*pub, *sub, now);
   EXPECT_EQ(deliveries(*sub), 1u);
 }
+
+}  // namespace ended_claims_test

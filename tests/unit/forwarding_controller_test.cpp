@@ -9,7 +9,7 @@
 #include "controllers/forwarding/subscription_aware.h"
 #include "engine/interests.h"
 
-namespace dissem::controllers {
+namespace dissem::controllers::forwarding_controller_test {
 namespace {
 
 class FakeView final : public NodeView {
@@ -197,4 +197,4 @@ TEST(InterestTable, AdvertisesOneVectorPerSubscriberNotLearntThroughUs) {
 }
 
 }  // namespace
-}  // namespace dissem::controllers
+}  // namespace dissem::controllers::forwarding_controller_test

@@ -6,7 +6,7 @@
 
 #include "engine/timing.h"
 
-namespace dissem::engine {
+namespace dissem::engine::frame_size_estimate_test {
 namespace {
 
 TEST(FrameSizeEstimate, StartsAtTheSmallerOfTheDefaultAndTheFullFrame) {
@@ -41,4 +41,4 @@ TEST(FrameSizeEstimate, SmallFramesShortenTheTimersThatFullSizeOnesSetOnASlowLin
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::frame_size_estimate_test

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace dissem::link {
+namespace dissem::link::gilbert_elliott_test {
 namespace {
 
 TEST(GilbertElliott, ParsesThreeProbabilities) {
@@ -64,4 +64,4 @@ TEST(GilbertElliott, ChainVisitsBadStateAtItsStationaryShare) {
 }
 
 }  // namespace
-}  // namespace dissem::link
+}  // namespace dissem::link::gilbert_elliott_test

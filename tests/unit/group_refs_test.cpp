@@ -18,6 +18,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace group_refs_test {
 namespace {
 
 
@@ -201,3 +202,5 @@ TEST(GroupNaming, ReferencesSurviveARestartOfThePublisherAndOfTheReceiver) {
   EXPECT_EQ(malformed(rx, DecodeError::UnknownGroupRef), 0u) << "the receiver kept what it had learnt";
   EXPECT_EQ(delivered(rx), 2u);
 }
+
+}  // namespace group_refs_test

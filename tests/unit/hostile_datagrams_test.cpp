@@ -10,6 +10,7 @@
 using namespace dissem;
 using namespace dissem::rogue;
 
+namespace hostile_datagrams_test {
 namespace {
 
 wire::Decoded decode_ok(const Datagram& d) {
@@ -62,3 +63,5 @@ TEST(HostileDatagrams, EachAttackIsWhatItClaims) {
     (void)wire::decode(malformed(rng), wire::Limits{}, out);
   }
 }
+
+}  // namespace hostile_datagrams_test

@@ -15,6 +15,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace hostile_hearsay_test {
 namespace {
 
 
@@ -139,3 +140,5 @@ TEST(HostileHearsay, ABeaconFloodNeverStopsTheDeliveryOfARealStream) {
   EXPECT_EQ(rx.incomplete_wanted(), 0u);
   EXPECT_GT(rx.stats().hearsay_expired, 0u);
 }
+
+}  // namespace hostile_hearsay_test

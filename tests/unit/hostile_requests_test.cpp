@@ -18,6 +18,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace hostile_requests_test {
 namespace {
 
 constexpr std::uint64_t kCapacity = 1'000'000;  // bit/s
@@ -232,3 +233,5 @@ TEST(HostileRequests, AStreamOfRequestsNobodyAnswersDoesNotSilenceAMembersOwn) {
   EXPECT_LT(*invented, 50 * kMillis) << "invented requesters hold nothing back";
   EXPECT_LT(*member, kSeconds) << "held back once, then asked";
 }
+
+}  // namespace hostile_requests_test

@@ -11,7 +11,7 @@
 #include "ipc.pb.h"
 #include "ipc/framing.h"
 
-namespace dissem::ipc {
+namespace dissem::ipc::ipc_framing_test {
 namespace {
 
 std::span<const std::uint8_t> bytes_of(const std::string& s) {
@@ -179,4 +179,4 @@ TEST(IpcFraming, RandomGarbageNeverCrashesOrOverAllocates) {
 }
 
 }  // namespace
-}  // namespace dissem::ipc
+}  // namespace dissem::ipc::ipc_framing_test

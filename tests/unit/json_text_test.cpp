@@ -11,7 +11,7 @@
 
 #include "core/json.h"
 
-namespace dissem {
+namespace dissem::json_text_test {
 namespace {
 
 TEST(JsonText, KeepsMembersInTheOrderTheyWereAdded) {
@@ -74,4 +74,4 @@ TEST(JsonNumbers, RoundToSignificantReadsBackAsTheGeneralText) {
 }
 
 }  // namespace
-}  // namespace dissem
+}  // namespace dissem::json_text_test

@@ -16,7 +16,7 @@
 #include "daemon/key_files.h"
 #include "engine/config_keys.h"
 
-namespace dissem::daemon {
+namespace dissem::daemon::key_files_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -295,4 +295,4 @@ TEST(KeyFileNames, GroupNamesThatCannotBeConfiguredAreRefused) {
 }
 
 }  // namespace
-}  // namespace dissem::daemon
+}  // namespace dissem::daemon::key_files_test

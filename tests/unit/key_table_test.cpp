@@ -5,7 +5,7 @@
 
 #include "config/key_table.h"
 
-namespace dissem {
+namespace dissem::key_table_test {
 namespace {
 
 struct Settings {
@@ -100,4 +100,4 @@ TEST(KeyTable, FindsEntriesWithWhatElseTheTableRecords) {
 }
 
 }  // namespace
-}  // namespace dissem
+}  // namespace dissem::key_table_test

@@ -9,7 +9,7 @@
 
 #include "link/link_time.h"
 
-namespace dissem::link {
+namespace dissem::link::link_channel_test {
 namespace {
 
 constexpr Time kNs = 1;
@@ -175,4 +175,4 @@ TEST(TransmitTime, RoundsUpToWholeUnits) {
 }
 
 }  // namespace
-}  // namespace dissem::link
+}  // namespace dissem::link::link_channel_test

@@ -7,7 +7,7 @@
 
 #include <stdexcept>
 
-namespace dissem::link {
+namespace dissem::link::link_draws_test {
 namespace {
 
 TEST(LinkDraws, APlainLinkTakesOneDrawForLossAndNoneForDelayWithoutJitter) {
@@ -78,4 +78,4 @@ TEST(LinkSpec, CheckNamesTheFieldOutOfRange) {
 }
 
 }  // namespace
-}  // namespace dissem::link
+}  // namespace dissem::link::link_draws_test

@@ -27,6 +27,7 @@ TEST(RateWindow, MeasuresBytesPerSecondOverTheWindowAndForgetsIdleTime) {
   EXPECT_EQ(w.bytes_per_second(6 * kSeconds), 0.0);
 }
 
+namespace link_quality_test {
 namespace {
 
 struct Neighbours {
@@ -156,3 +157,5 @@ TEST(LinkConfigKeys, ThresholdsAreSetByNameAndRangeChecked) {
   for (const auto& [key, value] : describe_config(c)) described = described || (key == "link_rate_threshold" && value == "2500");
   EXPECT_TRUE(described);
 }
+
+}  // namespace link_quality_test

@@ -8,6 +8,7 @@
 using namespace dissem;
 using namespace dissem::engine;
 
+namespace link_watch_test {
 namespace {
 
 LinkSample sample(NodeId node, std::optional<double> loss_in, double rate = 0, std::optional<double> loss_out = {}) {
@@ -87,3 +88,5 @@ TEST(LinkWatch, ThresholdsOutOfRangeAreRefusedByName) {
   refused(LinkThresholds{0.2, 0.05, 0, 0.96}, "rate_hysteresis");
   refused(LinkThresholds{std::nan(""), 0.05, 0, 0.2}, "loss_threshold");
 }
+
+}  // namespace link_watch_test

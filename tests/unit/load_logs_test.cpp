@@ -11,7 +11,7 @@
 #include "tools/load/stamped_payload.h"
 #include "tools/load/workload.h"
 
-namespace dissem::load {
+namespace dissem::load::load_logs_test {
 namespace {
 
 constexpr std::uint64_t kStart = 1'700'000'000'000'000ull;
@@ -113,4 +113,4 @@ TEST(ReceptionLog, QuantilesUseTheNearestRank) {
 }
 
 }  // namespace
-}  // namespace dissem::load
+}  // namespace dissem::load::load_logs_test

@@ -7,7 +7,7 @@
 #include "tools/load/message_plan.h"
 #include "tools/load/stamped_payload.h"
 
-namespace dissem::load {
+namespace dissem::load::load_payload_test {
 namespace {
 
 TEST(StampedPayload, RoundTripsItsStamp) {
@@ -62,4 +62,4 @@ TEST(MessagePlan, BadItemsAreNamed) {
 }
 
 }  // namespace
-}  // namespace dissem::load
+}  // namespace dissem::load::load_payload_test

@@ -9,7 +9,7 @@
 
 #include "tools/load/workload.h"
 
-namespace dissem::load {
+namespace dissem::load::load_workload_test {
 namespace {
 
 TEST(Workload, ParsesStreamsWithDefaultsFlagsAndComments) {
@@ -117,4 +117,4 @@ TEST(Workload, PlanFileAndStreamOptionsCombine) {
 }
 
 }  // namespace
-}  // namespace dissem::load
+}  // namespace dissem::load::load_workload_test

@@ -24,6 +24,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace manifest_chain_test {
 namespace {
 
 
@@ -247,3 +248,5 @@ TEST(ManifestChain, ABurstAcrossPublishersAndGroupsChecksEachStreamsNewest) {
   EXPECT_EQ(sub.stats().signatures_checked, 2u);
   EXPECT_EQ(sub.stats().signatures_vouched, 10u);
 }
+
+}  // namespace manifest_chain_test

@@ -19,6 +19,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace message_integrity_test {
 namespace {
 
 constexpr NodeId kPublisher = 1;
@@ -213,3 +214,5 @@ TEST(MessageIntegrity, ACacheFromBeforeDigestsGetsThemAndServesThem) {
   EXPECT_EQ(rx->stats().messages_completed, 1u);
   EXPECT_EQ(integrity(*rx, IntegrityEvent::VerifyFailed), 0u);
 }
+
+}  // namespace message_integrity_test

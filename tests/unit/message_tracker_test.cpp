@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <numeric>
 
-namespace dissem::engine {
+namespace dissem::engine::message_tracker_test {
 namespace {
 
 const StreamId kS{"g", 1};
@@ -698,4 +698,4 @@ TEST(MessageTrackerUnit, NothingIsMissingOfAMessageHeldToItsEnd) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::message_tracker_test

@@ -15,7 +15,7 @@
 #include "core/version.h"
 #include "ipc/stats_json.h"
 
-namespace dissem::daemon {
+namespace dissem::daemon::metrics_text_test {
 namespace {
 
 // name{labels} -> value, and the names with HELP and TYPE lines.
@@ -178,4 +178,4 @@ TEST(ListenAddress, TakesLiteralAddressesWithAPortAndSaysWhatIsWrong) {
 }
 
 }  // namespace
-}  // namespace dissem::daemon
+}  // namespace dissem::daemon::metrics_text_test

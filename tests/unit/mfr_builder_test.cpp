@@ -8,6 +8,7 @@
 using namespace dissem;
 using namespace dissem::engine;
 
+namespace mfr_builder_test {
 namespace {
 
 MessageMeta meta(std::uint64_t seq, std::uint32_t total = 14000) {
@@ -186,3 +187,5 @@ TEST(MessageTracker, HostileSequenceJumpIsBounded) {
   t.learn_newest({"g", 1}, 1ull << 60, true, 0, true, 0);
   EXPECT_LE(t.incomplete_count(), 1025u);
 }
+
+}  // namespace mfr_builder_test

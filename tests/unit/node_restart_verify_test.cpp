@@ -15,6 +15,7 @@ using namespace dissem;
 using namespace dissem::test::store;
 namespace fs = std::filesystem;
 
+namespace node_restart_verify_test {
 namespace {
 
 constexpr std::uint32_t kFrag = 1400;
@@ -56,3 +57,5 @@ TEST(NodeRestart, AFileBackedMessageWithAHoleIsDroppedAfterAnUncleanShutdown) {
   EXPECT_FALSE(node.store().contains(holed.meta.id)) << "dropped, to be fetched again";
   EXPECT_EQ(node.stats().integrity[static_cast<std::size_t>(engine::IntegrityEvent::VerifyFailed)], 1u);
 }
+
+}  // namespace node_restart_verify_test

@@ -17,6 +17,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace node_test {
 namespace {
 
 
@@ -371,3 +372,5 @@ TEST(NodeHistory, ASubscriptionMadeLongAfterTheStreamWasHeardGetsItsHistory) {
     }
   }
 }
+
+}  // namespace node_test

@@ -13,6 +13,7 @@
 using namespace dissem;
 using namespace dissem::norm_gateway;
 
+namespace norm_gateway_bridge_test {
 namespace {
 
 std::vector<std::uint8_t> bytes(const std::string& s) { return {s.begin(), s.end()}; }
@@ -209,3 +210,5 @@ TEST(NormGatewayBridge, ACopyStillArrivingInDissemSuppressesOursButOurOwnDoesNot
   EXPECT_TRUE(p.take_due_dissem(kSeconds).empty());
   EXPECT_EQ(p.counters().duplicates_suppressed, 1u);
 }
+
+}  // namespace norm_gateway_bridge_test

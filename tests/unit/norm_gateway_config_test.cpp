@@ -9,6 +9,7 @@
 
 using namespace dissem::norm_gateway;
 
+namespace norm_gateway_config_test {
 namespace {
 
 std::string error_of(const std::string& toml) {
@@ -150,3 +151,5 @@ TEST(NormGatewayConfig, TheExampleFileIsTheDefaults) {
   apply_toml_file(example, std::string(DISSEM_SOURCE_DIR) + "/docs/norm-gateway.example.toml");
   EXPECT_EQ(to_toml(example), to_toml(GatewayConfig{}));
 }
+
+}  // namespace norm_gateway_config_test

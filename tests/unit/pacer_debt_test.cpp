@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace dissem::engine {
+namespace dissem::engine::pacer_debt_test {
 namespace {
 
 TEST(PacerDebt, BytesAreOwedUntilTheDatagramCarryingThemHasLeft) {
@@ -35,4 +35,4 @@ TEST(PacerDebt, AnEmptyTakeOwesNothingAndSettlesCleanly) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::pacer_debt_test

@@ -12,7 +12,7 @@
 #include "sim/paper_scenarios.h"
 #include "sim/scenario_file.h"
 
-namespace dissem::sim {
+namespace dissem::sim::paper_scenarios_test {
 namespace {
 
 std::map<std::pair<std::size_t, std::size_t>, LinkParams> links_of(const Scenario& s) {
@@ -139,4 +139,4 @@ TEST(PaperScenarios, TacticalKeepsTheUplinkWhenSymmetricAndTheUavFromServing) {
 }
 
 }  // namespace
-}  // namespace dissem::sim
+}  // namespace dissem::sim::paper_scenarios_test

@@ -18,6 +18,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace partial_holder_repair_test {
 namespace {
 
 
@@ -68,3 +69,5 @@ TEST(PartialHolderRepair, ARelayOfEqualRankWithTheParitySymbolCompletesASubscrib
   }
   EXPECT_EQ(delivered, 1u);
 }
+
+}  // namespace partial_holder_repair_test

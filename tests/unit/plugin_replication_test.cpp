@@ -10,7 +10,7 @@
 #include "controllers/plugin/plugin_loader.h"
 #include "support/quiet_node_view.h"
 
-namespace dissem::controllers {
+namespace dissem::controllers::plugin_replication_test {
 namespace {
 
 using dissem::testing::QuietView;
@@ -108,4 +108,4 @@ TEST(PluginReplication, ABudgetOutsideItsRangeIsRefusedNamingTheFile) {
 }
 
 }  // namespace
-}  // namespace dissem::controllers
+}  // namespace dissem::controllers::plugin_replication_test

@@ -19,6 +19,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace priority_send_test {
 namespace {
 
 
@@ -238,3 +239,5 @@ TEST(FlowControl, TheSendBudgetRefusesWhatTheLinkCannotCarrySoonAndFreesAsItDrai
   EXPECT_NO_THROW(big.publish(request("a", bytes_of(50'000, 1)), kT0));
   EXPECT_THROW(big.publish(request("a", bytes_of(10, 1)), kT0), QueueFull);
 }
+
+}  // namespace priority_send_test

@@ -16,6 +16,7 @@ namespace fs = std::filesystem;
 using dissem::daemon::prepare_cache_files;
 using dissem::daemon::prepare_socket_directory;
 
+namespace private_files_test {
 namespace {
 
 mode_t mode_of(const fs::path& p) {
@@ -105,3 +106,5 @@ TEST_F(PrivateFiles, SocketDirectoryIsCreatedReachableButNotWritableByOthers) {
   EXPECT_EQ(mode_of(dir_ / "run" / "dissem"), 0755u);
   EXPECT_NO_THROW(prepare_cache_files(":memory:"));
 }
+
+}  // namespace private_files_test

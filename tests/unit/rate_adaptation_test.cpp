@@ -5,6 +5,7 @@
 using namespace dissem;
 using namespace dissem::engine;
 
+namespace rate_adaptation_test {
 namespace {
 
 constexpr std::uint64_t kNominal = 320'000;  // bit/s
@@ -253,3 +254,5 @@ TEST(RateAdaptation, OffMeansOff) {
   EXPECT_EQ(a.cap_bps(5 * kSeconds), kNominal);
   EXPECT_EQ(a.decreases(), 0u);
 }
+
+}  // namespace rate_adaptation_test

@@ -16,6 +16,7 @@
 using namespace dissem;
 using namespace dissem::controllers;
 
+namespace relay_set_test {
 namespace {
 
 using Graph = std::map<NodeId, std::set<NodeId>>;
@@ -240,3 +241,5 @@ TEST(RelaySetForwarding, TheDecisionFollowsTheNeighbourhoodVersion) {
   ++view.version;
   EXPECT_EQ(c.is_relay(view), top);
 }
+
+}  // namespace relay_set_test

@@ -6,7 +6,7 @@
 
 #include "engine/interests.h"
 
-namespace dissem::engine {
+namespace dissem::engine::relay_watch_test {
 namespace {
 
 constexpr NodeId kRelay = 7;
@@ -69,4 +69,4 @@ TEST(InterestTable, AnAvoidedNeighbourIsPassedOverForALongerRouteButKeptIfItIsTh
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::relay_watch_test

@@ -9,7 +9,7 @@
 #include "controllers/deletion/deletion_controller.h"
 #include "controllers/replication/anti_entropy.h"
 
-namespace dissem::controllers {
+namespace dissem::controllers::replication_deletion_controller_test {
 namespace {
 
 using dissem::testing::QuietView;
@@ -187,4 +187,4 @@ TEST(ControllerSet, BuildsTheNamedControllers) {
 }
 
 }  // namespace
-}  // namespace dissem::controllers
+}  // namespace dissem::controllers::replication_deletion_controller_test

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace dissem::engine {
+namespace dissem::engine::request_server_test {
 namespace {
 
 MessageId msg(std::uint64_t seq, const std::string& group = "g") { return {group, 7, seq}; }
@@ -213,4 +213,4 @@ TEST(RequestServer, ManyRequestsForOneMessageStayOneTask) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::request_server_test

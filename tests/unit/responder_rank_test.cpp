@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-namespace dissem::engine {
+namespace dissem::engine::responder_rank_test {
 namespace {
 
 std::map<NodeId, Peer> peers_of(const std::vector<NodeId>& ids) {
@@ -63,4 +63,4 @@ TEST(ResponderRank, KeysDependOnEveryPartOfTheMessageId) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::responder_rank_test

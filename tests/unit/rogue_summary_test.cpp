@@ -6,7 +6,7 @@
 
 #include "rogue_summary.h"
 
-namespace dissem::rogue {
+namespace dissem::rogue::rogue_summary_test {
 namespace {
 
 TEST(RogueSummary, CountsTargetAndAttacksInOrder) {
@@ -33,4 +33,4 @@ TEST(RogueSummary, AHostileGroupNameStaysValidJson) {
 }
 
 }  // namespace
-}  // namespace dissem::rogue
+}  // namespace dissem::rogue::rogue_summary_test

@@ -17,7 +17,7 @@
 #include "sim/scenario_file.h"
 #include "support/same_scenario.h"
 
-namespace dissem::sim {
+namespace dissem::sim::scenario_file_link_keys_test {
 namespace {
 
 using scenario_check::expect_same_scenario;
@@ -205,4 +205,4 @@ TEST(ScenarioFilePublications, TimelinessKeysReadAndPrintBack) {
   EXPECT_NE(error_of(base + "lifetime_ms = 9999999999\n").find("at most 24 days"), std::string::npos);
 }
 
-}  // namespace dissem::sim
+}  // namespace dissem::sim::scenario_file_link_keys_test

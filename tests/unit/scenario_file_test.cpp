@@ -8,7 +8,7 @@
 #include "sim/scenario_file.h"
 #include "support/same_scenario.h"
 
-namespace dissem::sim {
+namespace dissem::sim::scenario_file_test {
 namespace {
 
 constexpr const char* kTwoClusters = R"(
@@ -161,4 +161,4 @@ TEST(ScenarioFile, CharactersTheTomlParserMishandlesAreRefusedWithTheirLine) {
   EXPECT_NE(error_of("# a scenario\n# \xCE\xA7\n").find("s.toml:2: character U+03A7"), std::string::npos);
 }
 
-}  // namespace dissem::sim
+}  // namespace dissem::sim::scenario_file_test

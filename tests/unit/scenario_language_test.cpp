@@ -20,6 +20,7 @@
 
 using namespace dissem::scenario;
 
+namespace scenario_language_test {
 namespace {
 
 ScenarioDocument doc_of(const std::string& nodes, const std::string& topology, const std::string& matrix = "") {
@@ -292,3 +293,5 @@ TEST(ScenarioDocument, ErrorsNameTheFileAndTheKey) {
   const auto t = doc_of("count = 2", "reliability = \"{r}\"", "r = [2]");
   EXPECT_EQ(error_of([&] { expand_doc(t); }), "s.toml: topology.reliability: 2 is above 1");
 }
+
+}  // namespace scenario_language_test

@@ -7,7 +7,7 @@
 
 #include "config/setting_text.h"
 
-namespace dissem {
+namespace dissem::setting_text_test {
 namespace {
 
 // The refusal parsing `text` as a T in [lo, hi] under "k" gives ("" if accepted).
@@ -160,4 +160,4 @@ TEST(SettingText, ErrorsNameTheKeyOrSayItIsUnknown) {
 }
 
 }  // namespace
-}  // namespace dissem
+}  // namespace dissem::setting_text_test

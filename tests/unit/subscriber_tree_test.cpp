@@ -11,7 +11,7 @@
 #include "controllers/forwarding/subscriber_tree.h"
 #include "engine/interests.h"
 
-namespace dissem::controllers {
+namespace dissem::controllers::subscriber_tree_test {
 namespace {
 
 // A view over a real InterestTable, so entries are ordered as the engine orders them.
@@ -142,4 +142,4 @@ TEST(InterestTable, NextHopsAreSharedBetweenSubscribersWhenEquallyNear) {
 }
 
 }  // namespace
-}  // namespace dissem::controllers
+}  // namespace dissem::controllers::subscriber_tree_test

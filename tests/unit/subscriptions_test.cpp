@@ -8,7 +8,7 @@
 
 #include <limits>
 
-namespace dissem::engine {
+namespace dissem::engine::subscriptions_test {
 namespace {
 
 const StreamId kStream{"g", 7};
@@ -363,4 +363,4 @@ TEST(Subscriptions, ARemovedSubscriptionGetsNothingMore) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::subscriptions_test

@@ -18,6 +18,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace supersession_test {
 namespace {
 
 
@@ -304,3 +305,5 @@ TEST(Supersession, AReplacementKeepsItsPlaceWhenAnOlderOneHadBegunToGoOut) {
   EXPECT_LT(at, late) << "the replacement went where message 3 stood, before message 4";
   EXPECT_EQ(std::count(sent.begin(), sent.end(), std::uint64_t{3}), 0);
 }
+
+}  // namespace supersession_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace dissem::engine {
+namespace dissem::engine::timing_test {
 namespace {
 
 // 1 Mbit/s, 1400-byte payload, 28 bytes per datagram: (1400 + 48 + 28) * 8
@@ -109,4 +109,4 @@ TEST(Timing, RequestRoundIsClampedBetweenFiveMillisecondsAndTwoSeconds) {
 }
 
 }  // namespace
-}  // namespace dissem::engine
+}  // namespace dissem::engine::timing_test

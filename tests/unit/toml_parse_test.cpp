@@ -3,7 +3,7 @@
 
 #include "config/toml_parse.h"
 
-namespace dissem::config {
+namespace dissem::config::toml_parse_test {
 namespace {
 
 TEST(TomlParse, ReadsADocument) {
@@ -28,4 +28,4 @@ TEST(TomlParse, TheInputGuardSpeaksFirst) {
 }
 
 }  // namespace
-}  // namespace dissem::config
+}  // namespace dissem::config::toml_parse_test

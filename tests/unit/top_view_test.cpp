@@ -10,6 +10,7 @@ using namespace dissem;
 using dissem::cli::render_top;
 using dissem::cli::TopSample;
 
+namespace top_view_test {
 namespace {
 
 TopSample sample(int second, std::uint64_t data_sent, std::size_t peers, std::size_t in_flight) {
@@ -85,3 +86,5 @@ TEST(TopView, WithoutAPreviousSampleRatesAreUnknownAndLongListsAreCut) {
   EXPECT_LE(tiny.size(), 5u);
   for (const auto& l : tiny) EXPECT_LE(l.size(), 20u);
 }
+
+}  // namespace top_view_test

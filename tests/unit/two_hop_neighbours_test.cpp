@@ -21,6 +21,7 @@ using namespace dissem;
 using namespace dissem::engine;
 using namespace dissem::test;
 
+namespace two_hop_neighbours_test {
 namespace {
 
 using Echoed = TwoHopNeighbours::Echoed;
@@ -175,3 +176,5 @@ TEST(TwoHopNeighbours, ANodeCountsOnlyEstablishedNeighboursAndSaysSoOnlyWhenAske
     }
   }
 }
+
+}  // namespace two_hop_neighbours_test

@@ -18,6 +18,7 @@ using namespace dissem::engine;
 using engine::coding::WindowDecoder;
 using dissem::wire::DecodeError;
 
+namespace window_coding_test {
 namespace {
 
 MessageMeta meta(std::uint64_t seq, std::uint32_t length) {
@@ -239,3 +240,5 @@ TEST(WireWindow, ValidSymbolsAndRequestsPassBadOnesAreRejected) {
   need->set_deficit(0);
   EXPECT_EQ(wire::decode(wire::encode(r), wire::Limits{}, out), DecodeError::BadRange);
 }
+
+}  // namespace window_coding_test

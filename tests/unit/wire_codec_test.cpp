@@ -11,6 +11,7 @@
 using dissem::wire::DecodeError;
 namespace wire = dissem::wire;
 
+namespace wire_codec_test {
 namespace {
 
 wire::DataFragment sample_fragment() {
@@ -353,3 +354,5 @@ TEST(WireCodec, DataFramesRefuseNamesAndTagsThatAreNotUtf8) {
   d.set_tag("\xfe");
   EXPECT_EQ(decode(wire::encode(d)), DecodeError::Unparseable);
 }
+
+}  // namespace wire_codec_test

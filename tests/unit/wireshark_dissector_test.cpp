@@ -22,6 +22,7 @@
 using namespace dissem;
 namespace fs = std::filesystem;
 
+namespace wireshark_dissector_test {
 namespace {
 
 const std::string kScript = std::string(DISSEM_SOURCE_DIR) + "/docs/wireshark/dissem.lua";
@@ -392,3 +393,5 @@ TEST(WiresharkDissectorSchema, MatchesWireProto) {
     EXPECT_EQ(count, fields.size()) << msg;
   }
 }
+
+}  // namespace wireshark_dissector_test
