@@ -16,6 +16,8 @@ class DeletionController {
  public:
   virtual ~DeletionController() = default;
   virtual std::string_view name() const = 0;
+  // `now` is the node's Unix time (its wall clock, engine/wall_clock.h),
+  // against which expiry is judged.
   virtual std::vector<MessageId> select_victims(const std::vector<MessageRecord>& messages,
                                                 std::uint64_t total_bytes, std::uint64_t quota_bytes,
                                                 Micros now) = 0;

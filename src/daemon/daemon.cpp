@@ -49,11 +49,6 @@ NodeId settle_node_id(cache::Store& store, NodeId configured) {
 
 }  // namespace
 
-Micros unix_now() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
     : io_(io), config_(config), timer_(io) {
   prepare_cache_files(config.cache.path);
@@ -62,7 +57,7 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   std::uint32_t smallest_mtu = std::numeric_limits<std::uint32_t>::max();
   for (const auto& name : config.net.interfaces) smallest_mtu = std::min(smallest_mtu, net::interface_mtu(name));
   const auto engine_config = engine_config_for(config, id, os_random64(), smallest_mtu);
-  node_ = std::make_unique<engine::Node>(engine_config, std::move(store), unix_now());
+  node_ = std::make_unique<engine::Node>(engine_config, std::move(store), clock_.now());
   if (node_->silent()) {
     log(LogLevel::Warn, "radio silence (EMCON): this node transmits nothing until `dissem emcon off`{}",
         engine_config.silent ? "" : " (kept from its last run)");
@@ -136,7 +131,7 @@ void Daemon::on_datagram(std::span<const std::uint8_t> bytes) {
 
 void Daemon::on_burst_end() {
   if (stopped_ || burst_.empty()) return;
-  node_->on_datagrams(burst_, unix_now());
+  node_->on_datagrams(burst_, clock_.now());
   burst_.clear();
   pump_later();
 }
@@ -153,7 +148,13 @@ void Daemon::pump_later() {
 
 void Daemon::pump() {
   if (stopped_) return;
-  const Micros now = unix_now();
+  const Micros now = clock_.now();
+  // The system clock, a few times a second: the engine's wall time follows
+  // it, or slews towards it after a step (engine/wall_clock.h).
+  if (now - system_clock_checked_ >= 250 * kMillis) {
+    system_clock_checked_ = now;
+    node_->on_system_clock(unix_now(), now);
+  }
   if (now >= node_->next_deadline()) node_->on_timer(now);
   // The clock is read again for every datagram: at high rates the pacer's
   // next slot is microseconds away, and one reading per pump would send one
@@ -185,6 +186,8 @@ void Daemon::pump() {
     } else if (e->kind == engine::Event::Kind::CacheWriteFailed) {
       log(LogLevel::Error, "the cache cannot write: {}; taking no data until it can (engine.cache_full; tried "
           "again after 1 s, then up to every 30 s; stats cache)", e->detail);
+    } else if (e->kind == engine::Event::Kind::ClockStepped) {
+      log(LogLevel::Warn, "{} (stats clock; timers and pacing run on the monotonic clock and do not jump)", e->detail);
     } else if (e->kind == engine::Event::Kind::CacheResumed) {
       log(LogLevel::Warn, "the cache writes again: taking data and asking for what is missing");
     } else if (e->kind == engine::Event::Kind::MessageRejected) {
@@ -203,7 +206,7 @@ std::size_t Daemon::send_due(std::size_t limit) {
   outgoing_.clear();
   outgoing_bytes_.clear();
   while (outgoing_.size() < limit) {
-    auto d = node_->poll_datagram(unix_now());
+    auto d = node_->poll_datagram(clock_.now());
     if (!d) break;
     outgoing_.push_back(std::move(*d));
   }
@@ -219,7 +222,7 @@ std::size_t Daemon::send_due(std::size_t limit) {
 void Daemon::arm_timer() {
   const Micros deadline = node_->next_deadline();
   if (armed_for_ != 0 && armed_for_ <= deadline) return;
-  const Micros now = unix_now();
+  const Micros now = clock_.now();
   const Micros wait = std::clamp<Micros>(deadline - now, 0, 10 * kSeconds);
   armed_for_ = now + wait;
   timer_.expires_after(std::chrono::microseconds(wait));
@@ -233,20 +236,20 @@ void Daemon::arm_timer() {
 MessageId Daemon::publish(ipc::ClientId, const engine::PublishRequest& request) {
   // Node::publish commits the message to the cache before it returns: the
   // acknowledgement the IPC server sends next is for a durable message.
-  const MessageId id = node_->publish(request, unix_now());
+  const MessageId id = node_->publish(request, clock_.now());
   pump_later();
   return id;
 }
 
 MessageId Daemon::cancel(ipc::ClientId, const engine::CancelRequest& request) {
-  const MessageId id = node_->cancel(request, unix_now());
+  const MessageId id = node_->cancel(request, clock_.now());
   pump_later();
   return id;
 }
 
 engine::SubscriptionId Daemon::subscribe(ipc::ClientId client, const std::string& group,
                                          const engine::SubscriptionOptions& options) {
-  const auto id = node_->subscribe(group, options, unix_now());
+  const auto id = node_->subscribe(group, options, clock_.now());
   owner_[id] = client;
   // Cached history is delivered after the acknowledgement has gone out.
   pump_later();
@@ -257,7 +260,7 @@ void Daemon::unsubscribe(ipc::ClientId client, engine::SubscriptionId id) {
   auto it = owner_.find(id);
   if (it == owner_.end() || it->second != client)
     throw std::invalid_argument("subscription " + std::to_string(id) + " is not one of this client's");
-  node_->unsubscribe(id, unix_now());
+  node_->unsubscribe(id, clock_.now());
   owner_.erase(it);
 }
 
@@ -265,19 +268,19 @@ void Daemon::acknowledge(ipc::ClientId client, engine::SubscriptionId id, const 
   auto it = owner_.find(id);
   if (it == owner_.end() || it->second != client)
     throw std::invalid_argument("subscription " + std::to_string(id) + " is not one of this client's");
-  node_->acknowledge(id, message, unix_now());
+  node_->acknowledge(id, message, clock_.now());
 }
 
 bool Daemon::delete_subscription(ipc::ClientId, const std::string& name) {
-  return node_->delete_subscription(name, unix_now());
+  return node_->delete_subscription(name, clock_.now());
 }
 
 void Daemon::request_history(ipc::ClientId, const std::string& group, std::uint32_t count) {
-  node_->request_history(group, count, unix_now());
+  node_->request_history(group, count, clock_.now());
   pump_later();
 }
 
-std::optional<engine::Delivery> Daemon::get(ipc::ClientId, const MessageId& id) { return node_->get(id, unix_now()); }
+std::optional<engine::Delivery> Daemon::get(ipc::ClientId, const MessageId& id) { return node_->get(id, clock_.now()); }
 
 std::vector<engine::CachedMessage> Daemon::list(ipc::ClientId, const engine::ListRequest& request) {
   return node_->list(request);
@@ -296,7 +299,7 @@ ipc::StatsSnapshot Daemon::stats() {
 
 std::vector<ipc::PeerInfo> Daemon::peers() {
   std::vector<ipc::PeerInfo> out;
-  const Micros now = unix_now();
+  const Micros now = clock_.now();
   for (const auto& link : node_->links(now)) out.push_back(ipc::peer_info(link, now));
   return out;
 }
@@ -317,7 +320,7 @@ void Daemon::send_link_events(Micros now) {
 }
 
 void Daemon::set_silent(ipc::ClientId, bool silent) {
-  node_->set_silent(silent, unix_now());
+  node_->set_silent(silent, clock_.now());
   pump_later();  // silence ended: the beacon and the requests due now go
 }
 
@@ -325,7 +328,7 @@ void Daemon::client_closed(ipc::ClientId client) {
   link_watchers_.forget(client);
   for (auto it = owner_.begin(); it != owner_.end();) {
     if (it->second == client) {
-      node_->unsubscribe(it->first, unix_now());
+      node_->unsubscribe(it->first, clock_.now());
       it = owner_.erase(it);
     } else {
       ++it;

@@ -14,15 +14,13 @@
 #include "daemon/daemon_config.h"
 #include "daemon/link_watchers.h"
 #include "daemon/metrics_server.h"
+#include "daemon/node_clock.h"
 #include "engine/node.h"
 #include "ipc/backend.h"
 #include "ipc/ipc_server.h"
 #include "net/udp_transport.h"
 
 namespace dissem::daemon {
-
-// Unix time in microseconds: what the engine and absolute expiry run on.
-Micros unix_now();
 
 class Daemon final : public ipc::Backend {
  public:
@@ -85,6 +83,8 @@ class Daemon final : public ipc::Backend {
   std::unique_ptr<ipc::IpcServer> ipc_;
   std::unique_ptr<MetricsServer> metrics_;  // when metrics.enabled
   boost::asio::steady_timer timer_;
+  NodeClock clock_;                 // the engine's `now`
+  Micros system_clock_checked_ = 0;  // when the system clock was last reported to the engine
   std::unordered_map<engine::SubscriptionId, ipc::ClientId> owner_;
   LinkWatchers link_watchers_;
   std::vector<std::span<const std::uint8_t>> burst_;  // the current burst, in the transport's buffers

@@ -62,6 +62,8 @@ const std::map<std::string, std::string_view>& help_table() {
       {"cache.paused", "1 while the cache cannot write and the node takes no data, else 0."},
       {"cache.write_failures", "Writes the cache refused (a full disk, a failing device)."},
       {"cache.fragments_unstored", "Fragments dropped because the cache could not write."},
+      {"clock.steps", "Steps of the host's system clock seen (the node's wall time slews or follows)."},
+      {"clock.divergence_seconds", "System clock minus the node's wall time, still being slewed away (seconds)."},
       {"process.rss_bytes", "Resident memory of the daemon process."},
       {"process.peak_rss_bytes", "Peak resident memory of the daemon process."},
       {"messages.published", "Messages published by local applications."},

@@ -71,7 +71,8 @@ class Families {
 // The counters that are levels, not totals.
 const std::set<std::string>& gauges() {
   static const std::set<std::string> g = {"cache.bytes", "cache.messages", "process.rss_bytes",
-                                          "process.peak_rss_bytes", "silent", "cache.paused"};
+                                          "process.peak_rss_bytes", "silent", "cache.paused",
+                                          "clock.divergence_seconds"};
   return g;
 }
 

@@ -182,7 +182,9 @@ void Beacons::add_interests(wire::Beacon& b, wire::FrameBudget& budget, Micros n
 Beacons::Built Beacons::build(Micros now) {
   wire::Beacon b;
   b.set_node(ctx_.config.node_id);
-  b.set_sent_us(static_cast<std::uint64_t>(now));
+  // Unix time, for the neighbours' clock offsets; our own echoes come back
+  // to `now`'s terms (handle_beacon).
+  b.set_sent_us(static_cast<std::uint64_t>(ctx_.wall(now)));
   b.set_seq(++sent_);
   if (src_.forwarding->needs_neighbour_counts())
     b.set_neighbours(static_cast<std::uint32_t>(src_.peers.established_count()));

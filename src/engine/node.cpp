@@ -186,11 +186,11 @@ void NodeImpl::on_echo(NodeId peer, std::uint64_t stamp, Micros held, std::optio
 }
 
 void NodeImpl::expire_due(Micros now) {
-  const std::uint64_t now_ms = to_unix_millis(now);
+  const std::uint64_t now_ms = to_unix_millis(wall(now));
   while (const auto due = expiries.take_due(now_ms)) {
     const MessageId& id = *due;
     const MessageState* st = tracker.find(id);
-    if (st == nullptr || !st->meta || !st->meta->expired_at(now)) continue;  // gone, or learnt anew
+    if (st == nullptr || !st->meta || !st->meta->expired_at(wall(now))) continue;  // gone, or learnt anew
     if (store->contains(id)) store->erase(id);
     tracker.settle(id);
     if (id.publisher == config.node_id) ended_claims.streams().own_ended(id.group, id.seq);
@@ -281,14 +281,14 @@ void NodeImpl::beacon_due(Micros now) {
   const std::size_t size = beacon.bytes.size();
   // Rate adaptation pairs each beacon that goes out with its stamp, in order.
   if (enqueue_control(std::move(beacon.bytes), TrafficKind::Beacon))
-    adaptation.on_beacon_built(static_cast<std::uint64_t>(now));
+    adaptation.on_beacon_built(static_cast<std::uint64_t>(wall(now)), now);
   beacons.sent(now, size, beacon.content);
 }
 
 Micros NodeImpl::next_deadline() const {
   Micros t = next_housekeeping;
   if (const auto probe = cache_outage.next_probe()) t = std::min(t, *probe);
-  if (const auto due = expiries.next_due()) t = std::min(t, *due);
+  if (const auto due = expiries.next_due()) t = std::min(t, *due - wall_clock.offset());
   t = std::min(t, subscribers.next_deadline());
   if (silent) return t;  // nothing is built for the air, nothing is sent
   if (!beacon_pending) t = std::min(t, beacons.next());
@@ -360,10 +360,11 @@ void NodeImpl::enforce_quota(Micros now) {
   const std::uint64_t quota = std::min(store->options().quota_bytes, cache_outage.quota_cap());
   if (store->total_bytes() > quota) {
     const auto messages = store->list_messages();
-    const auto victims = deletion->select_victims(messages, store->total_bytes(), quota, now);
+    // The controller judges expiry: it is handed Unix time.
+    const auto victims = deletion->select_victims(messages, store->total_bytes(), quota, wall(now));
     for (const auto& v : victims) {
       const MessageState* st = tracker.find(v);
-      const bool expired = st != nullptr && st->meta && st->meta->expired_at(now);
+      const bool expired = st != nullptr && st->meta && st->meta->expired_at(wall(now));
       store->erase(v);
       tracker.settle(v);
       ++(expired ? stats.messages_expired : stats.messages_evicted);

@@ -59,6 +59,11 @@ class Node {
   // longer the burst: the receive path speeds up as load grows.
   void on_datagrams(std::span<const std::span<const std::uint8_t>> batch, Micros now);
   void on_timer(Micros now);
+  // The host's system clock reads `system_now` at `now`: the node's wall
+  // time (expiry, beacon stamps) follows it, or slews towards it after a
+  // step (wall_clock.h; a ClockStepped event says which). A host whose `now`
+  // is the system clock itself need not call this.
+  void on_system_clock(Micros system_now, Micros now);
 
   // Fragments, stores durably and queues the message. Returns its id once the
   // cache has committed it. Throws PublishError for invalid requests.

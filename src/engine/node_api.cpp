@@ -4,6 +4,7 @@
 
 #include <type_traits>
 
+#include "engine/clock_offset.h"
 #include "engine/node_impl.h"
 
 namespace dissem::engine {
@@ -73,6 +74,20 @@ void Node::set_silent(bool silent, Micros now) {
   guarded(*impl_, now, true, [&] { impl_->set_silent(silent, now); });
 }
 bool Node::silent() const { return impl_->silent; }
+void Node::on_system_clock(Micros system_now, Micros now) {
+  NodeImpl& n = *impl_;
+  const Micros before = n.wall_clock.offset();
+  const auto step = n.wall_clock.on_system_clock(system_now, now, n.peers.median_clock_offset(now - 2 * kClockWindow));
+  // The neighbours' offsets were measured against the wall time as it was.
+  if (const Micros moved = n.wall_clock.offset() - before; moved != 0) n.peers.shift_clock_offsets(moved);
+  n.stats.clock_steps = static_cast<std::uint64_t>(n.wall_clock.steps());
+  n.stats.clock_divergence = n.wall_clock.divergence();
+  if (!step) return;
+  Event e{Event::Kind::ClockStepped, 0, {}};
+  e.clock_offset = step->divergence;
+  e.detail = step->detail;
+  n.events.push(std::move(e));
+}
 std::optional<OutgoingDatagram> Node::poll_datagram(Micros now) {
   return guarded(*impl_, now, false, [&] { return impl_->poll_datagram(now); });
 }

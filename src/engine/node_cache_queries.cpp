@@ -8,7 +8,7 @@ namespace dissem::engine {
 
 std::optional<Delivery> NodeImpl::get(const MessageId& id, Micros now) {
   const MessageState* st = tracker.find(id);
-  if (st == nullptr || !st->complete || !st->meta || st->meta->cancel || st->meta->expired_at(now)) return std::nullopt;
+  if (st == nullptr || !st->complete || !st->meta || st->meta->cancel || st->meta->expired_at(wall(now))) return std::nullopt;
   store->flush();
   auto stored = store->read_message(id);
   if (!stored) return std::nullopt;

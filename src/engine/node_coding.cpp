@@ -32,7 +32,7 @@ void NodeImpl::accept_recovered(const MessageMeta& meta, const BlockCoder::Recov
 void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Micros now) {
   stats.received[static_cast<std::size_t>(kind_of(c))].add(size);
   ++stats.coded_received;
-  const MessageMeta meta = meta_of(c, now);
+  const MessageMeta meta = meta_of(c, wall(now));
   block_memory.record(meta.id, c.block(), now);
   if (!config.coding) {
     ++stats.coded_ignored;
@@ -40,7 +40,7 @@ void NodeImpl::on_coded_symbol(const wire::CodedSymbol& c, std::size_t size, Mic
   }
   const bool subscribed = subscribers.subscriptions().any(meta.id.group);
   if (!subscribed && !config.cache_unsubscribed) return;
-  if (meta.expired_at(now)) return;
+  if (meta.expired_at(wall(now))) return;
   if (integrity.refuse_own_id(meta, now)) return;
   if (!security.authentic(meta)) return;
   if (superseder.screen(meta, now)) return;

@@ -3,6 +3,8 @@
 // counters, what the node knows of each message (the tracker), its cache,
 // and its only source of randomness. Time is not here: it arrives with every
 // call as `now`, so no part reads a clock and a run replays from its seed.
+// `now` never steps; absolute Unix time (expiry, beacon stamps) is
+// wall(now) (wall_clock.h).
 #pragma once
 
 #include <memory>
@@ -13,6 +15,7 @@
 #include "engine/config.h"
 #include "engine/message_tracker.h"
 #include "engine/stats.h"
+#include "engine/wall_clock.h"
 
 namespace dissem::engine {
 
@@ -26,6 +29,10 @@ struct NodeContext {
   Stats stats;
   MessageTracker tracker;
   CacheOutage cache_outage;
+  WallClock wall_clock;
+
+  // Unix time at `now`: what expiry is judged against and beacons stamp.
+  Micros wall(Micros now) const { return wall_clock.wall(now); }
 
   // Runs `write` against the cache. If the cache refuses it (a full disk, a
   // failing device: cache::StoreError), the store is back at its last commit;

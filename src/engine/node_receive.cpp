@@ -30,7 +30,7 @@ NodeId transmitter_of(const wire::DataFragment& d) {
 
 void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Micros now) {
   n.stats.received[static_cast<std::size_t>(kind_of(d))].add(size);
-  MessageMeta meta = meta_of(d, now);
+  MessageMeta meta = meta_of(d, n.wall(now));
   const auto offset = d.offset();
   const auto length = static_cast<std::uint32_t>(d.payload().size());
   // Everything on the air goes into the NTM, wanted or not: it is what lets
@@ -47,7 +47,7 @@ void handle_data(NodeImpl& n, const wire::DataFragment& d, std::size_t size, Mic
 
   const bool subscribed = n.subscribers.subscriptions().any(meta.id.group);
   if (!subscribed && !n.config.cache_unsubscribed) return;
-  if (meta.expired_at(now)) return;
+  if (meta.expired_at(n.wall(now))) return;
   if (n.integrity.refuse_own_id(meta, now)) return;
 
   n.learn_stream(stream_of(meta.id), meta.id.seq, meta.history_window, false, now);
@@ -158,7 +158,10 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   for (const auto& e : b.echoes()) {
     if (e.peer() != n.config.node_id) continue;
     if (e.has_loss_permille()) n.links.on_loss_report(b.node(), e.loss_permille(), now, n.peers);
-    const Micros rtt = now - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
+    // Our stamp is our Unix time; wall(now) is the same clock (a step taken
+    // in between makes one sample wrong, and the smallest-round-trip choice
+    // passes over it).
+    const Micros rtt = n.wall(now) - static_cast<Micros>(e.peer_sent_us()) - static_cast<Micros>(e.held_us());
     // A slow link's queue may hold a beacon for minutes.
     const bool valid = rtt > 0 && rtt < 600 * kSeconds;
     const auto delivered = e.has_received_bytes_per_s() ? std::optional<double>(e.received_bytes_per_s() * 8.0) : std::nullopt;
@@ -167,7 +170,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
     if (valid && b.sent_us() > 0)
       note_clock(n, b.node(),
                  clock_offset(static_cast<Micros>(e.peer_sent_us()), static_cast<Micros>(e.held_us()),
-                              static_cast<Micros>(b.sent_us()), now),
+                              static_cast<Micros>(b.sent_us()), n.wall(now)),
                  rtt, now);
   }
   for (const auto& r : b.reception())

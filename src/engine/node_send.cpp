@@ -166,7 +166,7 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
   const MessageState* st = n.tracker.find(cur.id);
   auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(n, cur, *st->meta, &length, now)
                                                         : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length, now);
-  if (!bytes || st == nullptr || st->meta->expired_at(now)) {
+  if (!bytes || st == nullptr || st->meta->expired_at(n.wall(now))) {
     n.own.release(cur);
     n.queues.publications.pop_front(level);  // evicted (or expired) before it was fully sent
     return std::nullopt;
@@ -220,7 +220,7 @@ std::optional<OutgoingDatagram> NodeImpl::next_frame(Micros now) {
     beacon_pending = false;
     auto beacon = beacons.build(now);
     beacons.sent(now, beacon.bytes.size(), beacon.content);
-    adaptation.on_beacon_built(static_cast<std::uint64_t>(now));
+    adaptation.on_beacon_built(static_cast<std::uint64_t>(wall(now)), now);
     return finish(*this, std::move(beacon.bytes), TrafficKind::Beacon, now);
   }
   // Each pass either sends or drops at least one queued item (stale repairs,

@@ -131,14 +131,15 @@ struct Event {
     DataRefusedAsEnded,
     ClockSkew,
     CacheWriteFailed,  // the cache refused a write (detail: why); the node pauses (cache_outage.h)
-    CacheResumed       // a write went through again
+    CacheResumed,      // a write went through again
+    ClockStepped       // the system clock stepped (wall_clock.h; detail, clock_offset: the step)
   };
   Kind kind;
   NodeId peer = 0;      // PeerAppeared, PeerSilent, LinkChanged, EndedClaimContested, DataRefusedAsEnded, ClockSkew
   MessageId message;    // MessageSkipped (ordered delivery gave up), MessageEvicted, MessageRejected, ForgedOwnData
   LinkEvent link{};     // LinkChanged
-  Micros clock_offset = 0;  // ClockSkew
-  std::string detail{};     // CacheWriteFailed: the cache's error
+  Micros clock_offset = 0;  // ClockSkew; ClockStepped: the system clock minus our wall time
+  std::string detail{};     // CacheWriteFailed: the cache's error; ClockStepped: what was done
 };
 
 class PublishError : public std::runtime_error {

@@ -106,4 +106,19 @@ Micros PeerTable::rtt_estimate(Micros fallback) const {
   return worst > 0 ? worst : fallback;
 }
 
+std::optional<Micros> PeerTable::median_clock_offset(Micros since) const {
+  std::vector<Micros> offsets;
+  for (const auto& [id, p] : peers_)
+    if (p.established() && p.clock_offset && p.clock_offset_at >= since) offsets.push_back(*p.clock_offset);
+  if (offsets.empty()) return std::nullopt;
+  const auto middle = offsets.begin() + static_cast<std::ptrdiff_t>(offsets.size() / 2);
+  std::nth_element(offsets.begin(), middle, offsets.end());
+  return *middle;
+}
+
+void PeerTable::shift_clock_offsets(Micros by) {
+  for (auto& [id, p] : peers_)
+    if (p.clock_offset) *p.clock_offset -= by;
+}
+
 }  // namespace dissem::engine

@@ -95,6 +95,11 @@ class PeerTable {
   // clock_skew_crossed for the peer's kept offset, give or take half its
   // round trip: true once per crossing.
   bool on_skew_check(NodeId id, Micros limit);
+  // The median of the established peers' kept clock offsets sampled since
+  // `since`; nullopt when none is.
+  std::optional<Micros> median_clock_offset(Micros since) const;
+  // Our wall clock moved by `by`: every kept offset is that much less.
+  void shift_clock_offsets(Micros by);
   // Removes peers not heard within `silent_after`, or within
   // kSilentBeaconPeriods of their own beacon period if that is longer;
   // returns them.

@@ -106,10 +106,12 @@ class RateAdaptation {
     sent_total_ += bytes;
   }
 
-  // One of our beacons was built, stamped `stamp`; it goes out (on_beacon_sent)
-  // when the pacer lets it, after any built before it.
-  void on_beacon_built(std::uint64_t stamp) {
-    beacons_.push_back(Beacon{stamp, 0, 0, 0});
+  // One of our beacons was built at `built_at`, stamped `stamp` (the Unix
+  // time it carries: the same instant on the wall clock, engine/wall_clock.h);
+  // it goes out (on_beacon_sent) when the pacer lets it, after any built
+  // before it.
+  void on_beacon_built(std::uint64_t stamp, Micros built_at) {
+    beacons_.push_back(Beacon{stamp, built_at, 0, 0, 0});
     if (beacons_.size() > kBeaconHistory) beacons_.pop_front();
   }
   void on_beacon_sent(Micros now) {
@@ -131,7 +133,7 @@ class RateAdaptation {
     const bool again = b->echoes >= 1;
     if (b->echoes < 2) ++b->echoes;
     if (again) return std::nullopt;
-    const Micros waited = b->sent_at != 0 ? std::max<Micros>(0, b->sent_at - static_cast<Micros>(stamp)) : 0;
+    const Micros waited = b->sent_at != 0 ? std::max<Micros>(0, b->sent_at - b->built_at) : 0;
     return raw - waited;
   }
 
@@ -204,6 +206,7 @@ class RateAdaptation {
  private:
   struct Beacon {
     std::uint64_t stamp = 0;
+    Micros built_at = 0;
     Micros sent_at = 0;  // 0: not sent yet
     std::uint64_t sent_total = 0;  // our bytes sent in all when it went
     int echoes = 0;      // echoes heard of it (counted to 2)

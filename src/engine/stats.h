@@ -105,6 +105,10 @@ struct Stats {
   std::uint64_t cache_write_failures = 0;
   std::uint64_t fragments_unstored = 0;
   bool cache_paused = false;
+  // The host's system clock stepped (wall_clock.h): steps seen, and the
+  // system clock minus the node's wall time still being slewed away.
+  std::uint64_t clock_steps = 0;
+  Micros clock_divergence = 0;
 
   std::uint64_t messages_evicted = 0;
   std::uint64_t messages_expired = 0;

@@ -80,6 +80,8 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_cache_write_failures(s.cache_write_failures);
   out.set_fragments_unstored(s.fragments_unstored);
   out.set_cache_paused(s.cache_paused);
+  out.set_clock_steps(s.clock_steps);
+  out.set_clock_divergence_us(s.clock_divergence);
   out.set_ended_claims_refused(s.ended_claims_refused);
   out.set_ended_claims_contradicted(s.ended_claims_contradicted);
   out.set_fragments_refused_ended(s.fragments_refused_ended);
@@ -159,6 +161,8 @@ StatsSnapshot from_proto(const Stats& in) {
   s.cache_write_failures = in.cache_write_failures();
   s.fragments_unstored = in.fragments_unstored();
   s.cache_paused = in.cache_paused();
+  s.clock_steps = in.clock_steps();
+  s.clock_divergence = in.clock_divergence_us();
   s.ended_claims_refused = in.ended_claims_refused();
   s.ended_claims_contradicted = in.ended_claims_contradicted();
   s.fragments_refused_ended = in.fragments_refused_ended();
@@ -262,6 +266,7 @@ void to_proto(const engine::Event& in, Event& out) {
     case engine::Event::Kind::ClockSkew: out.set_kind(Event::CLOCK_SKEW); break;
     case engine::Event::Kind::CacheWriteFailed: out.set_kind(Event::CACHE_WRITE_FAILED); break;
     case engine::Event::Kind::CacheResumed: out.set_kind(Event::CACHE_RESUMED); break;
+    case engine::Event::Kind::ClockStepped: out.set_kind(Event::CLOCK_STEPPED); break;
     default: throw std::invalid_argument("unknown engine event kind");
   }
   out.set_peer(in.peer);
@@ -286,6 +291,7 @@ engine::Event from_proto(const Event& in) {
     case Event::CLOCK_SKEW: out.kind = engine::Event::Kind::ClockSkew; break;
     case Event::CACHE_WRITE_FAILED: out.kind = engine::Event::Kind::CacheWriteFailed; break;
     case Event::CACHE_RESUMED: out.kind = engine::Event::Kind::CacheResumed; break;
+    case Event::CLOCK_STEPPED: out.kind = engine::Event::Kind::ClockStepped; break;
     default: throw std::invalid_argument("unknown IPC event kind " + std::to_string(in.kind()));
   }
   out.peer = in.peer();

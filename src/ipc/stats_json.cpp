@@ -78,6 +78,7 @@ Json stats_json(const StatsSnapshot& snap) {
                 {"paused", s.cache_paused},
                 {"write_failures", s.cache_write_failures},
                 {"fragments_unstored", s.fragments_unstored}};
+  j["clock"] = {{"steps", s.clock_steps}, {"divergence_seconds", static_cast<double>(s.clock_divergence) / kSeconds}};
   j["process"] = {{"rss_bytes", snap.rss_bytes}, {"peak_rss_bytes", snap.peak_rss_bytes}};
   j["messages"] = {{"published", s.messages_published},
                    {"completed", s.messages_completed},

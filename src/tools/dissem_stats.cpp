@@ -74,6 +74,9 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
     t += fmt::format("          {}writes refused {}, fragments dropped for it {}\n",
                      s.cache_paused ? "PAUSED, the cache cannot write (a full disk?); " : "", s.cache_write_failures,
                      s.fragments_unstored);
+  if (s.clock_steps != 0)
+    t += fmt::format("clock:    the system clock stepped {} times; still {:+.1f} s from dissem's wall time\n",
+                     s.clock_steps, static_cast<double>(s.clock_divergence) / 1e6);
   t += fmt::format("messages: published {}, completed {}, delivered {}, evicted {}, expired {}, superseded {}\n",
                    s.messages_published, s.messages_completed, s.deliveries, s.messages_evicted, s.messages_expired,
                    s.messages_superseded);

@@ -76,7 +76,8 @@ TEST(MetricsText, EveryCounterOfStatsIsExportedWithItsValueHelpAndType) {
   const Json stats = ipc::stats_json(snap);
   const Parsed m = parse(metrics_text(snap, {}));
   const std::set<std::string> gauges = {"cache.bytes", "cache.messages", "process.rss_bytes",
-                                        "process.peak_rss_bytes", "silent", "cache.paused"};
+                                        "process.peak_rss_bytes", "silent", "cache.paused",
+                                        "clock.divergence_seconds"};
   std::size_t checked = 0;
   const auto expect = [&](const std::string& sample, const std::string& family, const Json& value,
                           const std::string& type) {

@@ -27,7 +27,7 @@ EchoReport echo(Micros sent, std::optional<Micros> rtt, double usual_loss = 0.0,
 
 // A beacon stamped and sent at `t`.
 void beacon(RateAdaptation& a, Micros t) {
-  a.on_beacon_built(static_cast<std::uint64_t>(t));
+  a.on_beacon_built(static_cast<std::uint64_t>(t), t);
   a.on_beacon_sent(t);
 }
 
@@ -228,7 +228,7 @@ TEST(RateAdaptation, TheMarginIsAtLeastTheSlackAndTheBase) {
 
 TEST(RateAdaptation, OurOwnPacersWaitIsNoQueueAndARepeatedEchoIsNoSample) {
   RateAdaptation a(kNominal, {});
-  a.on_beacon_built(1 * kSeconds);
+  a.on_beacon_built(1 * kSeconds, 1 * kSeconds);
   a.on_beacon_sent(1 * kSeconds + 400 * kMillis);  // behind a datagram at a low pace
   EXPECT_EQ(a.fresh_rtt(1 * kSeconds, 420 * kMillis), 20 * kMillis);
   EXPECT_EQ(a.fresh_rtt(1 * kSeconds, 420 * kMillis), std::nullopt) << "echoed again: nothing new";

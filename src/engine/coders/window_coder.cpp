@@ -43,7 +43,7 @@ bool WindowCoder::member(const MessageId& id, const MessageState& st) const {
 const std::vector<std::uint8_t>* WindowCoder::image_of(const MessageId& id, Micros now) {
   if (auto it = images_.find(id); it != images_.end()) return &it->second;
   const MessageState* st = node_.tracker.find(id);
-  if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(now) ||
+  if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(node_.wall(now)) ||
       !window_eligible(*st->meta, node_.config.payload_size))
     return nullptr;
   auto fragments = node_.store->read_fragments(id, 0, st->meta->total_length);
@@ -182,8 +182,8 @@ std::vector<WindowCoder::Recovered> WindowCoder::solve(const StreamId& stream, M
       ++node_.stats.malformed[static_cast<std::size_t>(DecodeError::BadRange)];  // a polluted symbol
       continue;
     }
-    MessageMeta meta = meta_of(*d, now);
-    if (meta.expired_at(now)) continue;
+    MessageMeta meta = meta_of(*d, node_.wall(now));
+    if (meta.expired_at(node_.wall(now))) continue;
     const auto* payload = reinterpret_cast<const std::uint8_t*>(d->payload().data());
     out.push_back(Recovered{std::move(meta), std::vector<std::uint8_t>(payload, payload + d->payload().size())});
   }

@@ -27,7 +27,8 @@ class MessageExpiries {
     return id;
   }
 
-  // When the next one is due, on the engine's clock.
+  // When the next one is due, in Unix time (the caller turns it into `now`'s
+  // terms with the wall clock's offset).
   std::optional<Micros> next_due() const {
     if (by_expiry_.empty()) return std::nullopt;
     return static_cast<Micros>(by_expiry_.begin()->first) * kMillis;

@@ -13,11 +13,11 @@ void check_group(const std::string& group, const EngineConfig& config) {
 }
 
 // The absolute expiry of a request: given, or its lifetime from now.
-std::uint64_t expiry_of(std::uint64_t expiry_ms, std::uint32_t lifetime_ms, Micros now) {
-  const std::uint64_t at = expiry_ms != 0 ? expiry_ms : lifetime_ms != 0 ? to_unix_millis(now) + lifetime_ms : 0;
+std::uint64_t expiry_of(std::uint64_t expiry_ms, std::uint32_t lifetime_ms, Micros wall) {
+  const std::uint64_t at = expiry_ms != 0 ? expiry_ms : lifetime_ms != 0 ? to_unix_millis(wall) + lifetime_ms : 0;
   if (at == 0) return 0;
-  if (at <= to_unix_millis(now)) throw PublishError("expiry is in the past");
-  if (at - to_unix_millis(now) > kMaxExpiryAhead)
+  if (at <= to_unix_millis(wall)) throw PublishError("expiry is in the past");
+  if (at - to_unix_millis(wall) > kMaxExpiryAhead)
     throw PublishError("expiry is more than 24 days ahead (the wire carries it to the millisecond within 24.8 days); "
                        "publish without expiry and cancel the message when it is no longer wanted");
   return on_air_expiry(at);
@@ -59,7 +59,7 @@ MessageId Publisher::publish(const PublishRequest& r, Micros now) {
   if (r.replace && r.tag.empty()) throw PublishError("replace needs a tag: it supersedes older messages with the same tag");
   MessageMeta meta;
   meta.priority = r.priority;
-  meta.expiry_ms = expiry_of(r.expiry_ms, r.lifetime_ms, now);
+  meta.expiry_ms = expiry_of(r.expiry_ms, r.lifetime_ms, node_.wall(now));
   meta.history_window = r.history_window;
   meta.tag = r.tag;
   meta.replace = r.replace;
@@ -88,7 +88,7 @@ MessageId Publisher::cancel(const CancelRequest& c, Micros now) {
     throw PublishError("cancel names " + std::to_string(ranges.size() / 2) + " ranges of messages; at most " +
                        std::to_string(max_ranges) + " fit one cancel message");
   MessageMeta meta;
-  meta.expiry_ms = expiry_of(c.expiry_ms, 0, now);
+  meta.expiry_ms = expiry_of(c.expiry_ms, 0, node_.wall(now));
   meta.tag = c.tag;
   meta.replace = !c.tag.empty();
   meta.cancel = true;

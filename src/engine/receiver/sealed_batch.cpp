@@ -74,19 +74,20 @@ void Receiver::handle_sealed_batch(std::span<const std::span<const std::uint8_t>
 
 std::vector<MessageMeta> Receiver::manifests_ahead(std::span<const BatchItem> items, Micros now) const {
   std::vector<MessageMeta> metas;
+  const Micros wall = node_.wall(now);
   for (const BatchItem& item : items) {
     if (!item.usable) continue;
     MessageMeta meta;
     if (item.decoded.kind == wire::Kind::Data) {
-      meta = meta_of(item.decoded.data, now);
+      meta = meta_of(item.decoded.data, wall);
     } else if (item.decoded.kind == wire::Kind::Coded && node_.config.coding) {
-      meta = meta_of(item.decoded.coded, now);
+      meta = meta_of(item.decoded.coded, wall);
     } else {
       continue;
     }
     // Only data the handlers would take (handle_data, on_coded_symbol).
     if (!from_.subscribers.subscriptions().any(meta.id.group) && !node_.config.cache_unsubscribed) continue;
-    if (meta.expired_at(now)) continue;
+    if (meta.expired_at(wall)) continue;
     metas.push_back(std::move(meta));
   }
   return metas;

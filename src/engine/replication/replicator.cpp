@@ -12,10 +12,10 @@ namespace {
 
 // Our complete, unexpired messages by stream, as sequence-number ranges.
 std::map<StreamId, SeqRanges> holdings(const MessageTracker& tracker, const std::set<std::string>& groups,
-                                       Micros now) {
+                                       Micros wall) {
   std::map<StreamId, SeqRanges> held;
   tracker.for_each_complete([&](const MessageMeta& m) {
-    if (groups.contains(m.id.group) && !m.expired_at(now)) held[stream_of(m.id)].add(m.id.seq, m.id.seq + 1);
+    if (groups.contains(m.id.group) && !m.expired_at(wall)) held[stream_of(m.id)].add(m.id.seq, m.id.seq + 1);
   });
   return held;
 }
@@ -64,7 +64,7 @@ std::vector<std::uint8_t> Replicator::build_summary(const std::vector<std::strin
     s.add_wants(g);
     wanted.insert(g);
   }
-  for (const auto& [stream, ranges] : holdings(node_.tracker, wanted, now)) {
+  for (const auto& [stream, ranges] : holdings(node_.tracker, wanted, node_.wall(now))) {
     std::size_t held = 0;
     for (const auto& [b, e] : ranges.ranges()) held += wire::packed_pair(b, e);
     if (!budget.take(wire::summary_stream_size(stream.group, held, budget.limit()))) {
@@ -93,7 +93,7 @@ std::optional<Replicator::Pull> Replicator::on_summary(const wire::Summary& s, M
   const std::set<std::string> wants(peer.wants.begin(), peer.wants.end());
   std::vector<controllers::HeldMessage> held;
   node_.tracker.for_each_complete([&](const MessageMeta& m) {
-    if (wants.contains(m.id.group) && !m.expired_at(now)) held.push_back({m.id, m.total_length, m.priority});
+    if (wants.contains(m.id.group) && !m.expired_at(node_.wall(now))) held.push_back({m.id, m.total_length, m.priority});
   });
   std::sort(held.begin(), held.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
 
@@ -122,7 +122,7 @@ void Replicator::start_due_pushes(Micros now) {
     const PushTask task = pushes_.pending.begin()->second;
     pushes_.pending.erase(pushes_.pending.begin());
     const MessageState* st = node_.tracker.find(task.message);
-    if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(now)) continue;
+    if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(node_.wall(now))) continue;
     auto fragments = node_.store->fragment_offsets(task.message, 0, st->meta->total_length);
     // Random order, as for answers: two nodes pushing the same message to the
     // same peer start on different fragments, and the NTM drops the overlap.

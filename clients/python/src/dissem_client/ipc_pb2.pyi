@@ -169,6 +169,7 @@ class Event(_message.Message):
     CACHE_WRITE_FAILED: Event.Kind
     CLOCK_OFFSET_US_FIELD_NUMBER: _ClassVar[int]
     CLOCK_SKEW: Event.Kind
+    CLOCK_STEPPED: Event.Kind
     DATA_REFUSED_AS_ENDED: Event.Kind
     DETAIL_FIELD_NUMBER: _ClassVar[int]
     ENDED_CLAIM_CONTESTED: Event.Kind
@@ -377,7 +378,7 @@ class SetSilent(_message.Message):
     def __init__(self, silent: bool = ...) -> None: ...
 
 class Stats(_message.Message):
-    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "cache_paused", "cache_write_failures", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "fragments_unstored", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_ignored_silent", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "silent", "summaries_received", "summaries_sent", "supersession_refused"]
+    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "cache_paused", "cache_write_failures", "clock_divergence_us", "clock_steps", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "fragments_unstored", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_ignored_silent", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "silent", "summaries_received", "summaries_sent", "supersession_refused"]
     class IntegrityEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -399,6 +400,8 @@ class Stats(_message.Message):
     CACHE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     CACHE_PAUSED_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_FAILURES_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_DIVERGENCE_US_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_STEPS_FIELD_NUMBER: _ClassVar[int]
     CODING_FIELD_NUMBER: _ClassVar[int]
     DELIVERIES_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FRAGMENTS_FIELD_NUMBER: _ClassVar[int]
@@ -456,6 +459,8 @@ class Stats(_message.Message):
     cache_messages: int
     cache_paused: bool
     cache_write_failures: int
+    clock_divergence_us: int
+    clock_steps: int
     coding: CodingStats
     deliveries: int
     duplicate_fragments: int
@@ -506,7 +511,7 @@ class Stats(_message.Message):
     summaries_received: int
     summaries_sent: int
     supersession_refused: int
-    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ..., silent: bool = ..., requests_ignored_silent: _Optional[int] = ..., cache_write_failures: _Optional[int] = ..., fragments_unstored: _Optional[int] = ..., cache_paused: bool = ...) -> None: ...
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ..., silent: bool = ..., requests_ignored_silent: _Optional[int] = ..., cache_write_failures: _Optional[int] = ..., fragments_unstored: _Optional[int] = ..., cache_paused: bool = ..., clock_steps: _Optional[int] = ..., clock_divergence_us: _Optional[int] = ...) -> None: ...
 
 class Subscribe(_message.Message):
     __slots__ = ["group", "history", "min_priority", "name", "ordered", "reliable", "silent", "tags", "use_publisher_history"]

@@ -89,6 +89,7 @@ class EventKind(enum.IntEnum):
     CLOCK_SKEW = 9  # `peer`'s clock differs from ours past engine.max_clock_skew_ms (clock_offset_ms)
     CACHE_WRITE_FAILED = 10  # the cache refused a write (detail): the node takes no data until it can
     CACHE_RESUMED = 11  # the cache writes again
+    CLOCK_STEPPED = 12  # the host's system clock stepped (detail; clock_offset_ms: the step)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,8 +99,8 @@ class Event:
     group: str = ""  # MESSAGE_SKIPPED, MESSAGE_EVICTED, MESSAGE_REJECTED, FORGED_OWN_DATA
     publisher: int = 0
     seq: int = 0
-    clock_offset_ms: float = 0.0  # CLOCK_SKEW: the peer's clock minus ours
-    detail: str = ""  # CACHE_WRITE_FAILED: the cache's error
+    clock_offset_ms: float = 0.0  # CLOCK_SKEW: the peer's clock minus ours; CLOCK_STEPPED: the step
+    detail: str = ""  # CACHE_WRITE_FAILED: the cache's error; CLOCK_STEPPED: what the node did
 
 
 @dataclasses.dataclass(frozen=True)
@@ -222,6 +223,8 @@ class Stats:
     cache_paused: bool = False  # the cache cannot write (a full disk): the node takes no data
     cache_write_failures: int = 0  # writes the cache refused
     fragments_unstored: int = 0  # fragments dropped because the cache could not write
+    clock_steps: int = 0  # steps of the host's system clock seen
+    clock_divergence_us: int = 0  # system clock minus the node's wall time, still being slewed away
     forwards_queued: int = 0
     forwards_suppressed_ntm: int = 0
     summaries_sent: int = 0
