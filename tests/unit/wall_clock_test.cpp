@@ -84,13 +84,21 @@ TEST(WallClock, NeighboursThatSideWithOurTimeKeepItAndTheStepIsSlewed) {
   EXPECT_EQ(c.wall(kT0 + kSeconds), kT0 + kSeconds - 10 * kMillis);
 }
 
-TEST(WallClock, ASecondStepDuringASlewIsReportedAndTheClockSetBackEndsTheSlew) {
+// A clock whose system clock stepped an hour ahead at kT0 + 1 s and that has
+// slewed since; `now` ends `slewed_for` later.
+WallClock stepped_an_hour_ahead(Micros& now, Micros slewed_for) {
   WallClock c;
   c.on_system_clock(kT0, kT0, std::nullopt);
-  Micros now = kT0 + kSeconds;
-  ASSERT_TRUE(c.on_system_clock(now + kHour, now, std::nullopt));
-  now += 100 * kSeconds;
+  now = kT0 + kSeconds;
+  EXPECT_TRUE(c.on_system_clock(now + kHour, now, std::nullopt));
+  now += slewed_for;
   EXPECT_FALSE(c.on_system_clock(now + kHour, now, std::nullopt));
+  return c;
+}
+
+TEST(WallClock, ASecondStepDuringASlewIsReportedAndTheClockSetBackEndsTheSlew) {
+  Micros now = 0;
+  WallClock c = stepped_an_hour_ahead(now, 100 * kSeconds);
   const Micros slewed = c.wall(now) - now;
   EXPECT_NEAR(static_cast<double>(slewed), 1.01 * kSeconds, 1000.0);  // 1 % of 101 s
   // Set back by the hour: within a second of our wall time again, followed.
@@ -105,12 +113,8 @@ TEST(WallClock, ASecondStepDuringASlewIsReportedAndTheClockSetBackEndsTheSlew) {
 }
 
 TEST(WallClock, NeighboursMeasuredDuringASlewThatAgreeWithTheSystemClockEndItAtOnce) {
-  WallClock c;
-  c.on_system_clock(kT0, kT0, std::nullopt);
-  Micros now = kT0 + kSeconds;
-  ASSERT_TRUE(c.on_system_clock(now + kHour, now, std::nullopt));
-  now += 10 * kSeconds;
-  EXPECT_FALSE(c.on_system_clock(now + kHour, now, std::nullopt));
+  Micros now = 0;
+  WallClock c = stepped_an_hour_ahead(now, 10 * kSeconds);
   ASSERT_GT(c.divergence(), kHour - kSeconds);
   // A neighbour's clock, now measured, is where the system clock is.
   const Micros neighbour = kHour - (c.wall(now) - now);
