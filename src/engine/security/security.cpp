@@ -33,7 +33,10 @@ bool Security::admitted(const MessageMeta& meta) const {
 
 void Security::seal_outgoing(std::vector<std::uint8_t>& datagram, Micros now) {
   if (ctx_.config.security.network.empty()) return;
-  const auto& [epoch, key] = ctx_.config.security.sending(ctx_.config.security.network, to_unix_seconds(now));
+  // The epoch by Unix time (send_from is absolute); the counter by `now`,
+  // which never steps back.
+  const auto& [epoch, key] =
+      ctx_.config.security.sending(ctx_.config.security.network, to_unix_seconds(ctx_.wall(now)));
   // Strictly increasing, and at least the clock: it keeps increasing across
   // restarts, so receivers never take a new datagram for a replay.
   auth_counter_ = std::max(auth_counter_ + 1, static_cast<std::uint64_t>(std::max<Micros>(now, 0)));
@@ -141,7 +144,7 @@ void Security::sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& paylo
   if (keys->sign.empty())
     throw PublishError("group '" + meta.id.group + "' is keyed and this node holds no signing key for it");
   if (!keys->seal.empty()) {
-    const auto& [epoch, key] = ctx_.config.security.sending(keys->seal, to_unix_seconds(now));
+    const auto& [epoch, key] = ctx_.config.security.sending(keys->seal, to_unix_seconds(ctx_.wall(now)));
     // Unique without trusting the generator: (publisher, seq) never repeats
     // while the cache lives, the clock differs after a restart that lost it,
     // and the random part covers the rest.
@@ -153,7 +156,7 @@ void Security::sign_and_seal(MessageMeta& meta, std::vector<std::uint8_t>& paylo
   }
   meta.total_length = static_cast<std::uint32_t>(payload.size());
   meta.digest = wire::message_digest(payload);
-  const auto& [epoch, key] = ctx_.config.security.sending(keys->sign, to_unix_seconds(now));
+  const auto& [epoch, key] = ctx_.config.security.sending(keys->sign, to_unix_seconds(ctx_.wall(now)));
   meta.key_epoch = epoch;
   // The link to our previous message of the group, if this run of the
   // node signed it (engine/security/manifest_chain.h).
