@@ -1,7 +1,8 @@
 #include "engine/wall_clock.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace dissem::engine {
 namespace {
@@ -9,9 +10,8 @@ namespace {
 Micros magnitude(Micros t) { return t < 0 ? -t : t; }
 
 std::string describe(Micros divergence, bool adopted, bool peers_measured) {
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%+.1f s", static_cast<double>(divergence) / kSeconds);
-  std::string text = std::string("the system clock stepped ") + seconds + " from dissem's wall time; ";
+  std::string text =
+      fmt::format("the system clock stepped {:+.1f} s from dissem's wall time; ", static_cast<double>(divergence) / kSeconds);
   if (adopted) return text + "the neighbours' clocks agree with it: followed at once";
   text += peers_measured ? "the neighbours' clocks agree with dissem's time" : "no neighbour's clock is measured";
   return text + ": dissem's wall time moves towards it by 1 % of the time that passes";
@@ -25,17 +25,13 @@ std::optional<WallClock::Step> WallClock::on_system_clock(Micros system_now, Mic
   last_now_ = now;
   const Micros d = system_now - wall(now);
   if (magnitude(d) <= kClockFollow) {
-    offset_ += d;
-    divergence_ = 0;
-    in_step_ = false;
+    follow(d);
     return std::nullopt;
   }
   // The neighbours are nearer the system clock than our wall time: a
   // correction (a clock set right after boot, say), taken at once.
   if (peers_offset && magnitude(*peers_offset - d) + kClockFollow < magnitude(*peers_offset)) {
-    offset_ += d;
-    divergence_ = 0;
-    in_step_ = false;
+    follow(d);
     ++steps_;
     return Step{d, true, describe(d, true, true)};
   }
@@ -49,6 +45,12 @@ std::optional<WallClock::Step> WallClock::on_system_clock(Micros system_now, Mic
   if (!fresh) return std::nullopt;
   ++steps_;
   return Step{d, false, describe(d, false, peers_offset.has_value())};
+}
+
+void WallClock::follow(Micros d) {
+  offset_ += d;
+  divergence_ = 0;
+  in_step_ = false;
 }
 
 }  // namespace dissem::engine

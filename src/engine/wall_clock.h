@@ -55,6 +55,9 @@ class WallClock {
   std::optional<Step> on_system_clock(Micros system_now, Micros now, std::optional<Micros> peers_offset);
 
  private:
+  // Takes the whole difference `d` at once; no step is under way after it.
+  void follow(Micros d);
+
   Micros offset_ = 0;
   Micros divergence_ = 0;
   std::optional<Micros> last_now_;

@@ -176,14 +176,15 @@ std::vector<WindowCoder::Recovered> WindowCoder::solve(const StreamId& stream, M
   if (decoder == nullptr) return out;
   auto recovered = decoder->solve();
   streams_.update_memory(stream);
+  const Micros wall = node_.wall(now);
   for (const auto& r : recovered) {
     const auto d = parse_window_image(r.image, from_.limits);
     if (!d || d->group() != stream.group || d->publisher() != stream.publisher || d->seq() != r.seq) {
       ++node_.stats.malformed[static_cast<std::size_t>(DecodeError::BadRange)];  // a polluted symbol
       continue;
     }
-    MessageMeta meta = meta_of(*d, node_.wall(now));
-    if (meta.expired_at(node_.wall(now))) continue;
+    MessageMeta meta = meta_of(*d, wall);
+    if (meta.expired_at(wall)) continue;
     const auto* payload = reinterpret_cast<const std::uint8_t*>(d->payload().data());
     out.push_back(Recovered{std::move(meta), std::vector<std::uint8_t>(payload, payload + d->payload().size())});
   }
