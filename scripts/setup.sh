@@ -18,7 +18,7 @@ packages=(
   libpgm-dev openjdk-17-jdk-headless maven
   help2man adduser  # the manual pages (src/install.cmake); the package's system user
   prometheus        # promtool and a server for the metrics endpoint's tests (emulation/tests/test_metrics_prometheus.py)
-  faketime          # a daemon with a skewed clock (clients/python/tests/test_clock_skew.py)
+  faketime          # daemons with a skewed or stepped clock (clients/python/tests/test_clock_skew.py, test_clock_step.py)
 )
 
 source scripts/debian-packages.sh
