@@ -66,6 +66,7 @@ struct RawOptions {
   std::vector<std::string> radio_bps_node, gilbert_link;
   double turnaround_ms = 0, max_hold_ms = 0, duration = 0;
   bool default_disconnected = false;
+  bool ipv6 = false;
   // Options whose presence matters, not only their value.
   CLI::Option* cleanup_opt = nullptr;
   CLI::Option* prefix_opt = nullptr;
@@ -100,6 +101,7 @@ void add_options(CLI::App& app, RawOptions& r) {
                                   "Half-duplex: longest turn while others wait (0 = no limit)")
                        ->capture_default_str();
   app.add_flag("--default-disconnected", r.default_disconnected, "Links not set by the EEL pass nothing");
+  app.add_flag("--ipv6", r.ipv6, "IPv6 on: each node's emu0 also has a link-local address (off: IPv6 disabled)");
   app.add_option("--pcap-dir", r.pcap_dir, "Write n<i>.pcap per node (frames sent and received)");
   app.add_option("--stats-json", r.stats_json, "Write counters as JSON here at the end of the run");
   r.duration_opt = app.add_option("--duration", r.duration, "Stop after SECONDS (default: run until SIGTERM)");
@@ -188,6 +190,7 @@ void check_half_duplex(const RawOptions& r, EmuOptions& o) {
 void check_run(const RawOptions& r, EmuOptions& o) {
   o.default_disconnected = r.default_disconnected;
   if (!r.pcap_dir.empty()) o.pcap_dir = r.pcap_dir;
+  o.ipv6 = r.ipv6;
   if (!r.stats_json.empty()) o.stats_json = r.stats_json;
   if (r.duration_opt->count() > 0) {
     if (!std::isfinite(r.duration) || r.duration <= 0 || r.duration > 1e7)

@@ -42,6 +42,7 @@ struct EmuOptions {
   HalfDuplexParams half_duplex;
   bool default_disconnected = false;
   std::optional<std::string> pcap_dir;
+  bool ipv6 = false;  // link-local IPv6 on each node's emu0 (NetworkPlan::ipv6)
   std::optional<std::string> stats_json;
   std::optional<double> duration_s;
   std::uint32_t overhead_bytes = 0;

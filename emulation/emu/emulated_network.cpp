@@ -57,8 +57,18 @@ void EmulatedNetwork::build(const NetworkPlan& plan) {
     const NodeInfo& n = nodes_[i];
     // IPv6 off before any link is up, so no router solicitations, DAD or MLD
     // frames join the experiment's traffic ("all" also covers lo and emu0).
-    for (const char* scope : {"all", "default"})
-      write_sysctl_in_namespace(n.namespace_name, fmt::format("/proc/sys/net/ipv6/conf/{}/disable_ipv6", scope), "1");
+    // On, its link-local address is usable as soon as the link is up.
+    for (const char* scope : {"all", "default"}) {
+      const auto sysctl = [&](const char* name, const char* value) {
+        write_sysctl_in_namespace(n.namespace_name, fmt::format("/proc/sys/net/ipv6/conf/{}/{}", scope, name), value);
+      };
+      if (!plan.ipv6) {
+        sysctl("disable_ipv6", "1");
+        continue;
+      }
+      sysctl("accept_dad", "0");
+      sysctl("router_solicitations", "0");
+    }
     std::string commands = fmt::format("link set dev {} name {}\n", taps_[i].name(), kNodeInterface);
     commands.append(fmt::format("link set dev {} address {} mtu {}\n", kNodeInterface, format_mac(n.mac), kNodeMtu));
     commands.append(fmt::format("addr add {}/{} broadcast {} dev {}\n", n.address, plan.subnet.prefix_length,

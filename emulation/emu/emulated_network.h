@@ -28,6 +28,10 @@ struct NetworkPlan {
   std::size_t nodes = 0;
   Ipv4Subnet subnet;
   std::optional<std::string> pcap_dir;
+  // IPv6 on: each node's emu0 gets a link-local address, usable at once (no
+  // duplicate address detection, no router solicitations); its MLD reports
+  // then join the experiment's traffic. Off: IPv6 disabled in every namespace.
+  bool ipv6 = false;
 };
 
 struct NodeInfo {

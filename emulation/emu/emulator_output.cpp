@@ -47,7 +47,7 @@ Json config_json(const EmuOptions& o) {
   j["overhead_bytes"] = o.overhead_bytes;
   j["pcap_dir"] = json_or_null(o.pcap_dir);
   j["duration_s"] = json_or_null(o.duration_s);
-  j["ipv6"] = false;
+  j["ipv6"] = o.ipv6;
   return j;
 }
 

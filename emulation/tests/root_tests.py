@@ -5,6 +5,8 @@ broken set-up and they fail instead."""
 
 import os
 import subprocess
+import time
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +44,18 @@ def stop_processes(procs: list) -> None:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def start_dissemd(command: list, sock: Path, log: Path, what: str) -> subprocess.Popen:
+    """Starts `command` (dissemd and its arguments, behind `ip netns exec`
+    if it runs in a namespace) with its stderr in `log`, and waits up to 30 s
+    for its IPC socket `sock`; fails the test, with the log, if it does not
+    come. `what` names the daemon in that message."""
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(log, "wb"))
+    deadline = time.monotonic() + 30
+    while not sock.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if not sock.exists():
+        proc.kill()
+        pytest.fail(f"dissemd {what} did not start: " + log.read_text())
+    return proc

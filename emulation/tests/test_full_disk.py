@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from root_tests import build_dir, require_root, stop_processes
+from root_tests import build_dir, require_root, start_dissemd, stop_processes
 
 require_root("full disk test")
 
@@ -39,17 +39,9 @@ def small_disk():
 
 def _start(workdir: Path, name: str, cache: Path, port: int) -> tuple[subprocess.Popen, Path]:
     sock = workdir / f"{name}.sock"
-    log = workdir / f"{name}.log"
-    proc = subprocess.Popen([str(BUILD / "src" / "dissemd"), "--interface", "lo", "--port", str(port), "--cache",
-                             str(cache), "--socket", str(sock), "--log-level", "warn", "--set",
-                             "engine.link_capacity_bps=20000000"],
-                            stdout=subprocess.DEVNULL, stderr=open(log, "wb"))
-    deadline = time.monotonic() + 30
-    while not sock.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if not sock.exists():
-        proc.kill()
-        pytest.fail(f"dissemd {name} did not start: " + log.read_text())
+    proc = start_dissemd([str(BUILD / "src" / "dissemd"), "--interface", "lo", "--port", str(port), "--cache",
+                          str(cache), "--socket", str(sock), "--log-level", "warn", "--set",
+                          "engine.link_capacity_bps=20000000"], sock, workdir / f"{name}.log", name)
     return proc, sock
 
 

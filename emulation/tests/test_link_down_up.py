@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from root_tests import build_dir, require_root, stop_processes
+from root_tests import build_dir, require_root, start_dissemd, stop_processes
 
 require_root("link down/up test")
 
@@ -47,16 +47,10 @@ def pair(tmp_path):
 
 def _start(ns: str, dev: str, workdir: Path, name: str) -> tuple[subprocess.Popen, Path]:
     sock = workdir / f"{name}.sock"  # a private directory: dissemd refuses a shared one
-    proc = subprocess.Popen(["ip", "netns", "exec", ns, str(BUILD / "src" / "dissemd"), "--interface", dev,
-                             "--port", "47400", "--cache", str(workdir / f"{name}.db"), "--socket", str(sock),
-                             "--log-level", "warn", "--set", "engine.link_capacity_bps=4000000"],
-                            stdout=subprocess.DEVNULL, stderr=open(workdir / f"{name}.log", "wb"))
-    deadline = time.monotonic() + 30
-    while not sock.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if not sock.exists():
-        proc.kill()
-        pytest.fail(f"dissemd in {ns} did not start: " + (workdir / f"{name}.log").read_text())
+    proc = start_dissemd(["ip", "netns", "exec", ns, str(BUILD / "src" / "dissemd"), "--interface", dev,
+                          "--port", "47400", "--cache", str(workdir / f"{name}.db"), "--socket", str(sock),
+                          "--log-level", "warn", "--set", "engine.link_capacity_bps=4000000"],
+                         sock, workdir / f"{name}.log", f"{name} in {ns}")
     return proc, sock
 
 

@@ -110,6 +110,10 @@ fi
 wait_for_socket /run/dissem/dissemd.sock
 [[ $(stat -c '%G %a' /run/dissem/dissemd.sock) == "dissem 660" ]] ||
   fail "the service's socket is $(stat -c '%U:%G %a' /run/dissem/dissemd.sock), not group dissem, 660"
+sed -i 's/^level = .*/level = "debug"/' /etc/dissem/dissemd.toml
+reloaded=$(/usr/bin/dissem --socket /run/dissem/dissemd.sock reload) || fail "dissem reload: $reloaded"
+[[ $reloaded == *"applied: log.level"* ]] || fail "the reload did not apply log.level: $reloaded"
+echo "   dissem reload applied the edited /etc/dissem/dissemd.toml"
 
 echo "== clients: a user in the group dissem, with the installed dissem and no --socket"
 useradd --system --no-create-home --shell /usr/sbin/nologin --groups dissem "$client_user"

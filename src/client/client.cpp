@@ -326,6 +326,17 @@ void Client::set_silent(bool silent) {
   if (!impl_->call(m).has_ok()) impl_->fail_protocol("dissemd answered set_silent with something else");
 }
 
+ipc::ReloadReport Client::reload() {
+  ipc::ClientMessage m;
+  m.mutable_reload();
+  const auto response = impl_->call(m);
+  if (!response.has_reloaded()) impl_->fail_protocol("dissemd answered reload with something else");
+  const auto& r = response.reloaded();
+  return ipc::ReloadReport{{r.applied().begin(), r.applied().end()},
+                           {r.needs_restart().begin(), r.needs_restart().end()},
+                           r.keys()};
+}
+
 std::optional<ipc::LinkEventInfo> Client::next_link_event(std::chrono::milliseconds timeout) {
   if (!impl_->link_events.empty() || impl_->connection) return impl_->next(impl_->link_events, timeout);
   throw ConnectionError(impl_->closed_reason);

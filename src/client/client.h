@@ -111,6 +111,10 @@ class Client {
   // Radio silence (EMCON) for the whole node (engine::Node::set_silent):
   // true, and the daemon transmits nothing at all; false ends it.
   void set_silent(bool silent);
+  // The daemon reads its configuration and key files again (as on SIGHUP)
+  // and applies what can change while running. RequestError (Failed) names
+  // the key when it refuses the new configuration: nothing changed then.
+  ipc::ReloadReport reload();
 
   // The oldest pushed delivery (or event), waiting up to `timeout` for one.
   // nullopt on timeout. Throws ConnectionError once the connection is gone

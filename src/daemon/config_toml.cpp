@@ -12,8 +12,9 @@ config::DocumentKeys document_keys(DaemonConfig& config) {
   keys.type_of = [](const std::string& key) { return value_type(key); };
   keys.set = [&config](const std::string& key, const std::string& text) { set_value(config, key, text); };
   // [controllers] groups each decision point's keys in a sub-table
-  // (forwarding.name = ..., or [controllers.forwarding]).
-  keys.nested = {"controllers"};
+  // (forwarding.name = ..., or [controllers.forwarding]); [net] each
+  // interface's own link settings ([net.interface.wlan0]).
+  keys.nested = {"controllers", "net"};
   return keys;
 }
 

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
-#include <charconv>
+#include <fmt/format.h>
 #include <chrono>
 #include <filesystem>
 #include <limits>
-#include <random>
 #include <stdexcept>
 
 #include "daemon/listen_address.h"
@@ -20,62 +19,30 @@
 namespace dissem::daemon {
 namespace {
 
-constexpr const char* kNodeIdKey = "node_id";
-constexpr std::size_t kMaxBurst = 512;  // datagrams sent per pump before yielding to the event loop
+constexpr std::size_t kMaxBurst = 512;  // datagrams sent per pump and link before yielding to the event loop
 constexpr std::size_t kSendBatch = 64;  // datagrams per send_batch (one sendmmsg)
-
-std::uint64_t os_random64() {
-  std::random_device rd;
-  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-}
-
-NodeId settle_node_id(cache::Store& store, NodeId configured) {
-  if (configured != 0) {
-    store.set_state(kNodeIdKey, std::to_string(configured));
-    store.flush();
-    return configured;
-  }
-  if (auto saved = store.get_state(kNodeIdKey)) {
-    NodeId id = 0;
-    auto [ptr, ec] = std::from_chars(saved->data(), saved->data() + saved->size(), id);
-    if (ec == std::errc{} && id != 0) return id;
-  }
-  NodeId id = 0;
-  while (id == 0) id = static_cast<NodeId>(os_random64());
-  store.set_state(kNodeIdKey, std::to_string(id));
-  store.flush();
-  return id;
-}
 
 }  // namespace
 
-Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
-    : io_(io), config_(config), timer_(io) {
-  prepare_cache_files(config.cache.path);
-  auto store = cache::Store::open(config.cache.path, store_options(config));
-  const NodeId id = settle_node_id(*store, config.node.node_id);
-  std::uint32_t smallest_mtu = std::numeric_limits<std::uint32_t>::max();
-  for (const auto& name : config.net.interfaces) smallest_mtu = std::min(smallest_mtu, net::interface_mtu(name));
-  const auto engine_config = engine_config_for(config, id, os_random64(), smallest_mtu);
-  node_ = std::make_unique<engine::Node>(engine_config, std::move(store), clock_.now());
-  if (node_->silent()) {
+Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config, ConfigSource reread)
+    : io_(io), config_(config), reread_(std::move(reread)), timer_(io) {
+  links_.push_back(open_link(io, config, "main", clock_.now()));
+  for (const auto& name : own_link_interfaces(config.net)) links_.push_back(open_link(io, config, name, clock_.now()));
+  if (links_.size() > 1) {
+    std::vector<engine::Node*> nodes;
+    for (auto& l : links_) nodes.push_back(l.node.get());
+    bridge_ = std::make_unique<LinkBridge>(std::move(nodes));
+  }
+  const auto& engine_config = main().config();
+  // Radio silence holds for the whole host: every link keeps the main one's.
+  for (std::size_t i = 1; i < links_.size(); ++i)
+    if (links_[i].node->silent() != main().silent()) links_[i].node->set_silent(main().silent(), clock_.now());
+  if (main().silent()) {
     log(LogLevel::Warn, "radio silence (EMCON): this node transmits nothing until `dissem emcon off`{}",
-        engine_config.silent ? "" : " (kept from its last run)");
+        config.engine.silent ? "" : " (kept from its last run)");
     if (config.net.mode == NetMode::Multicast)
       log(LogLevel::Warn, "radio silence: joining {} makes the kernel send IGMP membership reports; under EMCON set "
                           "net.mode = \"broadcast\"", config.net.group);
-  }
-
-  for (const auto& name : config.net.interfaces) {
-    net::TransportConfig t;
-    t.interface = name;
-    t.mode = config.net.mode == NetMode::Broadcast ? net::Mode::Broadcast : net::Mode::Multicast;
-    t.group = config.net.group;
-    t.port = config.net.port;
-    t.ttl = static_cast<int>(config.net.ttl);
-    t.socket_buffer_bytes = config.net.socket_buffer_bytes;
-    t.offload = config.net.offload;
-    transports_.push_back(std::make_unique<net::UdpTransport>(io, t));
   }
 
   prepare_socket_directory(std::filesystem::path(config.ipc.socket).parent_path());
@@ -83,15 +50,11 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
   ic.path = config.ipc.socket;
   ic.mode = config.ipc.mode;
   ipc_ = std::make_unique<ipc::IpcServer>(io, ic, *this);
-  if (config.metrics.enabled) {
-    std::string why;
-    const auto at = parse_listen_address(config.metrics.listen, why);  // checked when the key was read
-    if (!at) throw std::runtime_error("metrics.listen: '" + config.metrics.listen + "': " + why);
-    metrics_ = std::make_unique<MetricsServer>(io, *at, [this] { return metrics_text(stats(), peers()); });
-    log(LogLevel::Info, "metrics: http://{}/metrics", config.metrics.listen);
-  }
-  log(LogLevel::Info, "node {:08x} on {} interface(s), port {}, fragments of {} bytes, cache {}, socket {}", id,
-      transports_.size(), config.net.port, engine_config.payload_size, config.cache.path, config.ipc.socket);
+  metrics_ = open_metrics(config.metrics);
+  for (const auto& l : links_)
+    log(LogLevel::Info, "{} link: {}", links_.size() > 1 ? l.name : std::string("the"), l.described);
+  log(LogLevel::Info, "socket {}{}", config.ipc.socket,
+      links_.size() > 1 ? "; messages are carried between the links where the other side subscribes" : "");
   const auto& c = engine_config.controllers;
   log(LogLevel::Info, "controllers: forwarding {}, replication {}, deletion {}{}{}", c.forwarding, c.replication,
       c.deletion, c.plugin_path.empty() ? "" : ", plugin ", c.plugin_path);
@@ -105,10 +68,21 @@ Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config)
 
 Daemon::~Daemon() { stop(); }
 
+std::unique_ptr<MetricsServer> Daemon::open_metrics(const MetricsSection& metrics) {
+  if (!metrics.enabled) return nullptr;
+  std::string why;
+  const auto at = parse_listen_address(metrics.listen, why);  // checked when the key was read
+  if (!at) throw std::runtime_error("metrics.listen: '" + metrics.listen + "': " + why);
+  auto server = std::make_unique<MetricsServer>(io_, *at, [this] { return metrics_text(stats(), peers()); });
+  log(LogLevel::Info, "metrics: http://{}/metrics", metrics.listen);
+  return server;
+}
+
 void Daemon::start() {
-  for (auto& t : transports_)
-    t->start([this](std::span<const std::uint8_t> bytes, const net::Endpoint&) { on_datagram(bytes); },
-             [this] { on_burst_end(); });
+  for (auto& l : links_)
+    for (auto& t : l.transports)
+      t->start([this, &l](std::span<const std::uint8_t> bytes, const net::Endpoint&) { on_datagram(l, bytes); },
+               [this, &l] { on_burst_end(l); });
   pump();
 }
 
@@ -118,21 +92,23 @@ void Daemon::stop() {
   timer_.cancel();
   metrics_.reset();
   ipc_->stop();
-  transports_.clear();
-  node_->store().flush();
+  for (auto& l : links_) {
+    l.transports.clear();
+    l.node->store().flush();
+  }
   log(LogLevel::Info, "stopped; cache committed");
 }
 
 // The transports drop our own looped-back datagrams (TransportConfig::drop_own).
-void Daemon::on_datagram(std::span<const std::uint8_t> bytes) {
+void Daemon::on_datagram(NodeLink& link, std::span<const std::uint8_t> bytes) {
   if (stopped_) return;
-  burst_.push_back(bytes);
+  link.burst.push_back(bytes);
 }
 
-void Daemon::on_burst_end() {
-  if (stopped_ || burst_.empty()) return;
-  node_->on_datagrams(burst_, clock_.now());
-  burst_.clear();
+void Daemon::on_burst_end(NodeLink& link) {
+  if (stopped_ || link.burst.empty()) return;
+  link.node->on_datagrams(link.burst, clock_.now());
+  link.burst.clear();
   pump_later();
 }
 
@@ -149,28 +125,48 @@ void Daemon::pump_later() {
 void Daemon::pump() {
   if (stopped_) return;
   const Micros now = clock_.now();
-  // The system clock, a few times a second: the engine's wall time follows
-  // it, or slews towards it after a step (engine/wall_clock.h).
-  if (now - system_clock_checked_ >= 250 * kMillis) {
-    system_clock_checked_ = now;
-    node_->on_system_clock(unix_now(), now);
+  // The system clock, a few times a second: the engines' wall time follows
+  // it, or slews towards it after a step (engine/wall_clock.h); the bridge
+  // follows what each network wants as often.
+  const bool quarter = now - system_clock_checked_ >= 250 * kMillis;
+  if (quarter) system_clock_checked_ = now;
+  for (auto& l : links_) {
+    if (quarter) l.node->on_system_clock(unix_now(), now);
+    if (now >= l.node->next_deadline()) l.node->on_timer(now);
   }
-  if (now >= node_->next_deadline()) node_->on_timer(now);
-  // The clock is read again for every datagram: at high rates the pacer's
-  // next slot is microseconds away, and one reading per pump would send one
-  // datagram per event-loop turn. The burst is bounded so received datagrams
-  // and IPC requests are not kept waiting behind a long send.
-  for (std::size_t budget = kMaxBurst; budget > 0;) {
-    const std::size_t wanted = std::min(kSendBatch, budget);
-    const std::size_t polled = send_due(wanted);
-    if (polled < wanted) break;
-    budget -= polled;
+  if (bridge_ && quarter)
+    for (const auto& c : bridge_->refresh(now))
+      log(LogLevel::Info, "bridge: {} group '{}' on link {} for the other links{}", c.started ? "hearing" : "no longer hearing",
+          c.group, links_[c.link].name, c.started ? " (someone there subscribes)" : "");
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    // The clock is read again for every datagram: at high rates the pacer's
+    // next slot is microseconds away, and one reading per pump would send
+    // one datagram per event-loop turn. The burst is bounded so received
+    // datagrams and IPC requests are not kept waiting behind a long send.
+    for (std::size_t budget = kMaxBurst; budget > 0;) {
+      const std::size_t wanted = std::min(kSendBatch, budget);
+      const std::size_t polled = send_due(links_[i], wanted);
+      if (polled < wanted) break;
+      budget -= polled;
+    }
+    route_deliveries(i);
+    route_events(links_[i]);
   }
-  while (auto m = node_->poll_delivery()) {
-    auto it = owner_.find(m->subscription);
+  send_link_events(now);
+  arm_timer();
+}
+
+void Daemon::route_deliveries(std::size_t index) {
+  engine::Node& node = *links_[index].node;
+  while (auto m = node.poll_delivery()) {
+    if (bridge_ && bridge_->on_delivery(index, *m, clock_.now())) continue;  // carried between the links
+    auto it = index == 0 ? owner_.find(m->subscription) : owner_.end();
     if (it != owner_.end()) ipc_->deliver(it->second, m->subscription, *m);
   }
-  while (auto e = node_->poll_event()) {
+}
+
+void Daemon::route_events(NodeLink& link) {
+  while (auto e = link.node->poll_event()) {
     // Link events go to the clients watching links, by their own watches.
     if (e->kind == engine::Event::Kind::LinkChanged) continue;
     if (e->kind == engine::Event::Kind::ForgedOwnData) {
@@ -198,21 +194,19 @@ void Daemon::pump() {
     }
     ipc_->broadcast_event(*e);
   }
-  send_link_events(now);
-  arm_timer();
 }
 
-std::size_t Daemon::send_due(std::size_t limit) {
+std::size_t Daemon::send_due(NodeLink& link, std::size_t limit) {
   outgoing_.clear();
   outgoing_bytes_.clear();
   while (outgoing_.size() < limit) {
-    auto d = node_->poll_datagram(clock_.now());
+    auto d = link.node->poll_datagram(clock_.now());
     if (!d) break;
     outgoing_.push_back(std::move(*d));
   }
   for (const auto& d : outgoing_) outgoing_bytes_.emplace_back(d.bytes);
   if (!outgoing_bytes_.empty())
-    for (auto& t : transports_) t->send_batch(outgoing_bytes_);
+    for (auto& t : link.transports) t->send_batch(outgoing_bytes_);
   return outgoing_.size();
 }
 
@@ -220,7 +214,8 @@ std::size_t Daemon::send_due(std::size_t limit) {
 // handler), which per received datagram is a large share of the daemon's
 // work: keep the pending wait unless the engine now needs to wake earlier.
 void Daemon::arm_timer() {
-  const Micros deadline = node_->next_deadline();
+  Micros deadline = std::numeric_limits<Micros>::max();
+  for (const auto& l : links_) deadline = std::min(deadline, l.node->next_deadline());
   if (armed_for_ != 0 && armed_for_ <= deadline) return;
   const Micros now = clock_.now();
   const Micros wait = std::clamp<Micros>(deadline - now, 0, 10 * kSeconds);
@@ -236,21 +231,23 @@ void Daemon::arm_timer() {
 MessageId Daemon::publish(ipc::ClientId, const engine::PublishRequest& request) {
   // Node::publish commits the message to the cache before it returns: the
   // acknowledgement the IPC server sends next is for a durable message.
-  const MessageId id = node_->publish(request, clock_.now());
+  const MessageId id = main().publish(request, clock_.now());
   pump_later();
   return id;
 }
 
 MessageId Daemon::cancel(ipc::ClientId, const engine::CancelRequest& request) {
-  const MessageId id = node_->cancel(request, clock_.now());
+  const MessageId id = main().cancel(request, clock_.now());
   pump_later();
   return id;
 }
 
 engine::SubscriptionId Daemon::subscribe(ipc::ClientId client, const std::string& group,
                                          const engine::SubscriptionOptions& options) {
-  const auto id = node_->subscribe(group, options, clock_.now());
+  const auto id = main().subscribe(group, options, clock_.now());
   owner_[id] = client;
+  group_of_[id] = group;
+  update_local_groups();
   // Cached history is delivered after the acknowledgement has gone out.
   pump_later();
   return id;
@@ -260,37 +257,44 @@ void Daemon::unsubscribe(ipc::ClientId client, engine::SubscriptionId id) {
   auto it = owner_.find(id);
   if (it == owner_.end() || it->second != client)
     throw std::invalid_argument("subscription " + std::to_string(id) + " is not one of this client's");
-  node_->unsubscribe(id, clock_.now());
+  main().unsubscribe(id, clock_.now());
   owner_.erase(it);
+  group_of_.erase(id);
+  update_local_groups();
 }
 
 void Daemon::acknowledge(ipc::ClientId client, engine::SubscriptionId id, const MessageId& message) {
   auto it = owner_.find(id);
   if (it == owner_.end() || it->second != client)
     throw std::invalid_argument("subscription " + std::to_string(id) + " is not one of this client's");
-  node_->acknowledge(id, message, clock_.now());
+  main().acknowledge(id, message, clock_.now());
 }
 
 bool Daemon::delete_subscription(ipc::ClientId, const std::string& name) {
-  return node_->delete_subscription(name, clock_.now());
+  return main().delete_subscription(name, clock_.now());
 }
 
 void Daemon::request_history(ipc::ClientId, const std::string& group, std::uint32_t count) {
-  node_->request_history(group, count, clock_.now());
+  main().request_history(group, count, clock_.now());
   pump_later();
 }
 
-std::optional<engine::Delivery> Daemon::get(ipc::ClientId, const MessageId& id) { return node_->get(id, clock_.now()); }
+std::optional<engine::Delivery> Daemon::get(ipc::ClientId, const MessageId& id) { return main().get(id, clock_.now()); }
 
 std::vector<engine::CachedMessage> Daemon::list(ipc::ClientId, const engine::ListRequest& request) {
-  return node_->list(request);
+  return main().list(request);
 }
 
 ipc::StatsSnapshot Daemon::stats() {
   ipc::StatsSnapshot s;
-  s.engine = node_->stats();
-  s.cache_bytes = node_->store().total_bytes();
-  s.cache_messages = node_->store().message_count();
+  s.engine = main().stats();
+  s.cache_bytes = main().store().total_bytes();
+  s.cache_messages = main().store().message_count();
+  for (std::size_t i = 1; i < links_.size(); ++i) {
+    ipc::LinkStats own{links_[i].name, links_[i].node->stats(), links_[i].node->store().total_bytes(),
+                       links_[i].node->store().message_count()};
+    s.links.push_back(std::move(own));
+  }
   const ProcessMemory m = process_memory();
   s.rss_bytes = m.rss_bytes;
   s.peak_rss_bytes = m.peak_rss_bytes;
@@ -300,7 +304,11 @@ ipc::StatsSnapshot Daemon::stats() {
 std::vector<ipc::PeerInfo> Daemon::peers() {
   std::vector<ipc::PeerInfo> out;
   const Micros now = clock_.now();
-  for (const auto& link : node_->links(now)) out.push_back(ipc::peer_info(link, now));
+  for (std::size_t i = 0; i < links_.size(); ++i)
+    for (const auto& link : links_[i].node->links(now)) {
+      out.push_back(ipc::peer_info(link, now));
+      if (i > 0) out.back().link = links_[i].name;
+    }
   return out;
 }
 
@@ -309,31 +317,51 @@ void Daemon::watch_links(ipc::ClientId client, bool watch, const std::optional<e
     link_watchers_.forget(client);
     return;
   }
-  link_watchers_.watch(client, thresholds.value_or(node_->config().link_thresholds));
+  link_watchers_.watch(client, thresholds.value_or(main().config().link_thresholds));
   pump_later();  // the neighbours as they are, after the Ok has gone out
 }
 
 void Daemon::send_link_events(Micros now) {
   if (!link_watchers_.due(now)) return;
-  for (const auto& [client, e] : link_watchers_.evaluate(node_->links(now), now))
-    ipc_->link_event(client, ipc::LinkEventInfo{e.kind, ipc::peer_info(e.link, now)});
+  // Every link's neighbours: each is heard on one link only.
+  std::vector<engine::LinkSample> samples;
+  std::unordered_map<NodeId, std::string> on_link;
+  for (std::size_t i = 0; i < links_.size(); ++i)
+    for (auto& sample : links_[i].node->links(now)) {
+      if (i > 0) on_link[sample.node] = links_[i].name;
+      samples.push_back(std::move(sample));
+    }
+  for (const auto& [client, e] : link_watchers_.evaluate(samples, now)) {
+    ipc::PeerInfo peer = ipc::peer_info(e.link, now);
+    if (const auto it = on_link.find(peer.node); it != on_link.end()) peer.link = it->second;
+    ipc_->link_event(client, ipc::LinkEventInfo{e.kind, std::move(peer)});
+  }
 }
 
 void Daemon::set_silent(ipc::ClientId, bool silent) {
-  node_->set_silent(silent, clock_.now());
+  for (auto& l : links_) l.node->set_silent(silent, clock_.now());
   pump_later();  // silence ended: the beacon and the requests due now go
+}
+
+void Daemon::update_local_groups() {
+  if (!bridge_) return;
+  std::set<std::string> groups;
+  for (const auto& [id, group] : group_of_) groups.insert(group);
+  bridge_->set_local_groups(std::move(groups));
 }
 
 void Daemon::client_closed(ipc::ClientId client) {
   link_watchers_.forget(client);
   for (auto it = owner_.begin(); it != owner_.end();) {
     if (it->second == client) {
-      node_->unsubscribe(it->first, clock_.now());
+      main().unsubscribe(it->first, clock_.now());
+      group_of_.erase(it->first);
       it = owner_.erase(it);
     } else {
       ++it;
     }
   }
+  update_local_groups();
 }
 
 }  // namespace dissem::daemon

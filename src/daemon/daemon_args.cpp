@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "daemon/config_toml.h"
 #include "daemon/daemon_keys.h"
+#include "daemon/interface_keys.h"
 
 namespace dissem::daemon {
 namespace {
@@ -44,7 +45,10 @@ void add_options(CLI::App& app, CommandLine& line) {
       "Precedence, later winning: defaults, --config, each --set in order, then the direct flags.\n"
       "Keys: node.*, net.*, cache.*, ipc.*, log.*, security.*, engine.*, controllers.*\n"
       "--print-config lists them all; dissemd.example.toml explains each (docs/ in the sources,\n"
-      "share/doc/dissem/examples/ when installed).");
+      "share/doc/dissem/examples/ when installed).\n"
+      "SIGHUP (or `dissem reload`) reads the configuration and key files again and applies what can\n"
+      "change while running (log.level, security.*, metrics.*, ipc.mode, some engine keys); it names\n"
+      "the rest as needing a restart. SIGTERM or SIGINT commit the cache and stop.");
   app.add_option("--config", line.config_file, "TOML configuration file")->type_name("FILE");
   app.add_option("--set", line.assignments, "section.key=value, e.g. engine.payload_size=1200 (repeatable)")
       ->type_name("KEY=VALUE")
@@ -76,8 +80,10 @@ DaemonConfig build_config(const CommandLine& line, const RuntimeEnvironment& env
   if (!line.interfaces.empty()) set_value(config, "net.interfaces", join_interfaces(line.interfaces));
   for (const auto& d : line.direct)
     if (d.value) set_value(config, d.key, *d.value);
-  // What one key cannot tell alone (a decision point set to "plugin" needs
-  // plugin.path); the plugin itself is loaded, and checked, at start-up.
+  // What one key cannot tell alone: an interface's own table names one of
+  // net.interfaces; a decision point set to "plugin" needs plugin.path (the
+  // plugin itself is loaded, and checked, at start-up).
+  check_interface_links(config.net);
   try {
     controllers::check_settings(config.engine.controllers);
   } catch (const controllers::SettingsError& e) {

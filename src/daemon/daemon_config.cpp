@@ -64,6 +64,23 @@ std::uint32_t payload_for_mtu(std::uint32_t mtu, bool keyed) {
   return std::min(mtu - reserve, kMax);
 }
 
+LinkSettings NetSection::link(const std::string& name) const {
+  LinkSettings out{mode, group, port, ttl};
+  const auto it = interface_links.find(name);
+  if (it == interface_links.end()) return out;
+  const InterfaceLink& own = it->second;
+  if (own.mode) out.mode = *own.mode;
+  if (own.group) out.group = *own.group;
+  if (own.port) out.port = *own.port;
+  if (own.ttl) out.ttl = *own.ttl;
+  return out;
+}
+
+bool NetSection::separate(const std::string& name) const {
+  const auto it = interface_links.find(name);
+  return it != interface_links.end() && it->second.link_capacity_bps.has_value();
+}
+
 engine::SecurityConfig load_security(const SecuritySection& section) {
   engine::SecurityConfig out;
   if (!section.network_key_file.empty())
@@ -71,6 +88,9 @@ engine::SecurityConfig load_security(const SecuritySection& section) {
   for (const auto& g : section.group_keys)
     out.groups.emplace(g.group, read_group_keys(g.group, g.prefix, "security.group_keys"));
   out.send_from = section.send_from;
+  out.revoked_epochs = section.revoked_epochs;
+  out.revoked_publishers.insert(section.revoked_publishers.begin(), section.revoked_publishers.end());
+  if (const auto why = engine::security_problem(out); !why.empty()) throw ConfigError("security.revoked_epochs: " + why);
   return out;
 }
 
@@ -80,11 +100,9 @@ engine::EngineConfig engine_config_for(const DaemonConfig& config, NodeId node_i
   engine::EngineConfig e = config.engine;
   e.node_id = node_id;
   if (e.seed == 0) e.seed = fresh_seed;
-  if (!config.security.empty()) {
-    engine::SecurityConfig loaded = load_security(config.security);
-    e.security.network = std::move(loaded.network);
-    e.security.groups = std::move(loaded.groups);
-  }
+  engine::SecurityConfig loaded = load_security(config.security);  // revocations hold in an open network too
+  loaded.replay_window_us = e.security.replay_window_us;
+  e.security = std::move(loaded);
   if (e.payload_size == 0) e.payload_size = payload_for_mtu(smallest_mtu, !e.security.empty());
   return e;
 }

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,12 +38,43 @@ struct NodeSection {
   bool operator==(const NodeSection&) const = default;
 };
 
+// What one interface uses instead of [net]'s values: a table
+// [net.interface.NAME] (daemon/interface_keys.h). A node may use IPv4 on one
+// interface and IPv6 on another, or another port or group per network.
+struct InterfaceLink {
+  std::optional<NetMode> mode;
+  std::optional<std::string> group;
+  std::optional<std::uint16_t> port;
+  std::optional<std::uint32_t> ttl;
+  // A link of its own: this interface gets its own node (engine) with this
+  // capacity, its own pacer, queues, neighbours, beacons, requests and
+  // repairs, and its own cache beside cache.path; the daemon carries
+  // messages between its links where the other side wants them
+  // (daemon/link_bridge.h). Without it the interface shares the main link.
+  std::optional<std::uint64_t> link_capacity_bps;
+  std::optional<std::uint32_t> payload_size;  // that link's fragments (0: sized to the MTU)
+  bool operator==(const InterfaceLink&) const = default;
+};
+
+// The link settings one interface runs with.
+struct LinkSettings {
+  NetMode mode = NetMode::Multicast;
+  std::string group;
+  std::uint16_t port = 0;
+  std::uint32_t ttl = 1;
+  // IPv6: multicast to a group of link-local scope (ff02::/16) from the
+  // interface's link-local address, with 40-byte IP headers.
+  bool ipv6() const { return mode == NetMode::Multicast && group.find(':') != std::string::npos; }
+};
+
 struct NetSection {
   // Loopback by default: a daemon started without configuration talks only
   // to daemons on this host and never sends by the default route.
   std::vector<std::string> interfaces{"lo"};
   NetMode mode = NetMode::Multicast;
-  std::string group = "239.255.42.99";  // organisation-local scope (RFC 2365)
+  // Organisation-local scope (RFC 2365); or IPv6 of link-local scope, such
+  // as ff02::4242 (IPv6 multicast does not run on lo: give an interface).
+  std::string group = "239.255.42.99";
   std::uint16_t port = 42424;
   std::uint32_t ttl = 1;  // multicast hops; 1 = the local link only
   // SO_RCVBUF/SO_SNDBUF request per socket; the kernel caps it at
@@ -50,7 +83,13 @@ struct NetSection {
   // UDP segmentation and receive offload (GSO/GRO): fewer system calls per
   // datagram, the same datagrams on the wire. Off for drivers that mishandle them.
   bool offload = true;
+  std::map<std::string, InterfaceLink> interface_links;  // by interface name; each must be in `interfaces`
   bool operator==(const NetSection&) const = default;
+
+  // Interface `name`'s own settings where it has them, else these.
+  LinkSettings link(const std::string& name) const;
+  // Whether `name` is a link of its own (its table sets link_capacity_bps).
+  bool separate(const std::string& name) const;
 };
 
 struct CacheSection {
@@ -88,8 +127,8 @@ struct GroupKeyFiles {
 };
 
 // Where the keys are (daemon/key_files.h); never the keys themselves. They
-// are read at start-up, by engine_config_for. Nothing configured: an open
-// network.
+// are read at start-up, by engine_config_for, and again at each reload
+// (daemon/config_reload.h). Nothing configured: an open network.
 struct SecuritySection {
   std::string network_key_file;             // "" = datagrams not authenticated
   std::vector<GroupKeyFiles> group_keys;    // "GROUP=PREFIX" in the text form
@@ -97,6 +136,11 @@ struct SecuritySection {
   // seconds; "EPOCH=SECONDS" in the text form). Until then they are only
   // accepted: a rotation installs them everywhere first, then all switch.
   std::map<std::uint32_t, std::uint64_t> send_from;
+  // Revocation (engine/security/security_config.h): epochs whose keys are no
+  // longer trusted, and node ids whose datagrams and new messages are
+  // refused. Applied by a reload (SIGHUP, `dissem reload`) like any key.
+  std::set<std::uint32_t> revoked_epochs;
+  std::set<std::uint32_t> revoked_publishers;
   bool empty() const { return network_key_file.empty() && group_keys.empty(); }
   bool operator==(const SecuritySection&) const = default;
 };
@@ -138,6 +182,10 @@ struct RuntimeEnvironment {
 // one owned by another user, since anyone can create names in /tmp).
 DaemonConfig default_config(const RuntimeEnvironment& env);
 
+// IPv6's header is this much longer than IPv4's: an IPv6 interface sizes
+// fragments as an IPv4 one with that much smaller an MTU.
+constexpr std::uint32_t kIpv6ExtraHeader = 20;
+
 // Bytes of a datagram that are not fragment payload when the payload is
 // sized to the link: IPv4 (20) + UDP (8) + our header with room for a group
 // name of about 30 characters (see docs/protocol.md). A 1500-byte Ethernet
@@ -152,9 +200,10 @@ constexpr std::uint32_t kSecurityReserve = 112;
 // `keyed`: any key is configured, so kSecurityReserve more is kept free.
 std::uint32_t payload_for_mtu(std::uint32_t mtu, bool keyed = false);
 
-// The keys the section names, read from their files. Throws ConfigError
-// naming the key (security.network_key_file, security.group_keys), the file
-// and the line.
+// The keys the section names, read from their files, with its send_from
+// times and revocations. Throws ConfigError naming the key
+// (security.network_key_file, security.group_keys, the file and the line;
+// security.revoked_epochs when it leaves some kind of key no epoch).
 engine::SecurityConfig load_security(const SecuritySection& section);
 
 // The EngineConfig to construct the Node with: `node_id` (configured or

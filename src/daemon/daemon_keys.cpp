@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "config/key_table.h"
+#include "daemon/interface_keys.h"
 #include "daemon/key_files.h"
 #include "daemon/listen_address.h"
 
@@ -24,13 +25,6 @@ constexpr std::size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 std::string path_value(const std::string& key, const std::string& text) {
   if (text.empty()) refuse(key, "must not be empty");
   return parse_text(key, text);
-}
-
-std::string group_value(const std::string& key, const std::string& text) {
-  in_addr addr{};
-  if (inet_pton(AF_INET, text.c_str(), &addr) != 1) refuse(key, "'" + text + "' is not an IPv4 address");
-  if ((ntohl(addr.s_addr) >> 28) != 0xE) refuse(key, "'" + text + "' is not a multicast address (224.0.0.0/4)");
-  return text;
 }
 
 // Names as the kernel allows them (dev_valid_name): up to IFNAMSIZ-1 bytes,
@@ -120,6 +114,31 @@ std::string send_from_text(const std::map<std::uint32_t, std::uint64_t>& items) 
   return out;
 }
 
+// "1,2,0x2a": whole numbers from 1 to `max`, each once, decimal or 0x hex
+// (node ids are shown in hex); "" is none.
+std::set<std::uint32_t> number_set_value(const std::string& key, const std::string& text, const std::string& what) {
+  std::set<std::uint32_t> out;
+  std::size_t start = 0;
+  while (!text.empty()) {
+    const auto comma = text.find(',', start);
+    const std::string_view item = std::string_view(text).substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const bool hex = item.starts_with("0x") || item.starts_with("0X");
+    const auto n = read_whole_number(hex ? item.substr(2) : item, hex ? 16 : 10);
+    if (!n || *n == 0 || *n > std::numeric_limits<std::uint32_t>::max())
+      refuse(key, "'" + std::string(item) + "' is not " + what + " (1 to 4294967295, or 0x hex)");
+    if (!out.insert(static_cast<std::uint32_t>(*n)).second) refuse(key, std::string(item) + " is listed twice");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string number_set_text(const std::set<std::uint32_t>& items) {
+  std::string out;
+  for (const auto n : items) out += (out.empty() ? "" : ",") + std::to_string(n);
+  return out;
+}
+
 // Permission bits are octal by convention, so the value is a string of octal
 // digits ("0660"): a TOML integer 660 would silently mean something else.
 std::uint32_t mode_value(const std::string& key, const std::string& text) {
@@ -161,13 +180,9 @@ const Table& daemon_keys() {
        [](C& c, const S& k, const S& v) { c.net.interfaces = interfaces_value(k, v); },
        [](const C& c) { return join(c.net.interfaces); }),
       entry("net.mode", ValueType::String,
-       [](C& c, const S& k, const S& v) {
-         if (v == "broadcast") c.net.mode = NetMode::Broadcast;
-         else if (v == "multicast") c.net.mode = NetMode::Multicast;
-         else refuse(k, "'" + v + "' is not broadcast or multicast");
-       },
+       [](C& c, const S& k, const S& v) { c.net.mode = net_mode_value(k, v); },
        [](const C& c) { return S(to_string(c.net.mode)); }),
-      entry("net.group", ValueType::String, [](C& c, const S& k, const S& v) { c.net.group = group_value(k, v); },
+      entry("net.group", ValueType::String, [](C& c, const S& k, const S& v) { c.net.group = multicast_group_value(k, v); },
        [](const C& c) { return c.net.group; }),
       entry("net.port", ValueType::Integer,
        [](C& c, const S& k, const S& v) { c.net.port = static_cast<std::uint16_t>(whole(k, v, 1, 65535)); },
@@ -236,6 +251,12 @@ const Table& daemon_keys() {
       entry("security.send_from", ValueType::StringList,
        [](C& c, const S& k, const S& v) { c.security.send_from = send_from_value(k, v); },
        [](const C& c) { return send_from_text(c.security.send_from); }),
+      entry("security.revoked_epochs", ValueType::StringList,
+       [](C& c, const S& k, const S& v) { c.security.revoked_epochs = number_set_value(k, v, "a key epoch"); },
+       [](const C& c) { return number_set_text(c.security.revoked_epochs); }),
+      entry("security.revoked_publishers", ValueType::StringList,
+       [](C& c, const S& k, const S& v) { c.security.revoked_publishers = number_set_value(k, v, "a node id"); },
+       [](const C& c) { return number_set_text(c.security.revoked_publishers); }),
   });
   return keys;
 }
@@ -273,6 +294,7 @@ void set_engine_value(DaemonConfig& config, const std::string& name, const std::
 bool is_engine_key(const std::string& name) { return engine::config_key_table().find(name) != nullptr; }
 
 void set_any_value(DaemonConfig& config, const std::string& key, const std::string& text) {
+  if (key.starts_with(kInterfacePrefix)) return set_interface_value(config, key, text);
   if (key.rfind(kEnginePrefix, 0) == 0) return set_engine_value(config, key.substr(kEnginePrefix.size()), text);
   if (key.rfind(kControllersPrefix, 0) == 0)
     return set_controllers_value(config, key.substr(kControllersPrefix.size()), text);
@@ -303,6 +325,7 @@ void apply_assignment(DaemonConfig& config, const std::string& assignment) {
 }
 
 std::optional<ValueType> value_type(const std::string& key) {
+  if (key.starts_with(kInterfacePrefix)) return interface_key_type(key);
   if (key.rfind(kEnginePrefix, 0) == 0) {
     if (is_engine_key(key.substr(kEnginePrefix.size()))) return ValueType::Scalar;
     return std::nullopt;
@@ -318,7 +341,15 @@ std::optional<ValueType> value_type(const std::string& key) {
 
 std::vector<KeyValue> describe(const DaemonConfig& config) {
   std::vector<KeyValue> out;
-  for (const auto& k : daemon_keys().entries()) out.push_back({k.name, k.info, k.field.get(config)});
+  bool interfaces_described = false;
+  for (const auto& k : daemon_keys().entries()) {
+    // The [net.interface.NAME] tables print within [net], after its keys.
+    if (!interfaces_described && !k.name.starts_with("net.") && !out.empty() && out.back().key.starts_with("net.")) {
+      for (auto& kv : describe_interface_links(config)) out.push_back(std::move(kv));
+      interfaces_described = true;
+    }
+    out.push_back({k.name, k.info, k.field.get(config)});
+  }
   for (const auto& [name, text] : engine::describe_config(config.engine)) {
     if (name == "node_id") continue;
     out.push_back({std::string(kEnginePrefix) + name, ValueType::Scalar, text});

@@ -1,6 +1,8 @@
 // dissemd: one per host. Parses the configuration (a bad key stops start-up
 // with a message naming it), runs the daemon until SIGINT or SIGTERM, then
-// commits the cache and exits 0.
+// commits the cache and exits 0. SIGHUP reads the same command line's
+// configuration and key files again (daemon/config_reload.h); a refused
+// reload is logged and the running settings stay.
 #include <malloc.h>
 
 #include <boost/asio/io_context.hpp>
@@ -8,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <functional>
 
 #include <google/protobuf/stubs/logging.h>
 
@@ -54,12 +57,26 @@ int main(int argc, char** argv) {
   log_threshold() = args.config.log.level;
   try {
     boost::asio::io_context io;
-    Daemon daemon(io, args.config);
+    Daemon daemon(io, args.config, [argc, argv] { return parse_daemon_args(argc, argv).config; });
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+    boost::asio::signal_set hangups(io, SIGHUP);
+    std::function<void(const boost::system::error_code&, int)> on_hangup =
+        [&](const boost::system::error_code& ec, int) {
+          if (ec) return;
+          log(LogLevel::Info, "signal SIGHUP: reloading the configuration");
+          try {
+            daemon.reload(0);
+          } catch (const std::exception& e) {
+            log(LogLevel::Error, "reload refused, running settings kept: {}", e.what());
+          }
+          hangups.async_wait(on_hangup);
+        };
+    hangups.async_wait(on_hangup);
     signals.async_wait([&](const boost::system::error_code& ec, int signo) {
       if (ec) return;
       log(LogLevel::Info, "signal {}: stopping", signo);
       daemon.stop();
+      hangups.cancel();
       io.stop();
     });
     daemon.start();

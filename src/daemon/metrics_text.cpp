@@ -102,6 +102,7 @@ void add_leaf(Families& out, const std::string& path, const Json& v) {
 
 void add_counters(Families& out, const Json& stats) {
   for (const auto& [section, value] : stats.items()) {
+    if (section == "links") continue;  // links of their own: dissem stats --json has them; the main link's here
     if (section == "traffic") {
       for (const auto& [kind, directions] : value.items())
         for (const auto& [direction, units] : directions.items())

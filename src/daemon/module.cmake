@@ -14,7 +14,9 @@ set(DAEMON_CONFIG_SRCS
     ${CMAKE_CURRENT_LIST_DIR}/key_files_write.cpp
     ${CMAKE_CURRENT_LIST_DIR}/config_toml.cpp
     ${CMAKE_CURRENT_LIST_DIR}/daemon_args.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/listen_address.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/listen_address.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/config_reload.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/interface_keys.cpp)
 add_library(dissem_daemon_config STATIC ${DAEMON_CONFIG_SRCS})
 target_include_directories(dissem_daemon_config PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)
 target_include_directories(dissem_daemon_config PRIVATE ${DISSEM_TOMLPP_INCLUDE} ${DISSEM_CLI11_INCLUDE})

@@ -1,6 +1,7 @@
 #include "engine/config_keys.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 namespace dissem::engine {
@@ -142,6 +143,17 @@ void apply_config_assignment(EngineConfig& config, const std::string& assignment
 
 std::vector<std::pair<std::string, std::string>> describe_config(const EngineConfig& config) {
   return config_key_table().describe(config);
+}
+
+bool live_config_key(std::string_view key) {
+  // Read from the configuration at each use, never derived into state at
+  // start-up (checked where each is used): a running node takes them as
+  // they come.
+  static constexpr std::array<std::string_view, 9> kLive = {
+      "request_probability", "traffic_gate_fraction", "serve_gate_fraction", "mfr_budget_fraction",
+      "serve_requests",      "use_traffic_memory",    "cache_unsubscribed",  "cache_full",
+      "max_clock_skew_ms"};
+  return std::find(kLive.begin(), kLive.end(), key) != kLive.end();
 }
 
 }  // namespace dissem::engine

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/config_error.h"
@@ -21,6 +22,10 @@ void set_config_value(EngineConfig& config, const std::string& key, const std::s
 void apply_config_assignment(EngineConfig& config, const std::string& assignment);
 // Every key with its current value, in a stable order (for --print-config).
 std::vector<std::pair<std::string, std::string>> describe_config(const EngineConfig& config);
+
+// Whether a running node takes a new value of `key` (Node::reconfigure):
+// the keys its parts read at each use rather than derive from at start-up.
+bool live_config_key(std::string_view key);
 
 // The table itself, in name order, for hosts that name the keys their own way
 // (dissemd's "engine.<key>"): its refusals are SettingErrors.

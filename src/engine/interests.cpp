@@ -98,6 +98,17 @@ std::vector<AdvertisedInterest> InterestTable::advertise(NodeId self, const std:
   return out;
 }
 
+std::set<std::string> InterestTable::groups_of_others(NodeId self) const {
+  std::set<std::string> out;
+  for (const auto& [g, v] : by_group_)
+    for (const auto& p : v)
+      if (p.subscriber != self && p.via != self) {
+        out.insert(g);
+        break;
+      }
+  return out;
+}
+
 std::set<std::string> InterestTable::groups() const {
   std::set<std::string> out;
   for (const auto& [g, v] : by_group_) out.insert(g);

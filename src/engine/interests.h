@@ -45,6 +45,10 @@ class InterestTable {
                                             const std::set<NodeId>& avoid = {}) const;
   // Groups anyone advertises.
   std::set<std::string> groups() const;
+  // Groups some other node subscribes to: interest neither of `self` nor
+  // learnt through it (what a neighbour says back of our own subscriptions
+  // is not someone else's).
+  std::set<std::string> groups_of_others(NodeId self) const;
 
  private:
   std::map<std::string, std::vector<controllers::PeerInterest>> by_group_;

@@ -21,6 +21,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -88,6 +89,32 @@ class Node {
   // last ran on this cache; set_silent is durable in the cache on return.
   void set_silent(bool silent, Micros now);
   bool silent() const;
+  // --- changes while running (node_reconfigure.cpp) ---------------------------
+  // New keys, epochs and revocations (security_config.h). What is missing of
+  // a publisher revoked now is given up; what is held stays. Throws
+  // ConfigError (security_change_problem) and changes nothing when the
+  // change needs a restart or leaves nothing to send or verify with.
+  void set_security(SecurityConfig next, Micros now);
+  // Takes from `next` the tunables a running node can change
+  // (live_config_key) where they differ, and returns their keys; the others
+  // stay as they are (the host names them as needing a restart).
+  std::vector<std::string> reconfigure(const EngineConfig& next);
+
+  // --- a gateway's networks (a node per network; daemon/link_bridge.h) --------
+  // Another publisher's message, held whole by the gateway's node on another
+  // network (held_whole there: its meta and stored bytes, sealed groups still
+  // sealed), carried into this node's network: stored, and sent as a first
+  // pass under its own id at its priority, unless it is held here already or
+  // would expire before this link could send it (CarryOutcome).
+  // `send` false: kept and delivered to local subscriptions only, not sent
+  // (this host's applications want it, nobody on this network does).
+  CarryOutcome carry(const MessageMeta& meta, const std::vector<std::uint8_t>& stored, bool send, Micros now);
+  // A message this node holds whole and unexpired, as carry takes it.
+  std::optional<std::pair<MessageMeta, std::vector<std::uint8_t>>> held_whole(const MessageId& id, Micros now);
+  // The groups this node's neighbours subscribe to, as they advertise them
+  // (subscription-aware forwarding's interest; empty with other controllers).
+  std::set<std::string> groups_wanted_by_neighbours() const;
+
   // Fetch up to `count` messages before the oldest held, per known publisher.
   void request_history(const std::string& group, std::uint32_t count, Micros now);
 

@@ -136,4 +136,28 @@ void Node::set_deletion_controller(std::unique_ptr<controllers::DeletionControll
   impl_->deletion = std::move(c);
 }
 
+// --- a gateway's networks ---------------------------------------------------
+
+CarryOutcome Node::carry(const MessageMeta& meta, const std::vector<std::uint8_t>& stored, bool send, Micros now) {
+  return guarded(*impl_, now, false, [&] {
+    const CarryOutcome outcome = impl_->publisher.carry(meta, stored, send, now);
+    if (outcome == CarryOutcome::Carried) impl_->enforce_quota(now);
+    return outcome;
+  });
+}
+
+std::optional<std::pair<MessageMeta, std::vector<std::uint8_t>>> Node::held_whole(const MessageId& id, Micros now) {
+  NodeImpl& n = *impl_;
+  const MessageState* st = n.tracker.find(id);
+  if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(n.wall(now))) return std::nullopt;
+  n.store->flush();
+  auto stored = n.store->read_message(id);
+  if (!stored || stored->size() != st->meta->total_length) return std::nullopt;
+  return std::pair{*st->meta, std::move(*stored)};
+}
+
+std::set<std::string> Node::groups_wanted_by_neighbours() const {
+  return impl_->interests.groups_of_others(impl_->config.node_id);
+}
+
 }  // namespace dissem::engine

@@ -70,6 +70,7 @@ void follow_overheard_request(NodeImpl& n, const wire::MissingFragmentRequest& r
   // travels upstream hop by hop (a node behind us hears no one else).
   for (const auto& w : r.wants()) {
     if (w.publisher() == n.config.node_id || !n.forwarding->relays(w.group(), n.view)) continue;
+    if (n.security.revoked_publisher(w.publisher())) continue;
     const StreamId stream{w.group(), w.publisher()};
     auto fetch = [&](std::uint64_t seq) {
       const MessageId id{w.group(), w.publisher(), seq};
@@ -178,7 +179,7 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   if (n.peers.established(b.node())) n.radio_model.on_claim(b.node(), b.separate_radios(), now);
   const bool learn_held = n.replication->learn_from_summaries();
   for (const auto& nw : b.newest()) {
-    if (nw.seq() == 0 || nw.publisher() == 0) continue;
+    if (nw.seq() == 0 || nw.publisher() == 0 || n.security.revoked_publisher(nw.publisher())) continue;
     const StreamId stream{nw.group(), nw.publisher()};
     if (n.naming.on_mapping(nw.publisher(), nw.group_ref(), nw.group(), *n.store)) ++n.stats.group_refs_changed;
     n.learn_stream(stream, nw.seq(), 0, true, now);

@@ -88,8 +88,10 @@ void advance_publication(NodeImpl& n, std::uint32_t level, std::uint32_t length,
     }
   }
   if (cur.next_offset < total || cur.parity_left > 0) return;
-  auto& sent = n.own.sent_seq[cur.id.group];
-  sent = std::max(sent, cur.id.seq);
+  if (cur.id.publisher == n.config.node_id) {  // not a message carried for another publisher
+    auto& sent = n.own.sent_seq[cur.id.group];
+    sent = std::max(sent, cur.id.seq);
+  }
   n.own.release(cur);
   n.queues.publications.pop_front(level);
 }

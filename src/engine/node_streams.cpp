@@ -8,7 +8,8 @@ namespace dissem::engine {
 
 void NodeImpl::learn_stream(const StreamId& stream, std::uint64_t seq, std::uint32_t publisher_history,
                             bool inclusive, Micros now) {
-  if (stream.publisher == config.node_id) return;
+  // Nothing of a revoked publisher is new to us (security_config.h).
+  if (stream.publisher == config.node_id || security.revoked_publisher(stream.publisher)) return;
   const bool reliable = wants_group(stream.group);
   tracker.learn_newest(stream, seq, reliable, subscribers.subscriptions().history(stream.group, publisher_history), inclusive,
                        now);
@@ -22,6 +23,7 @@ void NodeImpl::on_summary(const wire::Summary& s, Micros now) {
   tracker.hold_new_requests_until(pull->not_before);
   for (const auto& h : pull->streams) {
     if (h.stream.publisher == config.node_id || !wants_group(h.stream.group)) continue;
+    if (security.revoked_publisher(h.stream.publisher)) continue;
     if (h.held.empty()) continue;
     // First the newest, as a beacon would tell it: a stream new to us gets
     // the baseline its subscription's history asks for, not the oldest

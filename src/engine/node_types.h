@@ -64,6 +64,14 @@ struct ListRequest {
   bool incomplete_only = false;  // only messages not yet held whole
 };
 
+// What became of a message offered to Node::carry.
+enum class CarryOutcome {
+  Carried,  // stored, and queued for a first pass into this node's network
+  Held,     // this node holds it (or settled it) already
+  TooLate,  // it would expire before this link could send it (or has expired)
+  Refused,  // our own id, a body that does not match its meta, or the cache cannot write
+};
+
 struct PublishRequest {
   std::string group;
   std::vector<std::uint8_t> payload;

@@ -44,13 +44,14 @@ enum class IntegrityEvent : std::uint8_t {
   Unsigned,            // data of a keyed group without a signature, or under an unknown key epoch
   BadSignature,        // data of a keyed group whose manifest signature does not verify
   Undecryptable,       // a sealed payload this node holds the group's key for did not open
+  Revoked,             // sealed or signed under a revoked epoch, or from a revoked publisher (security_config.h)
 };
-constexpr std::size_t kIntegrityEvents = 11;
+constexpr std::size_t kIntegrityEvents = 12;
 
 constexpr std::string_view integrity_event_name(IntegrityEvent e) {
   constexpr std::string_view names[] = {"length_conflict", "digest_conflict", "verify_failed", "conflict_reset",
                                         "own_id",          "unauthenticated", "replayed",      "sender_mismatch",
-                                        "unsigned",        "bad_signature",   "undecryptable"};
+                                        "unsigned",        "bad_signature",   "undecryptable",   "revoked"};
   return names[static_cast<std::size_t>(e)];
 }
 
@@ -117,6 +118,11 @@ struct Stats {
   // messages arriving later is refused uncounted); and tag rules refused
   // because a stream had too many.
   std::uint64_t messages_superseded = 0;
+  // Messages of other publishers carried into this node's network from
+  // another (Node::carry), and those not carried because they would expire
+  // before this link could send them.
+  std::uint64_t messages_carried = 0;
+  std::uint64_t carry_too_late = 0;
   std::uint64_t publish_queue_full = 0;  // publications refused: a send budget was full
   std::uint64_t supersession_refused = 0;
   // Messages known only from hearsay (message_tracker.h): forgotten after

@@ -31,6 +31,7 @@ struct PeerInfo {
   double received_bytes_per_s = 0;
   double sent_bytes_per_s = 0;
   std::optional<Micros> clock_offset{};  // its clock minus ours, once beacon echoes measured it
+  std::string link{};  // heard on the daemon's link of its own on this interface; "" the main link
 };
 
 // A neighbour's link event with its figures (proto LinkEvent).
@@ -39,14 +40,31 @@ struct LinkEventInfo {
   PeerInfo peer;
 };
 
-struct StatsSnapshot {
+// A daemon link of its own (daemon/node_link.h): its node's figures.
+struct LinkStats {
+  std::string name;  // its interface
   engine::Stats engine;
+  std::uint64_t cache_bytes = 0;
+  std::uint64_t cache_messages = 0;
+};
+
+struct StatsSnapshot {
+  engine::Stats engine;  // the main link's node
   std::uint64_t cache_bytes = 0;
   std::uint64_t cache_messages = 0;
   // The daemon process's resident memory now and at its peak (0 where the
   // host cannot tell): what bounded state under hostile traffic is measured by.
   std::uint64_t rss_bytes = 0;
   std::uint64_t peak_rss_bytes = 0;
+  std::vector<LinkStats> links;  // the links of their own, if any
+};
+
+// What a reload took (daemon/config_reload.h): the changed keys now in
+// effect, the changed keys that wait for a restart, and the keys now held.
+struct ReloadReport {
+  std::vector<std::string> applied;
+  std::vector<std::string> needs_restart;
+  std::string keys;  // "2 network epoch(s), 1 keyed group(s), 1 revoked epoch(s), 0 revoked publisher(s)"
 };
 
 class Backend {
@@ -75,6 +93,10 @@ class Backend {
   virtual void watch_links(ClientId client, bool watch, const std::optional<engine::LinkThresholds>& thresholds) = 0;
   // Radio silence (EMCON) for the whole node: engine::Node::set_silent.
   virtual void set_silent(ClientId client, bool silent) = 0;
+  // Reads the configuration and the key files again and applies what can
+  // change while running. Throws ConfigError (naming the key) and changes
+  // nothing when the new configuration is refused.
+  virtual ReloadReport reload(ClientId client) = 0;
   // The connection is gone: drop its subscriptions. Called once per client,
   // never from inside another Backend call or IpcServer::deliver/event.
   virtual void client_closed(ClientId client) = 0;

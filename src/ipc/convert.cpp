@@ -72,6 +72,8 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_signatures_checked(s.signatures_checked);
   out.set_signatures_vouched(s.signatures_vouched);
   out.set_messages_superseded(s.messages_superseded);
+  out.set_messages_carried(s.messages_carried);
+  out.set_carry_too_late(s.carry_too_late);
   out.set_publish_queue_full(s.publish_queue_full);
   out.set_rate_decreases(s.rate_decreases);
   out.set_relays_avoided(s.relays_avoided);
@@ -115,6 +117,13 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_rss_bytes(in.rss_bytes);
   out.set_peak_rss_bytes(in.peak_rss_bytes);
   out.set_cache_messages(in.cache_messages);
+  for (const auto& l : in.links) {
+    StatsSnapshot own;
+    own.engine = l.engine;
+    own.cache_bytes = l.cache_bytes;
+    own.cache_messages = l.cache_messages;
+    to_proto(own, (*out.mutable_links())[l.name]);
+  }
 }
 
 StatsSnapshot from_proto(const Stats& in) {
@@ -153,6 +162,8 @@ StatsSnapshot from_proto(const Stats& in) {
   s.signatures_checked = in.signatures_checked();
   s.signatures_vouched = in.signatures_vouched();
   s.messages_superseded = in.messages_superseded();
+  s.messages_carried = in.messages_carried();
+  s.carry_too_late = in.carry_too_late();
   s.publish_queue_full = in.publish_queue_full();
   s.rate_decreases = in.rate_decreases();
   s.relays_avoided = in.relays_avoided();
@@ -196,6 +207,11 @@ StatsSnapshot from_proto(const Stats& in) {
   out.rss_bytes = in.rss_bytes();
   out.peak_rss_bytes = in.peak_rss_bytes();
   out.cache_messages = in.cache_messages();
+  for (const auto& [name, own] : in.links()) {
+    const StatsSnapshot l = from_proto(own);
+    out.links.push_back(LinkStats{name, l.engine, l.cache_bytes, l.cache_messages});
+  }
+  std::sort(out.links.begin(), out.links.end(), [](const LinkStats& a, const LinkStats& b) { return a.name < b.name; });
   return out;
 }
 
@@ -209,6 +225,7 @@ void to_proto(const PeerInfo& in, Peer& out) {
   out.set_received_bytes_per_s(in.received_bytes_per_s);
   out.set_sent_bytes_per_s(in.sent_bytes_per_s);
   if (in.clock_offset) out.set_clock_offset_us(*in.clock_offset);
+  out.set_link(in.link);
 }
 
 PeerInfo from_proto(const Peer& in) {
@@ -222,6 +239,7 @@ PeerInfo from_proto(const Peer& in) {
   out.received_bytes_per_s = in.received_bytes_per_s();
   out.sent_bytes_per_s = in.sent_bytes_per_s();
   if (in.has_clock_offset_us()) out.clock_offset = in.clock_offset_us();
+  out.link = in.link();
   return out;
 }
 
@@ -378,6 +396,7 @@ void to_proto(const engine::CachedMessage& in, CachedMessage& out) {
   out.set_complete(in.complete);
   out.set_replace(in.meta.replace);
   out.set_cancel(in.meta.cancel);
+  out.set_key_epoch(in.meta.key_epoch);
 }
 
 engine::CachedMessage from_proto(const CachedMessage& in) {
@@ -391,6 +410,7 @@ engine::CachedMessage from_proto(const CachedMessage& in) {
   out.complete = in.complete();
   out.meta.replace = in.replace();
   out.meta.cancel = in.cancel();
+  out.meta.key_epoch = in.key_epoch();
   return out;
 }
 

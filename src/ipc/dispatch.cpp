@@ -89,6 +89,14 @@ void run(Backend& backend, ClientId client, const ClientMessage& request, Respon
       backend.set_silent(client, request.set_silent().silent());
       out.mutable_ok();
       return;
+    case ClientMessage::kReload: {
+      const ReloadReport report = backend.reload(client);
+      auto& r = *out.mutable_reloaded();
+      for (const auto& k : report.applied) r.add_applied(k);
+      for (const auto& k : report.needs_restart) r.add_needs_restart(k);
+      r.set_keys(report.keys);
+      return;
+    }
     case ClientMessage::kGetStats:
       to_proto(backend.stats(), *out.mutable_stats());
       return;

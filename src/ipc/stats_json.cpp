@@ -88,6 +88,8 @@ Json stats_json(const StatsSnapshot& snap) {
                    {"expired", s.messages_expired},
                    {"superseded", s.messages_superseded},
                    {"supersession_refused", s.supersession_refused},
+                   {"carried", s.messages_carried},
+                   {"carry_too_late", s.carry_too_late},
                    {"queue_full", s.publish_queue_full}};
   j["hearsay"] = {{"expired", s.hearsay_expired},
                   {"displaced", s.hearsay_displaced},
@@ -95,6 +97,20 @@ Json stats_json(const StatsSnapshot& snap) {
                   {"peers_refused", s.peers_refused}};
   j["queue_drops"] = s.queue_drops;
   j["own_datagrams_ignored"] = s.own_datagrams_ignored;
+  // A daemon's links of their own (daemon/node_link.h), each as the main one.
+  if (!snap.links.empty()) {
+    Json links = Json::object();
+    for (const auto& l : snap.links) {
+      StatsSnapshot own;
+      own.engine = l.engine;
+      own.cache_bytes = l.cache_bytes;
+      own.cache_messages = l.cache_messages;
+      Json one = stats_json(own);
+      one.erase("process");  // one process: its memory is the daemon's, above
+      links[l.name] = std::move(one);
+    }
+    j["links"] = std::move(links);
+  }
   return j;
 }
 

@@ -20,7 +20,7 @@ struct TransportCounters;
 
 struct ReceivedDatagram {
   std::span<const std::uint8_t> bytes;
-  sockaddr_in from{};
+  sockaddr_storage from{};  // sockaddr_in or sockaddr_in6, by the socket's family
 };
 
 class BatchReceiver {
@@ -41,7 +41,7 @@ class BatchReceiver {
   std::size_t slot_bytes_;
   std::unique_ptr<std::uint8_t[]> buffers_;
   std::vector<iovec> iov_;
-  std::vector<sockaddr_in> names_;
+  std::vector<sockaddr_storage> names_;
   std::vector<unsigned char> control_;
   std::vector<mmsghdr> headers_;
   std::vector<ReceivedDatagram> datagrams_;

@@ -80,6 +80,34 @@ InterfaceInfo find_interface(const std::string& name) {
                            (known.empty() ? std::string("none") : known));
 }
 
+InterfaceInfo find_interface_v6(const std::string& name) {
+  ifaddrs* head = nullptr;
+  if (getifaddrs(&head) != 0) throw std::runtime_error(std::string("getifaddrs: ") + std::strerror(errno));
+  std::unique_ptr<ifaddrs, decltype(&freeifaddrs)> guard(head, &freeifaddrs);
+  bool exists = false;
+  for (const ifaddrs* ifa = head; ifa != nullptr; ifa = ifa->ifa_next) {
+    if (name != ifa->ifa_name) continue;
+    exists = true;
+    if (ifa->ifa_addr == nullptr || ifa->ifa_addr->sa_family != AF_INET6) continue;
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(ifa->ifa_addr);
+    boost::asio::ip::address_v6::bytes_type bytes;
+    std::memcpy(bytes.data(), &in6->sin6_addr, bytes.size());
+    const boost::asio::ip::address_v6 address(bytes, if_nametoindex(ifa->ifa_name));
+    if (!address.is_link_local()) continue;
+    InterfaceInfo info;
+    info.name = name;
+    info.index = static_cast<unsigned>(address.scope_id());
+    info.up = (ifa->ifa_flags & IFF_UP) != 0;
+    info.loopback = (ifa->ifa_flags & IFF_LOOPBACK) != 0;
+    info.link_local = address;
+    return info;
+  }
+  throw std::runtime_error("network interface '" + name + "' " +
+                           (exists ? "has no IPv6 link-local address (fe80::/10): is IPv6 disabled on it, or the "
+                                     "link down? (Linux routes no IPv6 multicast on lo: use another interface)"
+                                   : std::string("not found")));
+}
+
 std::uint32_t interface_mtu(const std::string& name) {
   if (name.size() >= IFNAMSIZ) throw std::runtime_error("interface name '" + name + "' is too long");
   const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

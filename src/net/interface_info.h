@@ -1,6 +1,6 @@
 // Network interface discovery: the IPv4 address and broadcast address of an
-// interface named in the configuration, so every socket can be pinned to it
-// instead of following the default route.
+// interface named in the configuration, or its IPv6 link-local address, so
+// every socket can be pinned to it instead of following the default route.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <boost/asio/ip/address_v4.hpp>
+#include <boost/asio/ip/address_v6.hpp>
 
 namespace dissem::net {
 
@@ -26,6 +27,9 @@ struct InterfaceInfo {
   std::optional<boost::asio::ip::address_v4> broadcast;
   bool up = false;
   bool loopback = false;
+  // IPv6 (find_interface_v6): the link-local address (fe80::/10) with the
+  // interface's index as its scope; `address` then is unspecified.
+  std::optional<boost::asio::ip::address_v6> link_local;
 };
 
 // The interface's MTU (SIOCGIFMTU). Throws std::runtime_error naming it.
@@ -38,5 +42,10 @@ std::vector<InterfaceInfo> list_interfaces();
 // The interface named `name` (its first IPv4 address). Throws
 // std::runtime_error naming it and listing the interfaces that do exist.
 InterfaceInfo find_interface(const std::string& name);
+
+// The interface named `name` with its IPv6 link-local address. Throws
+// std::runtime_error naming it when it does not exist or has no link-local
+// address (IPv6 disabled on it, or the link is down).
+InterfaceInfo find_interface_v6(const std::string& name);
 
 }  // namespace dissem::net

@@ -7,11 +7,14 @@
 #include <cstdint>
 
 #include <boost/asio/ip/address_v4.hpp>
+#include <boost/asio/ip/address_v6.hpp>
 
 namespace dissem::net {
 
 // Attaches the filter to `fd`. Returns false if the kernel refused it (the
 // transport then recognises its own datagrams in user space).
 bool attach_own_datagram_filter(int fd, const boost::asio::ip::address_v4& address, std::uint16_t port);
+// The same for an IPv6 socket.
+bool attach_own_datagram_filter(int fd, const boost::asio::ip::address_v6& address, std::uint16_t port);
 
 }  // namespace dissem::net

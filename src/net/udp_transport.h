@@ -1,5 +1,7 @@
 // UDP transport for one network interface: local broadcast or multicast,
-// always pinned to that interface (never the default route).
+// always pinned to that interface (never the default route). Multicast is
+// IPv4 or, with an IPv6 group of link-local scope (ff02::/16), IPv6 from the
+// interface's link-local address; broadcast is IPv4 only.
 //
 // Each transport owns two sockets:
 //  * a receiver bound to the shared port (on the group address in multicast
@@ -50,7 +52,7 @@ enum class Mode { Broadcast, Multicast };
 struct TransportConfig {
   std::string interface = "lo";  // interface name, as `ip link` shows it
   Mode mode = Mode::Multicast;
-  std::string group = "239.255.42.99";  // multicast mode only
+  std::string group = "239.255.42.99";  // multicast mode only: 224.0.0.0/4, or ff02::/16 for IPv6
   std::uint16_t port = 42424;
   int ttl = 1;            // multicast hops; 1 = this link only
   bool loopback = true;   // multicast copies to this host's sockets (other daemons here)

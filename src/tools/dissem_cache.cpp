@@ -46,7 +46,8 @@ void run_list(const std::string& socket, const ListOptions& o) {
                           {"stored_bytes", m.stored_bytes},
                           {"complete", m.complete},
                           {"replace", m.meta.replace},
-                          {"cancel", m.meta.cancel}});
+                          {"cancel", m.meta.cancel},
+                          {"key_epoch", m.meta.key_epoch}});
     }
     text = json_text({{"messages", std::move(messages)}, {"truncated", truncated}}) + "\n";
   } else {
@@ -54,6 +55,7 @@ void run_list(const std::string& socket, const ListOptions& o) {
                        "held", "expiry_ms", "tag");
     for (const auto& m : list) {
       std::string flags = m.meta.cancel ? " (cancel)" : m.meta.replace ? " (replace)" : "";
+      if (m.meta.key_epoch != 0) flags += fmt::format(" (key epoch {})", m.meta.key_epoch);
       text += fmt::format("{:08x}   {:>8} {:>8} {:>10} {:>10} {:>15}  {}{}\n", m.meta.id.publisher, m.meta.id.seq,
                           m.meta.priority, m.meta.total_length, m.complete ? "whole" : fmt::format("{}", m.stored_bytes),
                           m.meta.expiry_ms == 0 ? std::string("never") : fmt::format("{}", m.meta.expiry_ms),

@@ -74,6 +74,8 @@ void run_list(const std::string& socket, const ListOptions& o);
 void run_stats(const std::string& socket, bool json);
 // Radio silence (EMCON) for the whole node: "on" or "off".
 void run_emcon(const std::string& socket, const std::string& state);
+// Prints what the reload applied, what waits for a restart and the keys held.
+void run_reload(const std::string& socket, bool json);
 struct PeersOptions {
   bool json = false;
   // --watch: the table redrawn every interval_s (clear and redraw on a

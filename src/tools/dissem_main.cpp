@@ -5,6 +5,7 @@
 //   dissem subscribe news --count 1 --out inbox/
 //   dissem stats --json
 //   dissem peers
+//   dissem reload                                       after editing dissemd.toml or key files
 //   dissem peers --watch --interval-s 1                   live table and link events
 //   dissem keygen group news --epoch 1 --out keys/news     key files for dissemd
 //
@@ -179,6 +180,14 @@ CLI::App* add_emcon_command(CLI::App& app, std::string& state) {
   return emcon;
 }
 
+CLI::App* add_reload_command(CLI::App& app, bool& json) {
+  CLI::App* reload = app.add_subcommand(
+      "reload", "dissemd reads its configuration and key files again (as on SIGHUP) and applies what can change "
+                "while running; prints what it applied and what needs a restart");
+  reload->add_flag("--json", json, "machine-readable output");
+  return reload;
+}
+
 CLI::App* add_peers_command(CLI::App& app, PeersOptions& o) {
   CLI::App* peers = app.add_subcommand(
       "peers", "nodes heard recently and their links: last heard, loss each way, round-trip time, rates");
@@ -274,6 +283,8 @@ int main(int argc, char** argv) {
   CLI::App* stats = add_stats_command(app, stats_json);
   std::string emcon_state;
   CLI::App* emcon = add_emcon_command(app, emcon_state);
+  bool reload_json = false;
+  CLI::App* reload = add_reload_command(app, reload_json);
   PeersOptions peers_options;
   CLI::App* peers = add_peers_command(app, peers_options);
   TopOptions top_options;
@@ -299,6 +310,7 @@ int main(int argc, char** argv) {
     if (*list) run_list(socket, list_options);
     if (*stats) run_stats(socket, stats_json);
     if (*emcon) run_emcon(socket, emcon_state);
+    if (*reload) run_reload(socket, reload_json);
     if (*peers) run_peers(socket, peers_options);
     if (*top) run_top(socket, top_options);
     if (*keygen) run_keygen(*keygen, keygen_options);

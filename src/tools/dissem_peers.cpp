@@ -1,6 +1,7 @@
 // `dissem peers`: the daemon's neighbours and their links.
 #include "tools/dissem_peers.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -50,21 +51,25 @@ Json peers_json(const std::vector<ipc::PeerInfo>& peers) {
                     {"received_bytes_per_s", round_to_decimals(p.received_bytes_per_s, 1)},
                     {"sent_bytes_per_s", round_to_decimals(p.sent_bytes_per_s, 1)},
                     {"clock_offset_ms",
-                     p.clock_offset ? Json(round_to_decimals(millis(*p.clock_offset), 1)) : Json(nullptr)}});
+                     p.clock_offset ? Json(round_to_decimals(millis(*p.clock_offset), 1)) : Json(nullptr)},
+                    {"link", p.link}});
   }
   return {{"peers", std::move(list)}};
 }
 
 std::string peers_table(const std::vector<ipc::PeerInfo>& peers) {
   if (peers.empty()) return "no peers heard\n";
-  std::string t = fmt::format("{:<8} {:>14} {:>8} {:>8} {:>10} {:>12} {:>12} {:>11}\n", "node", "last heard",
-                              "loss in", "loss out", "srtt", "received", "sent", "clock");
+  // A daemon with links of their own says which link each peer is on.
+  const bool links = std::any_of(peers.begin(), peers.end(), [](const ipc::PeerInfo& p) { return !p.link.empty(); });
+  std::string t = fmt::format("{:<8} {:>14} {:>8} {:>8} {:>10} {:>12} {:>12} {:>11}{}\n", "node", "last heard",
+                              "loss in", "loss out", "srtt", "received", "sent", "clock", links ? "  link" : "");
   for (const auto& p : peers) {
     // srtt stays 0 until beacon echoes have measured it.
     const std::string srtt = p.srtt > 0 ? fmt::format("{:.1f} ms", millis(p.srtt)) : std::string("-");
-    t += fmt::format("{:<8} {:>8.1f} s ago {:>8} {:>8} {:>10} {:>12} {:>12} {:>11}\n", node_hex(p.node),
+    t += fmt::format("{:<8} {:>8.1f} s ago {:>8} {:>8} {:>10} {:>12} {:>12} {:>11}{}\n", node_hex(p.node),
                      millis(p.last_heard_ago) / 1000.0, loss_percent(p.loss_in), loss_percent(p.loss_out), srtt,
-                     rate(p.received_bytes_per_s), rate(p.sent_bytes_per_s), clock_text(p.clock_offset));
+                     rate(p.received_bytes_per_s), rate(p.sent_bytes_per_s), clock_text(p.clock_offset),
+                     links ? "  " + (p.link.empty() ? std::string("main") : p.link) : std::string());
   }
   return t;
 }

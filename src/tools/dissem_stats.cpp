@@ -4,6 +4,9 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/json.h"
 
 #include "ipc/stats_json.h"
 #include "tools/dissem_commands.h"
@@ -89,6 +92,20 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
   t += fmt::format("other:    duplicate fragments {}, send queue drops {}, own datagrams ignored {}, pace lowered {}, "
                    "silent relays avoided {}\n",
                    s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored, s.rate_decreases, s.relays_avoided);
+  if (s.messages_carried + s.carry_too_late > 0 || !snap.links.empty())
+    t += fmt::format("carried:  {} messages into this network from the others, {} not (too late for the link)\n",
+                     s.messages_carried, s.carry_too_late);
+  // A daemon's links of their own: each its own node on its own network.
+  for (const auto& l : snap.links) {
+    std::uint64_t sent = 0, received = 0;
+    for (const auto& c : l.engine.sent) sent += c.bytes;
+    for (const auto& c : l.engine.received) received += c.bytes;
+    t += fmt::format("link {}: sent {}, received {}; carried in {} messages, {} not (too late); cache {} in {} "
+                     "messages\n",
+                     l.name, human_bytes(static_cast<double>(sent)), human_bytes(static_cast<double>(received)),
+                     l.engine.messages_carried, l.engine.carry_too_late,
+                     human_bytes(static_cast<double>(l.cache_bytes)), l.cache_messages);
+  }
   return t;
 }
 
@@ -103,6 +120,19 @@ void run_stats(const std::string& socket, bool json) {
 void run_emcon(const std::string& socket, const std::string& state) {
   auto c = connect_or_explain(socket);
   c.set_silent(state == "on");
+}
+
+void run_reload(const std::string& socket, bool json) {
+  auto c = connect_or_explain(socket);
+  const auto r = c.reload();
+  if (json) {
+    print(json_text(Json{{"applied", r.applied}, {"needs_restart", r.needs_restart}, {"keys", r.keys}}) + "\n");
+    return;
+  }
+  const auto list = [](const std::vector<std::string>& keys) {
+    return keys.empty() ? std::string("none") : fmt::format("{}", fmt::join(keys, ", "));
+  };
+  print(fmt::format("applied: {}\nneeds a restart: {}\nkeys: {}\n", list(r.applied), list(r.needs_restart), r.keys));
 }
 
 }  // namespace dissem::cli

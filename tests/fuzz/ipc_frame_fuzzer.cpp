@@ -49,6 +49,7 @@ class EngineBackend final : public ipc::Backend {
     if (thresholds) engine::check_link_thresholds(*thresholds);
   }
   void set_silent(ipc::ClientId, bool silent) override { node_.set_silent(silent, now_); }
+  ipc::ReloadReport reload(ipc::ClientId) override { return {}; }
   void client_closed(ipc::ClientId) override {}
   void advance() { now_ += 10 * kMillis; }
 

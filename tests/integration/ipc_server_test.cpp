@@ -131,11 +131,16 @@ class FakeBackend : public Backend {
     s.engine.pushes_suppressed_ntm = 29;
     s.cache_bytes = 1 << 20;
     s.cache_messages = 17;
+    LinkStats hf{"hf0", {}, 4096, 3};
+    hf.engine.messages_carried = 31;
+    hf.engine.carry_too_late = 32;
+    s.links.push_back(hf);
     return s;
   }
   std::vector<PeerInfo> peers() override {
-    return {PeerInfo{21, 1500 * kMillis, 0.25, 3 * kMillis, 0.125, std::nullopt, 2048.5, 4096.0},
-            PeerInfo{22, 0, 0.0, 250}};
+    PeerInfo on_hf{22, 0, 0.0, 250};
+    on_hf.link = "hf0";
+    return {PeerInfo{21, 1500 * kMillis, 0.25, 3 * kMillis, 0.125, std::nullopt, 2048.5, 4096.0}, on_hf};
   }
   void watch_links(ClientId client, bool watch, const std::optional<engine::LinkThresholds>& thresholds) override {
     if (thresholds) engine::check_link_thresholds(*thresholds);
@@ -145,6 +150,11 @@ class FakeBackend : public Backend {
   void set_silent(ClientId client, bool silent) override {
     std::lock_guard lock(mu);
     silences.emplace_back(client, silent);
+  }
+  ReloadReport reload(ClientId) override {
+    std::lock_guard lock(mu);
+    if (++reloads > 1) throw std::runtime_error("log.level: 'loud' is not error, warn, info or debug");
+    return ReloadReport{{"log.level"}, {"net.port"}, "0 network epoch(s)"};
   }
   void client_closed(ClientId client) override {
     std::lock_guard lock(mu);
@@ -173,6 +183,7 @@ class FakeBackend : public Backend {
   std::vector<ClientId> closed;
   std::vector<std::tuple<ClientId, bool, std::optional<engine::LinkThresholds>>> link_watches;
   std::vector<std::pair<ClientId, bool>> silences;
+  int reloads = 0;
   std::uint64_t seq = 0;
   engine::SubscriptionId next_subscription = 100;
 };
@@ -467,6 +478,13 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   EXPECT_EQ(s.engine.pushes_suppressed_ntm, 29u);
   EXPECT_EQ(s.cache_bytes, 1u << 20);
   EXPECT_EQ(s.cache_messages, 17u);
+  // A daemon's links of their own, each with its node's figures.
+  ASSERT_EQ(s.links.size(), 1u);
+  EXPECT_EQ(s.links[0].name, "hf0");
+  EXPECT_EQ(s.links[0].engine.messages_carried, 31u);
+  EXPECT_EQ(s.links[0].engine.carry_too_late, 32u);
+  EXPECT_EQ(s.links[0].cache_bytes, 4096u);
+  EXPECT_EQ(s.links[0].cache_messages, 3u);
 
   const auto peers = c.peers();
   ASSERT_EQ(peers.size(), 2u);
@@ -476,6 +494,8 @@ TEST_F(IpcServerTest, PublishSubscribeStatsPeersRoundTrip) {
   EXPECT_EQ(peers[0].srtt, 3 * kMillis);
   EXPECT_EQ(peers[1].node, 22u);
   EXPECT_EQ(peers[1].srtt, 250);
+  EXPECT_EQ(peers[0].link, "");
+  EXPECT_EQ(peers[1].link, "hf0");
   // Link quality: loss each way (absent until measured) and rates.
   ASSERT_TRUE(peers[0].loss_in.has_value());
   EXPECT_DOUBLE_EQ(*peers[0].loss_in, 0.125);
@@ -494,6 +514,23 @@ TEST_F(IpcServerTest, SilenceIsSetAndEndedForTheWholeNode) {
   ASSERT_EQ(backend_.silences.size(), 2u);
   EXPECT_TRUE(backend_.silences[0].second);
   EXPECT_FALSE(backend_.silences[1].second);
+}
+
+TEST_F(IpcServerTest, AReloadAnswersWhatItAppliedOrTheKeyItRefused) {
+  start_server();
+  client::Client c(path_);
+  const auto report = c.reload();
+  EXPECT_EQ(report.applied, std::vector<std::string>{"log.level"});
+  EXPECT_EQ(report.needs_restart, std::vector<std::string>{"net.port"});
+  EXPECT_EQ(report.keys, "0 network epoch(s)");
+  try {
+    c.reload();
+    FAIL() << "the second reload is refused";
+  } catch (const client::RequestError& e) {
+    EXPECT_EQ(e.code(), client::ErrorCode::Failed);
+    EXPECT_NE(std::string(e.what()).find("log.level"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(c.stats()) << "the connection stays open";
 }
 
 TEST_F(IpcServerTest, LinkEventsReachOnlyTheClientsThatWatch) {

@@ -11,6 +11,7 @@
 #include "engine/node.h"
 #include "engine/security/payload_seal.h"
 #include "sim/simulation.h"
+#include "support/keyed_net.h"
 #include "support/node_harness.h"
 #include "wire/codec.h"
 #include "wire/message_digest.h"
@@ -23,24 +24,6 @@ using namespace dissem::test;
 namespace authenticated_groups_test {
 namespace {
 
-
-SymmetricKey random_key() {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium");
-  SymmetricKey k{};
-  randombytes_buf(k.data(), k.size());
-  return k;
-}
-
-struct GroupKeyPair {
-  VerifyKey pk{};
-  SigningKey sk{};
-  GroupKeyPair() {
-    if (sodium_init() < 0) throw std::runtime_error("libsodium");
-    crypto_sign_keypair(pk.data(), sk.data());
-  }
-};
-
-std::size_t integrity(const Node& n, IntegrityEvent e) { return n.stats().integrity[static_cast<std::size_t>(e)]; }
 
 MessageMeta sample_meta() {
   MessageMeta m;
@@ -124,47 +107,6 @@ TEST(PayloadSeal, OpensWithTheKeyForTheSameMessageOnly) {
   t.back() ^= 1;
   EXPECT_FALSE(open_payload(t, id, {{1, k}}));
 }
-
-namespace {
-
-// A network of nodes on one lossless broadcast medium, driven by hand.
-struct KeyedNet {
-  SymmetricKey net = random_key();
-  GroupKeyPair ops;
-  SymmetricKey seal = random_key();
-
-  SecurityConfig member(bool can_sign, bool can_read = true) const {
-    SecurityConfig s;
-    s.network[1] = net;
-    GroupKeys g;
-    g.verify[1] = ops.pk;
-    if (can_sign) g.sign[1] = ops.sk;
-    if (can_read) g.seal[1] = seal;
-    s.groups["ops"] = g;
-    return s;
-  }
-  static EngineConfig config(NodeId id, const SecurityConfig& s) {
-    EngineConfig c = fast_config(id);
-    c.security = s;
-    return c;
-  }
-};
-
-// Everything `from` sends within 100 ms, heard by each of `to`.
-std::vector<std::vector<std::uint8_t>> relay(Node& from, std::vector<Node*> to, Micros now) {
-  auto out = drain(from, now);
-  for (auto* n : to)
-    for (const auto& d : out) n->on_datagram(d, now);
-  return out;
-}
-
-std::vector<Delivery> deliveries(Node& n) {
-  std::vector<Delivery> out;
-  while (auto d = n.poll_delivery()) out.push_back(std::move(*d));
-  return out;
-}
-
-}  // namespace
 
 TEST(AuthenticatedGroups, MembersExchangeSignedSealedMessagesAndOutsidersAreRefused) {
   KeyedNet k;

@@ -26,8 +26,10 @@ TEST(PeersJson, RoundsFiguresAndLeavesUnmeasuredLossNull) {
   const Json j = peers_json({p});
   EXPECT_EQ(json_text(j), R"({"peers":[{"node":"0000abcd","last_heard_ms_ago":1235,"loss_pct":12.35,)"
                           R"("srtt_ms":45.678,"loss_in_pct":50.0,"loss_out_pct":null,"received_bytes_per_s":1234.6,)"
-                          R"("sent_bytes_per_s":0.0,"clock_offset_ms":-2500.0}]})");
+                          R"("sent_bytes_per_s":0.0,"clock_offset_ms":-2500.0,"link":""}]})");
   EXPECT_EQ(json_text(peers_json({})), R"({"peers":[]})");
+  p.link = "hf0";  // heard on the daemon's link of its own on hf0
+  EXPECT_EQ(peers_json({p})["peers"][0]["link"], "hf0");
 }
 
 TEST(StatsJson, EveryCounterIsAnIntegerUnderItsSection) {
@@ -38,6 +40,16 @@ TEST(StatsJson, EveryCounterIsAnIntegerUnderItsSection) {
   EXPECT_EQ(j["messages"]["published"], 3);
   EXPECT_EQ(j["cache"]["bytes"], 1ull << 40);
   EXPECT_EQ(j["malformed"]["total"], 0);
+  EXPECT_FALSE(j.contains("links")) << "only a daemon with links of their own has them";
+  ipc::LinkStats hf;
+  hf.name = "hf0";
+  hf.engine.messages_carried = 7;
+  hf.cache_messages = 2;
+  snap.links.push_back(hf);
+  const Json with_links = ipc::stats_json(snap);
+  EXPECT_EQ(with_links["links"]["hf0"]["messages"]["carried"], 7);
+  EXPECT_EQ(with_links["links"]["hf0"]["cache"]["messages"], 2);
+  EXPECT_FALSE(with_links["links"]["hf0"].contains("process")) << "one process: its memory is the daemon's";
   EXPECT_TRUE(j["traffic"]["data"]["sent"]["bytes"].is_number_unsigned());
   EXPECT_EQ(json_text(j).rfind(R"({"traffic":{"data":{"sent":{"datagrams":0,"bytes":0},)", 0), 0u) << json_text(j);
   EXPECT_EQ(j.back(), 0) << "own_datagrams_ignored comes last";

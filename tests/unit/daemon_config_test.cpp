@@ -160,7 +160,8 @@ TEST_F(ConfigFiles, UnknownKeysAreNamedInFull) {
   EXPECT_CONTAINS(file_error("[net]\nprot = 1\n"), "unknown key 'net.prot'");
   EXPECT_CONTAINS(file_error("[nets]\nport = 1\n"), "unknown table [nets]");
   EXPECT_CONTAINS(file_error("port = 1\n"), "unknown key 'port'");
-  EXPECT_CONTAINS(file_error("[net.extra]\nx = 1\n"), "unknown key 'net.extra'");
+  EXPECT_CONTAINS(file_error("[net.extra]\nx = 1\n"), "unknown key 'net.extra.x'");  // [net] holds sub-tables (interfaces)
+  EXPECT_CONTAINS(file_error("[node.extra]\nx = 1\n"), "unknown key 'node.extra'");
   // Errors from a file say where.
   EXPECT_CONTAINS(file_error("[node]\n\n[engine]\nfoo = 1\n"), "bad.toml:4)");
 
@@ -175,7 +176,7 @@ TEST_F(ConfigFiles, BadValuesNameTheKey) {
   EXPECT_CONTAINS(file_error("[net]\nport = -1\n"), "net.port: -1 is out of range");
   EXPECT_CONTAINS(file_error("[net]\nport = \"42424\"\n"), "net.port: expected an integer, got a string");
   EXPECT_CONTAINS(file_error("[net]\ngroup = \"10.0.0.1\"\n"), "net.group: '10.0.0.1' is not a multicast address");
-  EXPECT_CONTAINS(file_error("[net]\ngroup = \"239.1\"\n"), "net.group: '239.1' is not an IPv4 address");
+  EXPECT_CONTAINS(file_error("[net]\ngroup = \"239.1\"\n"), "net.group: '239.1' is not an IPv4 or IPv6 address");
   EXPECT_CONTAINS(file_error("[net]\ninterfaces = \"lo\"\n"), "net.interfaces: expected an array of strings");
   EXPECT_CONTAINS(file_error("[net]\ninterfaces = []\n"), "net.interfaces: must list at least one item");
   EXPECT_CONTAINS(file_error("[net]\ninterfaces = [\"lo\", \"lo\"]\n"), "net.interfaces: interface 'lo' is listed twice");

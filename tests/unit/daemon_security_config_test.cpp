@@ -148,6 +148,7 @@ TEST(SecuritySendFrom, EpochSwitchTimesReadPrintAndReachTheEngine) {
   EXPECT_EQ(c.security.send_from, (std::map<std::uint32_t, std::uint64_t>{{2, 1767225600}, {3, 1798761600}}));
   EXPECT_NE(to_toml(c).find("send_from = [\"2=1767225600\", \"3=1798761600\"]"), std::string::npos) << to_toml(c);
   EXPECT_EQ(load_security(c.security).send_from, c.security.send_from);
+  EXPECT_EQ(engine_config_for(c, 1, 1).security.send_from, c.security.send_from) << "the node switches at these times";
   EXPECT_EQ(error_of({"--set", "security.send_from=2"}),
             "security.send_from: '2' is not of the form EPOCH=UNIX_SECONDS (epoch 1 or more)");
   EXPECT_EQ(error_of({"--set", "security.send_from=0=5"}),

@@ -94,6 +94,28 @@ def test_generated_code_is_current(tmp_path):
 # --- against a scripted fake daemon ----------------------------------------------
 
 
+def test_stats_of_links_of_their_own_and_peers_on_them_are_read():
+    """A gateway daemon's links of their own: their figures under Stats.links, and each peer's link."""
+    from dissem_client.links import peer_from_proto
+    from dissem_client.protocol import stats_from_proto
+
+    m = pb.Stats()
+    m.messages_carried = 2
+    m.links["hf0"].messages_carried = 7
+    m.links["hf0"].carry_too_late = 1
+    m.links["hf0"].sent.data.bytes = 5000
+    stats = stats_from_proto(m)
+    assert stats.messages_carried == 2
+    assert list(stats.links) == ["hf0"]
+    assert stats.links["hf0"].messages_carried == 7
+    assert stats.links["hf0"].carry_too_late == 1
+    assert stats.links["hf0"].sent.data.bytes == 5000
+    assert stats.links["hf0"].links == {}
+    peer = pb.Peer(node_id=5, link="hf0")
+    assert peer_from_proto(peer).link == "hf0"
+    assert peer_from_proto(pb.Peer(node_id=6)).link == ""
+
+
 def test_pushes_while_waiting_for_a_response_are_queued(tmp_path):
     seen_ids = []
 

@@ -75,7 +75,6 @@ void Publisher::enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>
   } else {
     from_.queues.publications.push(meta.priority, std::move(cursor));
   }
-  ++node_.stats.messages_published;
   // What it supersedes ends here: out of the queue, the cache and the local
   // subscriptions' waiting lists.
   from_.superseder.on_own(meta, now);

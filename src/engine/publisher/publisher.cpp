@@ -130,6 +130,7 @@ MessageId Publisher::publish_message(const std::string& group, MessageMeta meta,
   from_.expiries.note(meta);
   tags_.note(group, seq, meta.tag);
   enqueue(meta, *body, now);
+  ++node_.stats.messages_published;
   from_.settled(meta.id, true, now);
   return meta.id;
 }

@@ -38,6 +38,13 @@ class Publisher {
 
   MessageId publish(const PublishRequest& request, Micros now);
   MessageId cancel(const CancelRequest& request, Micros now);
+  // Another publisher's message, whole and checked elsewhere (a gateway's
+  // other network), carried into this node's network: stored, tracked and
+  // queued for a first pass under its own id, at its priority
+  // (carried_messages.cpp). Not if held already, nor if it would expire
+  // before this link could send it.
+  // `send` false: stored and delivered locally, not queued.
+  CarryOutcome carry(const MessageMeta& meta, const std::vector<std::uint8_t>& body, bool send, Micros now);
 
  private:
   // Numbers, stores, queues and applies a message whose meta has all but
@@ -51,6 +58,10 @@ class Publisher {
   // Our message, numbered, stored and tracked, joins the publication queue at
   // its priority (in the place of the oldest one it replaces, if any).
   void enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now);
+
+  // Bytes queued for a first pass at `priority` or above, and taken by the
+  // pacer but not yet on the air: what leaves before a message of `priority`.
+  std::uint64_t bytes_ahead_of(std::uint32_t priority, Micros now) const;
 
   NodeContext& node_;
   PublisherSources from_;

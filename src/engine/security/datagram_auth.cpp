@@ -44,12 +44,13 @@ std::optional<OpenedDatagram> open_datagram(std::span<const std::uint8_t> datagr
   if (datagram.size() <= kAuthTrailerBytes) return std::nullopt;
   const std::size_t frame = datagram.size() - kAuthTrailerBytes;
   const std::uint8_t* trailer = datagram.data() + frame;
-  const auto key = keys.find(get<std::uint32_t>(trailer + 12));
+  const std::uint32_t epoch = get<std::uint32_t>(trailer + 12);
+  const auto key = keys.find(epoch);
   if (key == keys.end()) return std::nullopt;
   std::uint8_t expected[kTagBytes];
   tag_of(datagram.first(frame + kAuthTrailerBytes - kTagBytes), key->second, expected);
   if (crypto_verify_16(expected, trailer + 16) != 0) return std::nullopt;
-  return OpenedDatagram{datagram.first(frame), get<std::uint32_t>(trailer), get<std::uint64_t>(trailer + 4)};
+  return OpenedDatagram{datagram.first(frame), get<std::uint32_t>(trailer), get<std::uint64_t>(trailer + 4), epoch};
 }
 
 bool ReplayGuard::accept(NodeId sender, std::uint64_t counter) {

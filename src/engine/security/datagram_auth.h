@@ -42,6 +42,7 @@ struct OpenedDatagram {
   std::span<const std::uint8_t> frame;  // the datagram without its trailer
   NodeId sender = 0;
   std::uint64_t counter = 0;
+  std::uint32_t epoch = 0;  // of the key that sealed it
 };
 
 // The frame and who sealed it, if the trailer verifies under the key of its

@@ -11,9 +11,9 @@ namespace {
 
 // Appends to a buffer sized in advance (GCC 12 at -O3 mistakes growing
 // inserts of strings into byte vectors for overflows).
-class Writer {
+class ManifestWriter {
  public:
-  explicit Writer(std::size_t size) : out_(size) {}
+  explicit ManifestWriter(std::size_t size) : out_(size) {}
   void u32(std::uint32_t v) { put(v, 4); }
   void u64(std::uint64_t v) { put(v, 8); }
   void raw(std::string_view s) {
@@ -39,7 +39,7 @@ constexpr std::string_view kLabel = "dissem-manifest-3";
 }  // namespace
 
 std::vector<std::uint8_t> manifest_bytes(const MessageMeta& meta) {
-  Writer w(kLabel.size() + 4 + meta.id.group.size() + 4 + 8 + 4 + 4 + 8 + 4 + 4 + meta.tag.size() + 8 + 4 + 4 +
+  ManifestWriter w(kLabel.size() + 4 + meta.id.group.size() + 4 + 8 + 4 + 4 + 8 + 4 + 4 + meta.tag.size() + 8 + 4 + 4 +
            meta.chain.size() + 4 + 4 + 8 * meta.supersedes.size());
   w.raw(kLabel);
   w.bytes(meta.id.group);

@@ -51,6 +51,10 @@ std::optional<std::span<const std::uint8_t>> Security::open_incoming(std::span<c
     ++ctx_.stats.integrity[static_cast<std::size_t>(IntegrityEvent::Unauthenticated)];
     return std::nullopt;
   }
+  if (ctx_.config.security.revoked(opened->epoch) || ctx_.config.security.revoked_publisher(opened->sender)) {
+    ++ctx_.stats.integrity[static_cast<std::size_t>(IntegrityEvent::Revoked)];
+    return std::nullopt;
+  }
   if (opened->sender != ctx_.config.node_id && !replay_.accept(opened->sender, opened->counter)) {
     ++ctx_.stats.integrity[static_cast<std::size_t>(IntegrityEvent::Replayed)];
     return std::nullopt;
@@ -65,8 +69,19 @@ bool Security::sealed_by(NodeId claimed) {
   return false;
 }
 
+bool Security::revoked(const MessageMeta& meta, const GroupKeys* keys) const {
+  const SecurityConfig& config = ctx_.config.security;
+  return config.revoked_publisher(meta.id.publisher) || (keys != nullptr && config.revoked(meta.key_epoch));
+}
+
 bool Security::authentic(const MessageMeta& meta) {
   const GroupKeys* keys = ctx_.config.security.group(meta.id.group);
+  if (revoked(meta, keys)) {
+    // What was admitted before the revocation stays; this copy of it is a duplicate.
+    if (admitted(meta) || ctx_.tracker.settled(meta.id)) return true;
+    ++ctx_.stats.integrity[static_cast<std::size_t>(IntegrityEvent::Revoked)];
+    return false;
+  }
   if (keys == nullptr) return true;  // an open group
   const auto key = keys->verify.find(meta.key_epoch);
   if (meta.signature.empty() || key == keys->verify.end()) {
@@ -112,6 +127,7 @@ void Security::authenticate_ahead(std::vector<MessageMeta> metas) {
     // ours, not held, under a key we have, not admitted already.
     const GroupKeys* keys = ctx_.config.security.group(meta.id.group);
     if (keys == nullptr || meta.signature.empty() || meta.id.publisher == ctx_.config.node_id) continue;
+    if (revoked(meta, keys)) continue;
     if (ctx_.tracker.settled(meta.id)) continue;
     const auto key = keys->verify.find(meta.key_epoch);
     if (key == keys->verify.end()) continue;

@@ -41,10 +41,13 @@ class Security {
   void set_sealer(NodeId sealer) { sealer_ = sealer; }
   // A control datagram naming `claimed` as its sender was sealed by it.
   bool sealed_by(NodeId claimed);
+  // Streams of this publisher are neither learnt nor asked for.
+  bool revoked_publisher(NodeId publisher) const { return ctx_.config.security.revoked_publisher(publisher); }
 
   // --- manifests of keyed groups ---
   // Data of a keyed group carries a valid signature of its manifest (checked
-  // once per message); always true in open groups. Counted when false.
+  // once per message); always true in open groups. False, counted, for a new
+  // message of a revoked publisher or under a revoked epoch.
   bool authentic(const MessageMeta& meta);
   // Before a batch is handled: checks the signatures of the manifests its
   // data would be taken with, newest message of each stream first, so the
@@ -73,6 +76,9 @@ class Security {
   bool check_signature(const MessageMeta& meta, const VerifyKey& key, bool ahead);
   // Whether the manifest is one this node admitted already (checked then).
   bool admitted(const MessageMeta& meta) const;
+  // From a revoked publisher, or signed under a revoked epoch (`keys`: its
+  // group's, nullptr for an open group).
+  bool revoked(const MessageMeta& meta, const GroupKeys* keys) const;
 
   NodeContext& ctx_;
   ReplayGuard replay_;

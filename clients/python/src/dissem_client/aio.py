@@ -44,7 +44,7 @@ from . import ipc_pb2 as pb
 from . import protocol
 from .errors import DaemonConnectionError, ProtocolError, RequestError
 from .protocol import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
-from .values import Delivery, Event, LinkEvent, LinkThresholds, MessageId, MessageList, Peer, Stats
+from .values import Delivery, Event, LinkEvent, LinkThresholds, MessageId, MessageList, Peer, Reloaded, Stats
 
 __all__ = ["Client", "connect"]
 
@@ -380,6 +380,10 @@ class Client(protocol.InboxClient):
     async def set_silent(self, silent: bool) -> None:
         """As dissem_client.Client.set_silent(): radio silence on or off."""
         await self._call(protocol.set_silent(silent))
+
+    async def reload(self) -> Reloaded:
+        """As dissem_client.Client.reload(): configuration and keys read again."""
+        return await self._call(protocol.reload())
 
     # -- pushed messages -------------------------------------------------------------
 

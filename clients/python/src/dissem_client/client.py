@@ -55,6 +55,7 @@ from .values import (
     MessageId,
     MessageList,
     Peer,
+    Reloaded,
     Stats,
     TrafficByKind,
     TrafficCounter,
@@ -372,6 +373,15 @@ class Client(protocol.InboxClient):
         and delivers as usual; its publications wait. False ends it, and
         requests fetch what silence left missing. stats().silent tells."""
         self._call(protocol.set_silent(silent))
+
+    def reload(self) -> Reloaded:
+        """The daemon reads its configuration file and key files again (as
+        on SIGHUP) and applies what can change while running: log level,
+        keys, epochs and revocations, metrics, the socket's mode and the
+        engine keys a running node reads at each use. RequestError (FAILED)
+        names the key when it refuses the new configuration; nothing
+        changed then."""
+        return self._call(protocol.reload())
 
     # -- pushed messages -------------------------------------------------------------
 

@@ -19,11 +19,12 @@ class Acknowledge(_message.Message):
     def __init__(self, subscription_id: _Optional[int] = ..., group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
 
 class CachedMessage(_message.Message):
-    __slots__ = ["cancel", "complete", "expiry_ms", "group", "priority", "publisher", "replace", "seq", "stored_bytes", "tag", "total_length"]
+    __slots__ = ["cancel", "complete", "expiry_ms", "group", "key_epoch", "priority", "publisher", "replace", "seq", "stored_bytes", "tag", "total_length"]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
     COMPLETE_FIELD_NUMBER: _ClassVar[int]
     EXPIRY_MS_FIELD_NUMBER: _ClassVar[int]
     GROUP_FIELD_NUMBER: _ClassVar[int]
+    KEY_EPOCH_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     PUBLISHER_FIELD_NUMBER: _ClassVar[int]
     REPLACE_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +36,7 @@ class CachedMessage(_message.Message):
     complete: bool
     expiry_ms: int
     group: str
+    key_epoch: int
     priority: int
     publisher: int
     replace: bool
@@ -42,7 +44,7 @@ class CachedMessage(_message.Message):
     stored_bytes: int
     tag: str
     total_length: int
-    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., priority: _Optional[int] = ..., expiry_ms: _Optional[int] = ..., tag: _Optional[str] = ..., total_length: _Optional[int] = ..., stored_bytes: _Optional[int] = ..., complete: bool = ..., replace: bool = ..., cancel: bool = ...) -> None: ...
+    def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ..., priority: _Optional[int] = ..., expiry_ms: _Optional[int] = ..., tag: _Optional[str] = ..., total_length: _Optional[int] = ..., stored_bytes: _Optional[int] = ..., complete: bool = ..., replace: bool = ..., cancel: bool = ..., key_epoch: _Optional[int] = ...) -> None: ...
 
 class Cancel(_message.Message):
     __slots__ = ["expiry_ms", "group", "seqs", "tag"]
@@ -57,7 +59,7 @@ class Cancel(_message.Message):
     def __init__(self, group: _Optional[str] = ..., seqs: _Optional[_Iterable[int]] = ..., tag: _Optional[str] = ..., expiry_ms: _Optional[int] = ...) -> None: ...
 
 class ClientMessage(_message.Message):
-    __slots__ = ["acknowledge", "cancel", "delete_subscription", "get", "get_stats", "list", "list_peers", "publish", "request_history", "request_id", "set_silent", "subscribe", "unsubscribe", "watch_links"]
+    __slots__ = ["acknowledge", "cancel", "delete_subscription", "get", "get_stats", "list", "list_peers", "publish", "reload", "request_history", "request_id", "set_silent", "subscribe", "unsubscribe", "watch_links"]
     ACKNOWLEDGE_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
     DELETE_SUBSCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +68,7 @@ class ClientMessage(_message.Message):
     LIST_FIELD_NUMBER: _ClassVar[int]
     LIST_PEERS_FIELD_NUMBER: _ClassVar[int]
     PUBLISH_FIELD_NUMBER: _ClassVar[int]
+    RELOAD_FIELD_NUMBER: _ClassVar[int]
     REQUEST_HISTORY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SET_SILENT_FIELD_NUMBER: _ClassVar[int]
@@ -80,13 +83,14 @@ class ClientMessage(_message.Message):
     list: List
     list_peers: ListPeers
     publish: Publish
+    reload: Reload
     request_history: RequestHistory
     request_id: int
     set_silent: SetSilent
     subscribe: Subscribe
     unsubscribe: Unsubscribe
     watch_links: WatchLinks
-    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ..., acknowledge: _Optional[_Union[Acknowledge, _Mapping]] = ..., delete_subscription: _Optional[_Union[DeleteSubscription, _Mapping]] = ..., watch_links: _Optional[_Union[WatchLinks, _Mapping]] = ..., set_silent: _Optional[_Union[SetSilent, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., publish: _Optional[_Union[Publish, _Mapping]] = ..., subscribe: _Optional[_Union[Subscribe, _Mapping]] = ..., unsubscribe: _Optional[_Union[Unsubscribe, _Mapping]] = ..., request_history: _Optional[_Union[RequestHistory, _Mapping]] = ..., get_stats: _Optional[_Union[GetStats, _Mapping]] = ..., list_peers: _Optional[_Union[ListPeers, _Mapping]] = ..., cancel: _Optional[_Union[Cancel, _Mapping]] = ..., get: _Optional[_Union[Get, _Mapping]] = ..., list: _Optional[_Union[List, _Mapping]] = ..., acknowledge: _Optional[_Union[Acknowledge, _Mapping]] = ..., delete_subscription: _Optional[_Union[DeleteSubscription, _Mapping]] = ..., watch_links: _Optional[_Union[WatchLinks, _Mapping]] = ..., set_silent: _Optional[_Union[SetSilent, _Mapping]] = ..., reload: _Optional[_Union[Reload, _Mapping]] = ...) -> None: ...
 
 class CodingStats(_message.Message):
     __slots__ = ["blocks_decoded", "dropped_memory", "fragments_decoded", "generated", "ignored", "innovative", "parity_sent", "received", "recoded", "redundant"]
@@ -270,10 +274,11 @@ class Ok(_message.Message):
     def __init__(self) -> None: ...
 
 class Peer(_message.Message):
-    __slots__ = ["clock_offset_us", "estimated_loss", "last_heard_ms_ago", "loss_in", "loss_out", "node_id", "received_bytes_per_s", "sent_bytes_per_s", "srtt_ms"]
+    __slots__ = ["clock_offset_us", "estimated_loss", "last_heard_ms_ago", "link", "loss_in", "loss_out", "node_id", "received_bytes_per_s", "sent_bytes_per_s", "srtt_ms"]
     CLOCK_OFFSET_US_FIELD_NUMBER: _ClassVar[int]
     ESTIMATED_LOSS_FIELD_NUMBER: _ClassVar[int]
     LAST_HEARD_MS_AGO_FIELD_NUMBER: _ClassVar[int]
+    LINK_FIELD_NUMBER: _ClassVar[int]
     LOSS_IN_FIELD_NUMBER: _ClassVar[int]
     LOSS_OUT_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
@@ -283,13 +288,14 @@ class Peer(_message.Message):
     clock_offset_us: int
     estimated_loss: float
     last_heard_ms_ago: int
+    link: str
     loss_in: float
     loss_out: float
     node_id: int
     received_bytes_per_s: float
     sent_bytes_per_s: float
     srtt_ms: float
-    def __init__(self, node_id: _Optional[int] = ..., last_heard_ms_ago: _Optional[int] = ..., estimated_loss: _Optional[float] = ..., srtt_ms: _Optional[float] = ..., loss_in: _Optional[float] = ..., loss_out: _Optional[float] = ..., received_bytes_per_s: _Optional[float] = ..., sent_bytes_per_s: _Optional[float] = ..., clock_offset_us: _Optional[int] = ...) -> None: ...
+    def __init__(self, node_id: _Optional[int] = ..., last_heard_ms_ago: _Optional[int] = ..., estimated_loss: _Optional[float] = ..., srtt_ms: _Optional[float] = ..., loss_in: _Optional[float] = ..., loss_out: _Optional[float] = ..., received_bytes_per_s: _Optional[float] = ..., sent_bytes_per_s: _Optional[float] = ..., clock_offset_us: _Optional[int] = ..., link: _Optional[str] = ...) -> None: ...
 
 class Peers(_message.Message):
     __slots__ = ["peers"]
@@ -329,6 +335,20 @@ class PublishAck(_message.Message):
     seq: int
     def __init__(self, group: _Optional[str] = ..., publisher: _Optional[int] = ..., seq: _Optional[int] = ...) -> None: ...
 
+class Reload(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class Reloaded(_message.Message):
+    __slots__ = ["applied", "keys", "needs_restart"]
+    APPLIED_FIELD_NUMBER: _ClassVar[int]
+    KEYS_FIELD_NUMBER: _ClassVar[int]
+    NEEDS_RESTART_FIELD_NUMBER: _ClassVar[int]
+    applied: _containers.RepeatedScalarFieldContainer[str]
+    keys: str
+    needs_restart: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, applied: _Optional[_Iterable[str]] = ..., needs_restart: _Optional[_Iterable[str]] = ..., keys: _Optional[str] = ...) -> None: ...
+
 class RequestHistory(_message.Message):
     __slots__ = ["count", "group"]
     COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -338,13 +358,14 @@ class RequestHistory(_message.Message):
     def __init__(self, group: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Response(_message.Message):
-    __slots__ = ["error", "message", "messages", "ok", "peers", "publish_ack", "request_id", "stats", "subscribe_ack"]
+    __slots__ = ["error", "message", "messages", "ok", "peers", "publish_ack", "reloaded", "request_id", "stats", "subscribe_ack"]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     OK_FIELD_NUMBER: _ClassVar[int]
     PEERS_FIELD_NUMBER: _ClassVar[int]
     PUBLISH_ACK_FIELD_NUMBER: _ClassVar[int]
+    RELOADED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_ACK_FIELD_NUMBER: _ClassVar[int]
@@ -354,10 +375,11 @@ class Response(_message.Message):
     ok: Ok
     peers: Peers
     publish_ack: PublishAck
+    reloaded: Reloaded
     request_id: int
     stats: Stats
     subscribe_ack: SubscribeAck
-    def __init__(self, request_id: _Optional[int] = ..., publish_ack: _Optional[_Union[PublishAck, _Mapping]] = ..., subscribe_ack: _Optional[_Union[SubscribeAck, _Mapping]] = ..., ok: _Optional[_Union[Ok, _Mapping]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., peers: _Optional[_Union[Peers, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., message: _Optional[_Union[Delivery, _Mapping]] = ..., messages: _Optional[_Union[MessageList, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., publish_ack: _Optional[_Union[PublishAck, _Mapping]] = ..., subscribe_ack: _Optional[_Union[SubscribeAck, _Mapping]] = ..., ok: _Optional[_Union[Ok, _Mapping]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., peers: _Optional[_Union[Peers, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., message: _Optional[_Union[Delivery, _Mapping]] = ..., messages: _Optional[_Union[MessageList, _Mapping]] = ..., reloaded: _Optional[_Union[Reloaded, _Mapping]] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
     __slots__ = ["delivery", "event", "link_event", "response"]
@@ -378,7 +400,7 @@ class SetSilent(_message.Message):
     def __init__(self, silent: bool = ...) -> None: ...
 
 class Stats(_message.Message):
-    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "cache_paused", "cache_write_failures", "clock_divergence_us", "clock_steps", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "fragments_unstored", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "malformed", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_ignored_silent", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "silent", "summaries_received", "summaries_sent", "supersession_refused"]
+    __slots__ = ["bundled_items", "bundles_received", "bundles_sent", "cache_bytes", "cache_messages", "cache_paused", "cache_write_failures", "carry_too_late", "clock_divergence_us", "clock_steps", "coding", "deliveries", "duplicate_fragments", "ended_claims_contradicted", "ended_claims_refused", "forwards_queued", "forwards_suppressed_ntm", "fragments_refused_ended", "fragments_unstored", "group_refs_changed", "hearsay_displaced", "hearsay_expired", "hearsay_refused", "integrity", "links", "malformed", "messages_carried", "messages_completed", "messages_evicted", "messages_expired", "messages_published", "messages_superseded", "mfr_items_sent", "mfr_rounds_gated", "mfrs_received", "mfrs_sent", "own_datagrams_ignored", "own_ended_claims_contested", "own_seq_skipped", "peak_rss_bytes", "peers_refused", "publish_queue_full", "pushes_queued", "pushes_sent", "pushes_suppressed_ntm", "queue_drops", "rate_decreases", "received", "relays_avoided", "repairs_queued", "repairs_suppressed_ntm", "request_bytes_trimmed", "requests_ignored_silent", "requests_trimmed", "rss_bytes", "sent", "signatures_checked", "signatures_vouched", "silent", "summaries_received", "summaries_sent", "supersession_refused"]
     class IntegrityEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -386,6 +408,13 @@ class Stats(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class LinksEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Stats
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Stats, _Mapping]] = ...) -> None: ...
     class MalformedEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -400,6 +429,7 @@ class Stats(_message.Message):
     CACHE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     CACHE_PAUSED_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_FAILURES_FIELD_NUMBER: _ClassVar[int]
+    CARRY_TOO_LATE_FIELD_NUMBER: _ClassVar[int]
     CLOCK_DIVERGENCE_US_FIELD_NUMBER: _ClassVar[int]
     CLOCK_STEPS_FIELD_NUMBER: _ClassVar[int]
     CODING_FIELD_NUMBER: _ClassVar[int]
@@ -416,7 +446,9 @@ class Stats(_message.Message):
     HEARSAY_EXPIRED_FIELD_NUMBER: _ClassVar[int]
     HEARSAY_REFUSED_FIELD_NUMBER: _ClassVar[int]
     INTEGRITY_FIELD_NUMBER: _ClassVar[int]
+    LINKS_FIELD_NUMBER: _ClassVar[int]
     MALFORMED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_CARRIED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_COMPLETED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_EVICTED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_EXPIRED_FIELD_NUMBER: _ClassVar[int]
@@ -459,6 +491,7 @@ class Stats(_message.Message):
     cache_messages: int
     cache_paused: bool
     cache_write_failures: int
+    carry_too_late: int
     clock_divergence_us: int
     clock_steps: int
     coding: CodingStats
@@ -475,7 +508,9 @@ class Stats(_message.Message):
     hearsay_expired: int
     hearsay_refused: int
     integrity: _containers.ScalarMap[str, int]
+    links: _containers.MessageMap[str, Stats]
     malformed: _containers.ScalarMap[str, int]
+    messages_carried: int
     messages_completed: int
     messages_evicted: int
     messages_expired: int
@@ -511,7 +546,7 @@ class Stats(_message.Message):
     summaries_received: int
     summaries_sent: int
     supersession_refused: int
-    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ..., silent: bool = ..., requests_ignored_silent: _Optional[int] = ..., cache_write_failures: _Optional[int] = ..., fragments_unstored: _Optional[int] = ..., cache_paused: bool = ..., clock_steps: _Optional[int] = ..., clock_divergence_us: _Optional[int] = ...) -> None: ...
+    def __init__(self, sent: _Optional[_Union[TrafficByKind, _Mapping]] = ..., received: _Optional[_Union[TrafficByKind, _Mapping]] = ..., malformed: _Optional[_Mapping[str, int]] = ..., own_datagrams_ignored: _Optional[int] = ..., messages_published: _Optional[int] = ..., messages_completed: _Optional[int] = ..., deliveries: _Optional[int] = ..., duplicate_fragments: _Optional[int] = ..., mfrs_sent: _Optional[int] = ..., mfr_items_sent: _Optional[int] = ..., mfr_rounds_gated: _Optional[int] = ..., mfrs_received: _Optional[int] = ..., repairs_queued: _Optional[int] = ..., repairs_suppressed_ntm: _Optional[int] = ..., queue_drops: _Optional[int] = ..., messages_evicted: _Optional[int] = ..., messages_expired: _Optional[int] = ..., cache_bytes: _Optional[int] = ..., cache_messages: _Optional[int] = ..., forwards_queued: _Optional[int] = ..., forwards_suppressed_ntm: _Optional[int] = ..., summaries_sent: _Optional[int] = ..., summaries_received: _Optional[int] = ..., pushes_queued: _Optional[int] = ..., pushes_sent: _Optional[int] = ..., pushes_suppressed_ntm: _Optional[int] = ..., coding: _Optional[_Union[CodingStats, _Mapping]] = ..., integrity: _Optional[_Mapping[str, int]] = ..., hearsay_expired: _Optional[int] = ..., hearsay_displaced: _Optional[int] = ..., hearsay_refused: _Optional[int] = ..., peers_refused: _Optional[int] = ..., requests_trimmed: _Optional[int] = ..., request_bytes_trimmed: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., signatures_checked: _Optional[int] = ..., signatures_vouched: _Optional[int] = ..., messages_superseded: _Optional[int] = ..., supersession_refused: _Optional[int] = ..., bundles_sent: _Optional[int] = ..., bundled_items: _Optional[int] = ..., bundles_received: _Optional[int] = ..., group_refs_changed: _Optional[int] = ..., publish_queue_full: _Optional[int] = ..., rate_decreases: _Optional[int] = ..., relays_avoided: _Optional[int] = ..., ended_claims_refused: _Optional[int] = ..., ended_claims_contradicted: _Optional[int] = ..., fragments_refused_ended: _Optional[int] = ..., own_ended_claims_contested: _Optional[int] = ..., own_seq_skipped: _Optional[int] = ..., silent: bool = ..., requests_ignored_silent: _Optional[int] = ..., cache_write_failures: _Optional[int] = ..., fragments_unstored: _Optional[int] = ..., cache_paused: bool = ..., clock_steps: _Optional[int] = ..., clock_divergence_us: _Optional[int] = ..., messages_carried: _Optional[int] = ..., carry_too_late: _Optional[int] = ..., links: _Optional[_Mapping[str, Stats]] = ...) -> None: ...
 
 class Subscribe(_message.Message):
     __slots__ = ["group", "history", "min_priority", "name", "ordered", "reliable", "silent", "tags", "use_publisher_history"]

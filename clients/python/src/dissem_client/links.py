@@ -20,6 +20,7 @@ def peer_from_proto(m: pb.Peer) -> Peer:
         received_bytes_per_s=m.received_bytes_per_s,
         sent_bytes_per_s=m.sent_bytes_per_s,
         clock_offset_ms=m.clock_offset_us / 1000.0 if m.HasField("clock_offset_us") else None,
+        link=m.link,
     )
 
 

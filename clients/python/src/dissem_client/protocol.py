@@ -46,6 +46,7 @@ from .values import (
     MessageId,
     MessageList,
     Peer,
+    Reloaded,
     Stats,
     TrafficByKind,
     TrafficCounter,
@@ -75,7 +76,7 @@ def _traffic(m: pb.TrafficByKind) -> TrafficByKind:
     )
 
 
-_STATS_NESTED = ("sent", "received", "malformed", "integrity", "silent", "cache_paused")
+_STATS_NESTED = ("sent", "received", "malformed", "integrity", "silent", "cache_paused", "links")
 
 
 def stats_from_proto(m: pb.Stats) -> Stats:
@@ -90,6 +91,7 @@ def stats_from_proto(m: pb.Stats) -> Stats:
         integrity=dict(m.integrity),
         silent=bool(m.silent),
         cache_paused=bool(m.cache_paused),
+        links={name: stats_from_proto(own) for name, own in m.links.items()},
         **scalars,
     )
 
@@ -529,6 +531,7 @@ def _cached_from_proto(c: pb.CachedMessage) -> CachedMessage:
         complete=c.complete,
         replace=c.replace,
         cancel=c.cancel,
+        key_epoch=c.key_epoch,
     )
 
 
@@ -573,6 +576,16 @@ def set_silent(silent: bool) -> Call[None]:
     m = pb.ClientMessage()
     m.set_silent.silent = silent
     return Call(m, "ok", _read_ok)
+
+
+def reload() -> Call[Reloaded]:
+    m = pb.ClientMessage()
+    m.reload.SetInParent()
+    return Call(
+        m,
+        "reloaded",
+        lambda r: Reloaded(list(r.reloaded.applied), list(r.reloaded.needs_restart), r.reloaded.keys),
+    )
 
 
 def unwatch_links() -> Call[None]:

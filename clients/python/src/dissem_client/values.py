@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Dict, Optional, Tuple, Type, TypeVar
+from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,6 +30,7 @@ class CachedMessage:
     complete: bool
     replace: bool  # it superseded older messages with its tag
     cancel: bool  # a cancel message: nothing to deliver
+    key_epoch: int = 0  # keyed groups: the epoch of the key that signed it; 0 in open groups
 
     @property
     def id(self) -> MessageId:
@@ -122,6 +123,8 @@ class Peer:
     sent_bytes_per_s: float = 0.0
     # The peer's clock minus ours (ms), from beacon echoes; None until measured.
     clock_offset_ms: Optional[float] = None
+    # The daemon's link of its own it was heard on (the interface); "" the main link.
+    link: str = ""
 
 
 class LinkEventKind(enum.IntEnum):
@@ -154,6 +157,16 @@ class LinkThresholds:
 
 
 @dataclasses.dataclass(frozen=True)
+class Reloaded:
+    """What a reload took: the changed keys now in effect, the changed keys
+    that keep their running value until a restart, and the keys held now."""
+
+    applied: List[str]
+    needs_restart: List[str]
+    keys: str
+
+
+@dataclasses.dataclass(frozen=True)
 class TrafficCounter:
     datagrams: int = 0
     bytes: int = 0
@@ -179,6 +192,9 @@ class Stats:
     malformed: Dict[str, int] = dataclasses.field(default_factory=dict)
     # Data refused or dropped by the integrity checks, keyed by reason.
     integrity: Dict[str, int] = dataclasses.field(default_factory=dict)
+    # A daemon's links of their own, by interface: each link's node, as the
+    # other fields are the main link's.
+    links: Dict[str, "Stats"] = dataclasses.field(default_factory=dict)
     own_datagrams_ignored: int = 0
     messages_published: int = 0
     messages_completed: int = 0
@@ -202,6 +218,8 @@ class Stats:
     signatures_checked: int = 0  # keyed groups: manifests checked on their signature
     signatures_vouched: int = 0  # ... and vouched for by an authentic successor's chain link
     messages_superseded: int = 0  # held here and dropped: a replacement or a cancel ended them
+    messages_carried: int = 0  # a gateway's messages carried into this network from another one
+    carry_too_late: int = 0  # ... and not carried: they would expire before this link sent them
     publish_queue_full: int = 0  # publications refused (QUEUE_FULL): a send budget was full
     rate_decreases: int = 0  # a standing queue toward a neighbour lowered the pace (rate adaptation)
     relays_avoided: int = 0  # a named next hop relayed nothing and was no longer named (subscriber-tree)
