@@ -26,7 +26,7 @@ constexpr std::size_t kSendBatch = 64;  // datagrams per send_batch (one sendmms
 
 Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config, ConfigSource reread)
     : io_(io), config_(config), reread_(std::move(reread)), timer_(io) {
-  links_.push_back(open_link(io, config, "main", clock_.now()));
+  links_.push_back(open_link(io, config, std::string(kMainLink), clock_.now()));
   for (const auto& name : own_link_interfaces(config.net)) links_.push_back(open_link(io, config, name, clock_.now()));
   if (links_.size() > 1) {
     std::vector<engine::Node*> nodes;
@@ -304,11 +304,10 @@ ipc::StatsSnapshot Daemon::stats() {
 std::vector<ipc::PeerInfo> Daemon::peers() {
   std::vector<ipc::PeerInfo> out;
   const Micros now = clock_.now();
-  for (std::size_t i = 0; i < links_.size(); ++i)
-    for (const auto& link : links_[i].node->links(now)) {
-      out.push_back(ipc::peer_info(link, now));
-      if (i > 0) out.back().link = links_[i].name;
-    }
+  for (const auto& [sample, link] : neighbours(now)) {
+    out.push_back(ipc::peer_info(sample, now));
+    out.back().link = link;
+  }
   return out;
 }
 
@@ -323,19 +322,24 @@ void Daemon::watch_links(ipc::ClientId client, bool watch, const std::optional<e
 
 void Daemon::send_link_events(Micros now) {
   if (!link_watchers_.due(now)) return;
-  // Every link's neighbours: each is heard on one link only.
   std::vector<engine::LinkSample> samples;
   std::unordered_map<NodeId, std::string> on_link;
-  for (std::size_t i = 0; i < links_.size(); ++i)
-    for (auto& sample : links_[i].node->links(now)) {
-      if (i > 0) on_link[sample.node] = links_[i].name;
-      samples.push_back(std::move(sample));
-    }
+  for (auto& [sample, link] : neighbours(now)) {
+    if (!link.empty()) on_link[sample.node] = link;
+    samples.push_back(std::move(sample));
+  }
   for (const auto& [client, e] : link_watchers_.evaluate(samples, now)) {
     ipc::PeerInfo peer = ipc::peer_info(e.link, now);
     if (const auto it = on_link.find(peer.node); it != on_link.end()) peer.link = it->second;
     ipc_->link_event(client, ipc::LinkEventInfo{e.kind, std::move(peer)});
   }
+}
+
+std::vector<std::pair<engine::LinkSample, std::string>> Daemon::neighbours(Micros now) const {
+  std::vector<std::pair<engine::LinkSample, std::string>> out;
+  for (std::size_t i = 0; i < links_.size(); ++i)
+    for (auto& sample : links_[i].node->links(now)) out.emplace_back(std::move(sample), i > 0 ? links_[i].name : "");
+  return out;
 }
 
 void Daemon::set_silent(ipc::ClientId, bool silent) {

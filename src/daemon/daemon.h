@@ -97,6 +97,9 @@ class Daemon final : public ipc::Backend {
   void arm_timer();
   // Link events to the clients that watch links, when an evaluation is due.
   void send_link_events(Micros now);
+  // Every link's neighbours (each is heard on one link only), with the link
+  // of its own each is on ("": the main link).
+  std::vector<std::pair<engine::LinkSample, std::string>> neighbours(Micros now) const;
   // The metrics endpoint as `metrics` says (off, or listening at its address).
   std::unique_ptr<MetricsServer> open_metrics(const MetricsSection& metrics);
 

@@ -25,8 +25,7 @@ ipc::ReloadReport Daemon::reload(ipc::ClientId) {
   // Everything that can fail comes first, so a refused reload changes nothing.
   const DaemonConfig next = reread_();
   const ReloadPlan plan = plan_reload(config_, next);
-  engine::SecurityConfig keys = load_security(next.security);
-  keys.replay_window_us = main().config().security.replay_window_us;
+  engine::SecurityConfig keys = load_security(next.security);  // the node keeps its replay window (set_security)
   const engine::SecurityConfig& held = main().config().security;
   if (const auto why = engine::security_change_problem(held, keys); !why.empty())
     throw ConfigError(std::string(held.network.empty() != keys.network.empty() ? "security.network_key_file: "

@@ -34,9 +34,12 @@ bool bare_key(const std::string& name) {
                      [](unsigned char c) { return std::isalnum(c) != 0 || c == '_' || c == '-'; });
 }
 
-std::string key_of(const std::string& name, const char* setting) {
-  return std::string(kInterfacePrefix) + (bare_key(name) ? name : "\"" + name + "\"") + "." + setting;
+// "net.interface.NAME", NAME quoted unless it is a bare TOML key.
+std::string table_of(const std::string& name) {
+  return std::string(kInterfacePrefix) + (bare_key(name) ? name : "\"" + name + "\"");
 }
+
+std::string key_of(const std::string& name, const char* setting) { return table_of(name) + "." + setting; }
 
 }  // namespace
 
@@ -104,13 +107,9 @@ std::vector<KeyValue> describe_interface_links(const DaemonConfig& config) {
 void check_interface_links(const NetSection& net) {
   for (const auto& [name, link] : net.interface_links) {
     if (std::find(net.interfaces.begin(), net.interfaces.end(), name) == net.interfaces.end())
-      throw ConfigError(key_of(name, "").substr(0, key_of(name, "").size() - 1) + ": '" + name +
-                        "' is not one of net.interfaces");
-  }
-  for (const auto& name : net.interfaces) {
-    const LinkSettings s = net.link(name);
-    if (s.mode == NetMode::Broadcast && s.group.find(':') != std::string::npos &&
-        (net.interface_links.contains(name) ? net.interface_links.at(name).group.has_value() : false))
+      throw ConfigError(table_of(name) + ": '" + name + "' is not one of net.interfaces");
+    const bool ipv6_group = link.group && link.group->find(':') != std::string::npos;
+    if (ipv6_group && net.link(name).mode == NetMode::Broadcast)
       throw ConfigError(key_of(name, "group") + ": IPv6 has no broadcast: set mode = \"multicast\" for it");
   }
 }

@@ -3,7 +3,7 @@
 namespace dissem::daemon {
 
 std::set<std::string> LinkBridge::wanted_on(std::size_t j) const {
-  std::set<std::string> groups = links_[j]->groups_wanted_by_neighbours();
+  std::set<std::string> groups = neighbours_[j];
   if (j == 0) groups.insert(local_.begin(), local_.end());
   return groups;
 }
@@ -18,6 +18,7 @@ std::set<std::string> LinkBridge::carried_from(std::size_t link) const {
 std::vector<LinkBridge::Change> LinkBridge::refresh(Micros now) {
   std::vector<Change> changes;
   if (links_.size() < 2) return changes;
+  for (std::size_t j = 0; j < links_.size(); ++j) neighbours_[j] = links_[j]->groups_wanted_by_neighbours();
   std::vector<std::set<std::string>> wanted;
   for (std::size_t j = 0; j < links_.size(); ++j) wanted.push_back(wanted_on(j));
   for (std::size_t i = 0; i < links_.size(); ++i) {
@@ -52,7 +53,7 @@ bool LinkBridge::on_delivery(std::size_t link, const engine::Delivery& delivery,
   if (!held) return true;
   for (std::size_t j = 0; j < links_.size(); ++j) {
     if (j == link) continue;
-    const bool neighbours = links_[j]->groups_wanted_by_neighbours().contains(id.group);
+    const bool neighbours = neighbours_[j].contains(id.group);
     const bool here = j == 0 && local_.contains(id.group);
     if (!neighbours && !here) continue;
     switch (links_[j]->carry(held->first, held->second, neighbours, now)) {

@@ -30,7 +30,7 @@ namespace dissem::daemon {
 class LinkBridge {
  public:
   // links[0] is the main link, the one this host's applications use.
-  explicit LinkBridge(std::vector<engine::Node*> links) : links_(std::move(links)) {}
+  explicit LinkBridge(std::vector<engine::Node*> links) : links_(std::move(links)), neighbours_(links_.size()) {}
 
   // The groups this host's applications subscribe to (on the main link).
   void set_local_groups(std::set<std::string> groups) { local_ = std::move(groups); }
@@ -48,7 +48,8 @@ class LinkBridge {
 
   // A delivery on link `link`: false if it is an application's; true if it
   // was on one of the bridge's subscriptions, and then the message is
-  // carried into the links that want its group.
+  // carried into the links that want its group (as the last refresh found
+  // their neighbours' interest).
   bool on_delivery(std::size_t link, const engine::Delivery& delivery, Micros now);
 
   struct Counters {
@@ -66,6 +67,7 @@ class LinkBridge {
   std::set<std::string> wanted_on(std::size_t j) const;
 
   std::vector<engine::Node*> links_;
+  std::vector<std::set<std::string>> neighbours_;  // per link, its neighbours' groups at the last refresh
   std::set<std::string> local_;
   std::map<std::pair<std::size_t, std::string>, engine::SubscriptionId> subscriptions_;
   std::map<std::pair<std::size_t, engine::SubscriptionId>, std::string> groups_of_;

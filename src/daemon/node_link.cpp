@@ -77,7 +77,7 @@ std::string own_link_cache_path(const std::string& main_path, const std::string&
 }
 
 NodeLink open_link(boost::asio::io_context& io, const DaemonConfig& config, const std::string& name, Micros now) {
-  const bool main = name == "main";
+  const bool main = name == kMainLink;
   const std::vector<std::string> interfaces = main ? main_link_interfaces(config.net) : std::vector{name};
   const std::string cache_path = main ? config.cache.path : own_link_cache_path(config.cache.path, name);
   prepare_cache_files(cache_path);

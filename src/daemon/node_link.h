@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "daemon/daemon_config.h"
@@ -20,8 +21,11 @@
 
 namespace dissem::daemon {
 
+// The main link's name (the others are named for their interface).
+inline constexpr std::string_view kMainLink = "main";
+
 struct NodeLink {
-  std::string name;  // "main", or the interface
+  std::string name;  // kMainLink, or the interface
   std::unique_ptr<engine::Node> node;
   std::vector<std::unique_ptr<net::UdpTransport>> transports;
   std::vector<std::span<const std::uint8_t>> burst;  // the current receive burst, in the transports' buffers
@@ -41,7 +45,7 @@ std::string own_link_cache_path(const std::string& main_path, const std::string&
 // Opens the link's cache (creating its directory), settles its node id
 // (configured: only the main link's; else the one persisted in its cache,
 // else a new random one, then persisted), builds its engine and binds its
-// transports. `name` is "main" or the interface. Throws std::runtime_error
+// transports. `name` is kMainLink or the interface. Throws std::runtime_error
 // (or cache::StoreError, ConfigError) with a message for the operator.
 NodeLink open_link(boost::asio::io_context& io, const DaemonConfig& config, const std::string& name, Micros now);
 

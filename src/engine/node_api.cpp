@@ -147,13 +147,9 @@ CarryOutcome Node::carry(const MessageMeta& meta, const std::vector<std::uint8_t
 }
 
 std::optional<std::pair<MessageMeta, std::vector<std::uint8_t>>> Node::held_whole(const MessageId& id, Micros now) {
-  NodeImpl& n = *impl_;
-  const MessageState* st = n.tracker.find(id);
-  if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(n.wall(now))) return std::nullopt;
-  n.store->flush();
-  auto stored = n.store->read_message(id);
-  if (!stored || stored->size() != st->meta->total_length) return std::nullopt;
-  return std::pair{*st->meta, std::move(*stored)};
+  auto whole = impl_->read_whole(id, now);
+  if (!whole || whole->second.size() != whole->first.total_length) return std::nullopt;
+  return whole;
 }
 
 std::set<std::string> Node::groups_wanted_by_neighbours() const {

@@ -6,16 +6,22 @@
 
 namespace dissem::engine {
 
-std::optional<Delivery> NodeImpl::get(const MessageId& id, Micros now) {
+std::optional<std::pair<MessageMeta, std::vector<std::uint8_t>>> NodeImpl::read_whole(const MessageId& id, Micros now) {
   const MessageState* st = tracker.find(id);
-  if (st == nullptr || !st->complete || !st->meta || st->meta->cancel || st->meta->expired_at(wall(now))) return std::nullopt;
+  if (st == nullptr || !st->complete || !st->meta || st->meta->expired_at(wall(now))) return std::nullopt;
   store->flush();
   auto stored = store->read_message(id);
   if (!stored) return std::nullopt;
-  auto payload = security.readable(id, std::move(*stored));  // sealed groups: opened
+  return std::pair{*st->meta, std::move(*stored)};
+}
+
+std::optional<Delivery> NodeImpl::get(const MessageId& id, Micros now) {
+  auto whole = read_whole(id, now);
+  if (!whole || whole->first.cancel) return std::nullopt;
+  auto payload = security.readable(id, std::move(whole->second));  // sealed groups: opened
   if (!payload) return std::nullopt;
   store->touch(id, now);
-  Delivery d{0, *st->meta, std::move(*payload)};
+  Delivery d{0, std::move(whole->first), std::move(*payload)};
   d.meta.total_length = static_cast<std::uint32_t>(d.payload.size());
   return d;
 }

@@ -101,6 +101,9 @@ class NodeImpl : public NodeContext {
 
   // node_cache_queries.cpp
   std::optional<Delivery> get(const MessageId& id, Micros now);
+  // A message held whole and unexpired: its meta and its bytes as stored
+  // (sealed groups still sealed). get() and Node::held_whole read through it.
+  std::optional<std::pair<MessageMeta, std::vector<std::uint8_t>>> read_whole(const MessageId& id, Micros now);
   std::vector<CachedMessage> list(const ListRequest& request);
   void on_timer(Micros now);
   Micros next_deadline() const;

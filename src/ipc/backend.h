@@ -59,6 +59,15 @@ struct StatsSnapshot {
   std::vector<LinkStats> links;  // the links of their own, if any
 };
 
+// A link's figures as a snapshot of their own (no process figures, no links).
+inline StatsSnapshot snapshot_of(const LinkStats& link) {
+  StatsSnapshot s;
+  s.engine = link.engine;
+  s.cache_bytes = link.cache_bytes;
+  s.cache_messages = link.cache_messages;
+  return s;
+}
+
 // What a reload took (daemon/config_reload.h): the changed keys now in
 // effect, the changed keys that wait for a restart, and the keys now held.
 struct ReloadReport {

@@ -117,13 +117,7 @@ void to_proto(const StatsSnapshot& in, Stats& out) {
   out.set_rss_bytes(in.rss_bytes);
   out.set_peak_rss_bytes(in.peak_rss_bytes);
   out.set_cache_messages(in.cache_messages);
-  for (const auto& l : in.links) {
-    StatsSnapshot own;
-    own.engine = l.engine;
-    own.cache_bytes = l.cache_bytes;
-    own.cache_messages = l.cache_messages;
-    to_proto(own, (*out.mutable_links())[l.name]);
-  }
+  for (const auto& l : in.links) to_proto(snapshot_of(l), (*out.mutable_links())[l.name]);
 }
 
 StatsSnapshot from_proto(const Stats& in) {

@@ -101,11 +101,7 @@ Json stats_json(const StatsSnapshot& snap) {
   if (!snap.links.empty()) {
     Json links = Json::object();
     for (const auto& l : snap.links) {
-      StatsSnapshot own;
-      own.engine = l.engine;
-      own.cache_bytes = l.cache_bytes;
-      own.cache_messages = l.cache_messages;
-      Json one = stats_json(own);
+      Json one = stats_json(snapshot_of(l));
       one.erase("process");  // one process: its memory is the daemon's, above
       links[l.name] = std::move(one);
     }
