@@ -5,7 +5,8 @@
 # seed-000 message-replacement ones with dissemd and TCP; seed 004's tracks
 # over HF (75 to 2400 bit/s, simplex) and satcom with dissemd and NORM; seed
 # 003's updates across random disconnections and seed 002's sensor stream,
-# each with dissemd and TCP; radio silence, EMCON, with dissemd) and writes
+# each with dissemd and TCP; radio silence, EMCON, with dissemd; a gateway
+# between a MANET and an HF net, two-nets, with dissemd) and writes
 # the Markdown + PNG report. Needs root
 # (network namespaces, TAPs).
 #
@@ -21,7 +22,8 @@
 # parallel runs given below (--jobs J caps each of them at J). Options:
 # --out DIR (results, default emulation/out/<profile>), --report DIR (default
 # docs/results for full, <out>/report otherwise; into docs/results, the README's
-# results section is written again from the new pages), --only NAME (repeatable).
+# results section is written again from the new pages), --only NAME (repeatable:
+# those campaigns alone, their pages merged into the report's others).
 # Each run is torn down whatever happens. Per-campaign and total wall times go
 # to <out>/runtime.txt; each campaign's progress to <out>/<name>.log.
 set -euo pipefail
@@ -81,6 +83,7 @@ campaigns=(
   "baseline-1to10     4 10.94.0.0/16"
   "baseline-1to20     3 10.95.0.0/16"
   "emcon              3 10.96.0.0/16"
+  "two-nets           3 10.97.0.0/16"
 )
 # Seconds between two campaigns' starts (DISSEM_CAMPAIGN_STAGGER_S).
 stagger=${DISSEM_CAMPAIGN_STAGGER_S:-20}
@@ -121,7 +124,18 @@ for i in "${!pids[@]}"; do
 done
 echo "total: $((SECONDS - start)) s" | tee -a "$runtime"
 
-emulation/report "$out" --out "$report" --title "Emulated experiments ($profile profile)"
+# With --only the report keeps the other campaigns' pages and merges the new
+# ones into its index (and their wall times into its runtime.txt).
+merge=()
+if ((${#only[@]})); then
+  merge=(--merge)
+  if [[ -f $report/runtime.txt && $(realpath "$report") != $(realpath "$out") ]]; then
+    sed "s/^/re-run alone: /" "$runtime" >>"$report/runtime.txt"
+  fi
+elif [[ $(realpath -m "$report") != $(realpath "$out") ]]; then
+  mkdir -p "$report" && cp "$runtime" "$report/runtime.txt"
+fi
+emulation/report "$out" --out "$report" "${merge[@]}" --title "Emulated experiments ($profile profile)"
 # The forwarding controllers in the simulator (seconds: virtual time), beside the emulated pages.
 emulation/report --sim-forwarding "$emulation_build/src/dissem-sim" --sim-forwarding-out "$report/sim-forwarding.md"
 echo "report: $report/README.md"

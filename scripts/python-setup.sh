@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the Python client (clients/python), its tests and the
 # experiment report (emulation/report) need into the system Python with pip:
-# the protobuf runtime, pytest, matplotlib and scipy (Debian's
-# python3-matplotlib and python3-scipy already serve /usr/bin/python3; scipy
+# the protobuf runtime, pytest, pytest-xdist (scripts/test.sh runs the tests
+# on several workers), matplotlib and scipy (Debian's python3-matplotlib,
+# python3-scipy and python3-pytest-xdist already serve /usr/bin/python3; scipy
 # runs the seed-002 report's Kolmogorov-Smirnov and Mann-Whitney tests). Idempotent and
-# fast: when both import already (and the generated ipc_pb2 loads), it only
+# fast: when all import already (and the generated ipc_pb2 loads), it only
 # checks and exits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,16 +18,18 @@ command -v "$py" >/dev/null || { echo "python-setup: $py not found (apt-get inst
 
 protobuf_ok() { PYTHONPATH="$src" "$py" -c 'import dissem_client.ipc_pb2' >/dev/null 2>&1; }
 pytest_ok() { "$py" -c 'import pytest' >/dev/null 2>&1; }
+xdist_ok() { "$py" -c 'import xdist' >/dev/null 2>&1; }
 matplotlib_ok() { "$py" -c 'import matplotlib' >/dev/null 2>&1; }
 scipy_ok() { "$py" -c 'import scipy.stats' >/dev/null 2>&1; }
 
 need=()
 protobuf_ok || need+=("$protobuf_req")
 pytest_ok || need+=(pytest)
+xdist_ok || need+=(pytest-xdist)
 matplotlib_ok || need+=(matplotlib)
 scipy_ok || need+=(scipy)
 if ((${#need[@]} == 0)); then
-  echo "python-setup: protobuf, pytest, matplotlib and scipy present"
+  echo "python-setup: protobuf, pytest, pytest-xdist, matplotlib and scipy present"
   exit 0
 fi
 
@@ -62,6 +65,7 @@ echo "python-setup: installing ${need[*]}"
 
 protobuf_ok || { echo "python-setup: dissem_client.ipc_pb2 still does not import" >&2; PYTHONPATH="$src" "$py" -c 'import dissem_client.ipc_pb2'; exit 1; }
 pytest_ok || { echo "python-setup: pytest still does not import" >&2; exit 1; }
+xdist_ok || { echo "python-setup: pytest-xdist still does not import" >&2; exit 1; }
 matplotlib_ok || { echo "python-setup: matplotlib still does not import" >&2; exit 1; }
 scipy_ok || { echo "python-setup: scipy still does not import" >&2; exit 1; }
-echo "python-setup: protobuf, pytest, matplotlib and scipy present"
+echo "python-setup: protobuf, pytest, pytest-xdist, matplotlib and scipy present"

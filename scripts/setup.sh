@@ -12,6 +12,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   clang libclang-rt-14-dev
   python3 python3-matplotlib python3-scipy mypy python3-pip python3-setuptools python3-wheel python3-venv
+  python3-pytest-xdist  # pytest -n: the Python tests on several workers (scripts/test.sh)
   libnorm-dev iproute2 ethtool tshark
   libisal-dev libsodium-dev
   libncurses-dev tmux

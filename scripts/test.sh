@@ -58,11 +58,19 @@ elif [[ $package_rc -ne 0 && $package_rc -ne 77 ]]; then
   exit "$package_rc"
 fi
 
+# The Python tests below run on pytest-xdist workers (-n; python-setup.sh
+# installs it): they mostly wait on sockets, timers and emulated links at low
+# rates, so twice as many workers as cores. On 2 cores, 4 workers took the
+# emulation tests from about 16 minutes to 6-8 (3 workers: 9, 2: 11) and each
+# Python client run from about 50 s to 40. Each worker has its own daemons,
+# ports, sockets, namespaces and temporary directories (tmp_path is per worker).
+py_workers=$((2 * jobs))
+
 echo "== Python client against the (sanitised) daemon"
 bash scripts/python-setup.sh
-DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q clients/python/tests
+DISSEMD="$PWD/build/debug/src/dissemd" python3 -m pytest -q -n "$py_workers" clients/python/tests
 echo "== Python client against the Release daemon (faster: what depends on the daemon's speed shows here)"
-DISSEMD="$PWD/build/release/src/dissemd" python3 -m pytest -q clients/python/tests
+DISSEMD="$PWD/build/release/src/dissemd" python3 -m pytest -q -n "$py_workers" clients/python/tests
 echo "== Python client: mypy --strict (configuration in clients/python/pyproject.toml)"
 (cd clients/python && mypy)
 
@@ -72,8 +80,12 @@ export DISSEM_BUILD_DIR=build/debug DISSEM_RELEASE_BUILD_DIR=build/release  # re
 export DISSEM_EMU="$PWD/build/debug/emulation/emu/dissem-emu" DISSEM_NORM="$PWD/build/debug/emulation/baselines/norm/dissem-norm"
 # The EMANE engine's tests go last: set-up builds EMANE in the background at
 # the lowest priority, and the other emulation tests mostly wait on emulated
-# links, leaving it the CPU it needs.
-python3 -m pytest -q emulation/tests --ignore=emulation/tests/test_emane_engine.py
+# links: what CPU they leave idle goes to it and to the fuzzers' build. The
+# tests of a module whose module-scoped fixture runs a campaign share one
+# worker (emulation/tests/conftest.py); those marked `alone` compare timings
+# that other tests beside them would skew, so they run afterwards, one at a time.
+python3 -m pytest -q -n "$py_workers" -m "not alone" emulation/tests --ignore=emulation/tests/test_emane_engine.py
+python3 -m pytest -q -m alone emulation/tests --ignore=emulation/tests/test_emane_engine.py
 if [[ $(id -u) -eq 0 ]]; then
   echo "== EMANE for the --engine emane tests (set-up started its build in the background; this waits for it)"
   bash scripts/setup-emane.sh

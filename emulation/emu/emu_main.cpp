@@ -149,7 +149,9 @@ int run_emulation(const EmuOptions& options) {
   run.eel_events_at_start = apply_scenario(model, *scenario);
   run.ignored_eel_events = scenario->ignored;
 
-  EmulatedNetwork network({options.prefix, options.nodes, options.subnet, options.pcap_dir, options.ipv6});
+  EmulatedNetwork network(
+      {options.prefix, options.nodes, options.subnet, options.pcap_dir, options.ipv6, options.interface_name,
+       options.joins});
 
   // After the namespaces and TAPs exist (their set-up runs helper commands),
   // before the first frame: only the forwarding loop runs real-time.

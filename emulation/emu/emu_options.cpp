@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "core/plain_name.h"
 #include "core/version.h"
 #include "config/setting_text.h"
 
@@ -59,11 +60,11 @@ TimeNs milliseconds_option(std::string_view option, double ms) {
 
 // The command line as CLI11 reads it, before it is checked.
 struct RawOptions {
-  std::string cleanup, prefix, subnet = "10.77.0.0/24", eel, gilbert, pcap_dir, stats_json;
+  std::string cleanup, prefix, subnet = "10.77.0.0/24", eel, gilbert, pcap_dir, stats_json, interface = "emu0";
   long long nodes = 0, queue_packets = 50, overhead_bytes = 0, rt_priority = 10;
   std::uint64_t seed = 1;
   std::string radio_bps, shared_channel_bps, half_duplex_bps;
-  std::vector<std::string> radio_bps_node, gilbert_link;
+  std::vector<std::string> radio_bps_node, gilbert_link, joins;
   double turnaround_ms = 0, max_hold_ms = 0, duration = 0;
   bool default_disconnected = false;
   bool ipv6 = false;
@@ -102,6 +103,10 @@ void add_options(CLI::App& app, RawOptions& r) {
                        ->capture_default_str();
   app.add_flag("--default-disconnected", r.default_disconnected, "Links not set by the EEL pass nothing");
   app.add_flag("--ipv6", r.ipv6, "IPv6 on: each node's emu0 also has a link-local address (off: IPv6 disabled)");
+  app.add_option("--interface", r.interface, "Name of each node's TAP inside its namespace")->capture_default_str();
+  app.add_option("--join", r.joins,
+                 "I=NAMESPACE: node I is that existing namespace (a node of another emulation, for a host on "
+                 "two networks); its TAP is added there and the namespace is never removed (repeatable)");
   app.add_option("--pcap-dir", r.pcap_dir, "Write n<i>.pcap per node (frames sent and received)");
   app.add_option("--stats-json", r.stats_json, "Write counters as JSON here at the end of the run");
   r.duration_opt = app.add_option("--duration", r.duration, "Stop after SECONDS (default: run until SIGTERM)");
@@ -129,6 +134,20 @@ void check_network(const RawOptions& r, EmuOptions& o) {
   if (o.nodes > o.subnet.max_host_id())
     throw OptionsError(fmt::format("--nodes: {} nodes do not fit --subnet {} (at most {})", o.nodes, r.subnet,
                                    o.subnet.max_host_id()));
+  if (!is_plain_interface_name(r.interface))
+    throw OptionsError(fmt::format("--interface: '{}' is not an interface name (1..15 of [A-Za-z0-9_.-])",
+                                   r.interface));
+  o.interface_name = r.interface;
+  for (const auto& entry : r.joins) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) throw OptionsError(fmt::format("--join: '{}' is not I=NAMESPACE", entry));
+    const std::size_t id = node_id("--join", std::string_view(entry).substr(0, eq), entry, o.nodes);
+    const std::string ns = entry.substr(eq + 1);
+    if (!is_plain_name(ns, kMaxNamespaceName))
+      throw OptionsError(fmt::format("--join: '{}' is not a namespace name", ns));
+    if (!o.joins.emplace(id, ns).second)
+      throw OptionsError(fmt::format("--join: node {} is given twice", id));
+  }
 }
 
 // Queues and radio rates: per node, or one shared channel.

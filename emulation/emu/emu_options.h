@@ -5,11 +5,12 @@
 //              [--shared-channel-bps BPS] [--gilbert PGB,PBG,LOSSBAD] [--gilbert-link S:R=PGB,PBG,LOSSBAD]...
 //              [--half-duplex-bps BPS [--turnaround-ms MS] [--max-hold-ms MS]] [--default-disconnected]
 //              [--pcap-dir DIR] [--stats-json FILE] [--duration SECONDS] [--overhead-bytes B]
-//              [--rt-priority P]
+//              [--rt-priority P] [--interface NAME] [--join I=NAMESPACE]...
 //   dissem-emu --cleanup NAME
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,8 @@ namespace dissem::emu {
 
 // Longest prefix: the staging TAP name <prefix>-t<id> must fit 15 characters.
 inline constexpr std::size_t kMaxPrefixLength = 10;
+// A --join namespace: a file name under /run/netns (core/plain_name.h's characters).
+inline constexpr std::size_t kMaxNamespaceName = 255;
 // Node ids are the last MAC byte, and 255 is kept off the table.
 inline constexpr std::size_t kMaxNodes = 254;
 
@@ -42,7 +45,12 @@ struct EmuOptions {
   HalfDuplexParams half_duplex;
   bool default_disconnected = false;
   std::optional<std::string> pcap_dir;
-  bool ipv6 = false;  // link-local IPv6 on each node's emu0 (NetworkPlan::ipv6)
+  bool ipv6 = false;  // link-local IPv6 on each node's interface (NetworkPlan::ipv6)
+  // The TAP's name inside each node's namespace (--interface, default emu0).
+  std::string interface_name = "emu0";
+  // --join I=NAMESPACE: node I is an existing namespace (a node of another
+  // emulation: a second network of the same host), not one of ours.
+  std::map<std::size_t, std::string> joins;
   std::optional<std::string> stats_json;
   std::optional<double> duration_s;
   std::uint32_t overhead_bytes = 0;

@@ -1,13 +1,19 @@
 // The nodes on the host: for node i a network namespace <prefix>-n<i> holding
 // TAP emu0 (MAC from the address plan, <network>+i/<len>, MTU 1500, up),
 // loopback up, IPv6 off; and, with --pcap-dir, the capture file n<i>.pcap.
+// A joined node (--join I=NAMESPACE) is a namespace that exists already, a
+// node of another emulation: its TAP (named by --interface, which must then
+// differ from that emulation's) is added there, and the namespace is left
+// alone at teardown. So one host can sit on two emulated networks.
 //
 // Built in this order, so a failure part-way leaves only namespaces behind,
 // which teardown removes: (1) namespaces, (2) TAPs created in the root
 // namespace under a staging name <prefix>-t<i>, (3) TAPs moved into the
 // namespaces, (4) per node: IPv6 off, rename to emu0, address, up, pcap file.
+// Closing a TAP removes it, so a joined namespace keeps nothing of ours.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,7 +26,6 @@
 
 namespace dissem::emu {
 
-inline constexpr const char* kNodeInterface = "emu0";
 inline constexpr int kNodeMtu = 1500;
 
 struct NetworkPlan {
@@ -32,6 +37,8 @@ struct NetworkPlan {
   // duplicate address detection, no router solicitations); its MLD reports
   // then join the experiment's traffic. Off: IPv6 disabled in every namespace.
   bool ipv6 = false;
+  std::string interface_name = "emu0";
+  std::map<std::size_t, std::string> joins;  // node id -> an existing namespace
 };
 
 struct NodeInfo {
@@ -39,6 +46,7 @@ struct NodeInfo {
   std::string namespace_name;
   std::string address;  // dotted quad, no prefix length
   MacAddress mac{};
+  bool joined = false;  // the namespace is another emulation's (--join)
 };
 
 class EmulatedNetwork {
@@ -63,6 +71,8 @@ class EmulatedNetwork {
 
  private:
   void build(const NetworkPlan& plan);
+  // Step (4) for one node: its TAP renamed, addressed and up, IPv6 as planned.
+  static void configure_node(const NetworkPlan& plan, const NodeInfo& n, TapDevice& tap);
 
   std::string prefix_;
   std::vector<NodeInfo> nodes_;

@@ -48,6 +48,10 @@ Json config_json(const EmuOptions& o) {
   j["pcap_dir"] = json_or_null(o.pcap_dir);
   j["duration_s"] = json_or_null(o.duration_s);
   j["ipv6"] = o.ipv6;
+  j["interface"] = o.interface_name;
+  Json joins = Json::object();
+  for (const auto& [id, ns] : o.joins) joins[std::to_string(id)] = ns;
+  j["joins"] = std::move(joins);
   return j;
 }
 
@@ -74,7 +78,7 @@ std::string ready_line(const EmuOptions& options, const std::vector<NodeInfo>& n
   for (const NodeInfo& n : nodes) {
     list.push_back({{"id", n.id},
                     {"namespace", n.namespace_name},
-                    {"interface", kNodeInterface},
+                    {"interface", options.interface_name},
                     {"address", n.address},
                     {"mac", format_mac(n.mac)}});
   }

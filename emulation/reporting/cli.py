@@ -8,7 +8,8 @@ sender_reliability_pct and message_size; the seed-000 scenarios (names
 starting seed000, cells with an experiment) share one page; any other
 scenario gets the multi-hop figures; seed002*, seed003* and seed004*
 scenarios get one page per seed paper (sensor stream, disconnections,
-tracks over HF and satcom); norm-gateway* what crossed the NORM gateway
+tracks over HF and satcom); two-nets* what a gateway between two networks
+carried; norm-gateway* what crossed the NORM gateway
 each way; any other (delivery ratio, latency, transmissions
 per delivery, time to full delivery after a heal or a late join). Beside the
 pages it writes summary.json: their tables, machine-readable (summary.py).
@@ -22,6 +23,7 @@ cell from DIR/summary.json."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -77,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                          "the page of their transmissions per delivery (sim_forwarding.py)")
     ap.add_argument("--sim-forwarding-out", type=Path, default=REPO / "docs" / "results" / "sim-forwarding.md",
                     help="with --sim-forwarding: the page to write")
+    ap.add_argument("--merge", action="store_true",
+                    help="write the pages of the scenarios in RESULTS_DIR into --out beside the pages already "
+                         "there: their index lines replace the old ones of the same pages (or join the index), "
+                         "every other page stays as it is (a campaign run again alone)")
     ap.add_argument("--ours-vs-norm", action="store_true",
                     help="print ours/NORM time and bytes for every cell of the baseline pages in --results "
                          "(from its summary.json)")
@@ -229,17 +235,39 @@ def _pages(args) -> int:
     for module in (engine_agreement, shared_medium, many_receivers_engines, sim_forwarding):
         if (args.out / module.PAGE).is_file():
             index.append(module.INDEX_LINE)
-    (args.out / "README.md").write_text("\n".join(index) + "\n")
+    index_path = args.out / "README.md"
+    if args.merge and index_path.is_file():
+        index = merged_index(index_path.read_text(), index[1:])
+    index_path.write_text("\n".join(index) + "\n")
     print(f"report: wrote {summary.write(args.out)}")
     return 0
 
 
+def merged_index(old: str, lines: list[str]) -> list[str]:
+    """The index `old` with `lines` merged in: a line replaces the old one
+    of the same page, in its place; a new page's line goes before the lines
+    of the pages other tools write (engine agreement, simulator), which the
+    report keeps as they are."""
+    def page_of(line: str) -> str | None:
+        m = re.match(r"^- \[[^\]]*\]\(([^)]+)\)", line)
+        return m[1] if m else None
+
+    fresh = {page_of(line): line for line in lines if page_of(line)}
+    out = [fresh.pop(page_of(line), line) if page_of(line) else line for line in old.rstrip("\n").split("\n")]
+    from . import engine_agreement, many_receivers_engines, shared_medium, sim_forwarding
+    kept = {m.PAGE for m in (engine_agreement, shared_medium, many_receivers_engines, sim_forwarding)}
+    at = next((i for i, line in enumerate(out) if page_of(line) in kept), len(out))
+    out[at:at] = list(fresh.values())
+    return out
+
+
 def _seed_pages() -> dict:
     """Modules that write one page for several scenarios: module -> which scenarios are its."""
-    from . import emcon_report, many_receivers_report, seed002_report, seed003_report, seed004_report
+    from . import (emcon_report, many_receivers_report, seed002_report, seed003_report, seed004_report,
+                   two_nets_report)
     return {seed002_report: seed002_report.is_seed002, seed003_report: seed003_report.is_seed003,
             seed004_report: seed004_report.is_seed004, many_receivers_report: many_receivers_report.is_many_receivers,
-            emcon_report: emcon_report.is_emcon}
+            emcon_report: emcon_report.is_emcon, two_nets_report: two_nets_report.is_two_nets}
 
 
 def _seed_page(args, module, scenarios: list[str], runs: list) -> str:

@@ -10,7 +10,7 @@ import shlex
 from pathlib import Path
 from typing import TextIO
 
-from . import eel, facts, topology
+from . import eel, facts, networks, topology
 from .campaign import subnet_for_slot
 from .emulator import build_argv
 from .execution import RunPlan, time_limit
@@ -25,26 +25,44 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
         cell_names = facts.cell_facts(sc, plan.cell, plan.seed)
         limit = time_limit(plan, cell_names)
         expansion = topology.expand(sc, cell_names, horizon_s=limit)
-        eel_path = plan.rundir / "scenario.eel"
+        several = len(sc.networks) > 1
+        subnets = networks.subnets(subnet, sc.networks)
+        prefixes = networks.prefixes(plan.prefix, sc.networks)
+        links = {net.name: networks.restrict(expansion, net) if several else expansion for net in sc.networks}
         if (plan.cell.id, plan.seed) not in shown_eel:
             shown_eel.add((plan.cell.id, plan.seed))
             params = ", ".join(f"{k}={v}" for k, v in plan.cell.params.items()) or "no matrix"
             out.write(f"==== cell {plan.cell.id} ({params}), seed {plan.seed}, time limit {limit:g} s\n")
-            out.write(f"EEL ({eel.EMULATOR_CONVENTION}: nem:<sender> commeffect nem:<receiver>,...)"
-                      f"{'; default disconnected' if expansion.default_disconnected else ''}:\n")
-            out.write(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
+            for net in sc.networks:
+                x = links[net.name]
+                where = (f" of network {net.name} (its node i: {', '.join(sc.nodes.node(g).name for g in net.nodes)})"
+                         if several else "")
+                out.write(f"EEL{where} ({eel.EMULATOR_CONVENTION}: nem:<sender> commeffect nem:<receiver>,...)"
+                          f"{'; default disconnected' if x.default_disconnected else ''}:\n")
+                out.write(eel.write(x.events, eel.EMULATOR_CONVENTION))
         out.write(f"\n-- {plan.label}  (run dir {plan.rundir})\n")
-        argv = build_argv(plan.emu, sc, cell_names, plan.prefix, subnet, eel_path, plan.seed,
-                          expansion, plan.rundir, limit) + plan.emu_args
-        out.write(f"emulator: {shlex.join(argv)}\n")
         interface = "emane0" if Path(plan.emu).name == "dissem-emane" else "emu0"
-        layout = facts.predicted_layout(plan.prefix, subnet, len(sc.nodes), interface)
-        addresses = {e["id"]: e["address"] for e in layout}
+        entries: dict[int, dict[str, dict]] = {}
+        for net, sub, prefix in zip(sc.networks, subnets, prefixes):
+            stem = net.file_stem(several)
+            eel_path = plan.rundir / (f"scenario-{net.name}.eel" if several else "scenario.eel")
+            joins = {net.local_id(g): next(iter(entries[g].values()))["namespace"] for g in net.nodes if g in entries}
+            argv = build_argv(plan.emu, sc, cell_names, prefix, sub, eel_path, plan.seed, links[net.name],
+                              plan.rundir, limit, network=net, stem=stem, joins=joins) + plan.emu_args
+            out.write(f"emulator{' ' + net.name if several else ''}: {shlex.join(argv)}\n")
+            layout = facts.predicted_layout(prefix, sub, len(net.nodes), net.interface if several else interface)
+            for g, entry in zip(net.nodes, layout):
+                if g in entries:
+                    entry["namespace"] = next(iter(entries[g].values()))["namespace"]
+                entries.setdefault(g, {})[net.name] = entry
+        first = {g: next(iter(by_net.values())) for g, by_net in entries.items()}
+        addresses = {g: e["address"] for g, e in first.items()}
         run_names = facts.run_facts(sc, cell_names, plan.system, plan.prefix, subnet, plan.rundir, limit,
-                                    addresses)
+                                    addresses, dict(zip((n.name for n in sc.networks), subnets)) if several else None)
         system = sc.systems[plan.system]
         for node in sc.nodes.nodes:
-            names = facts.node_facts(run_names, node, layout[node.id - 1], plan.rundir / "nodes" / node.name)
+            names = facts.node_facts(run_names, node, first[node.id], plan.rundir / "nodes" / node.name,
+                                     by_network=entries[node.id] if several else None)
             wrap = " ".join(w for w in (t.render(names) for t in plan.netns_exec) if w)
             lines = []
             for role, spec in system.roles.items():

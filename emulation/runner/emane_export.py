@@ -275,6 +275,10 @@ def export(sc: Scenario, cell: Cell, seed: int, out_dir: Path, control_if: str =
     """The files of one cell and seed for a testbed: one platform per node,
     or with `hosts` > 0 one per host holding its share of the NEMs."""
     from . import emane_files, emane_links   # they build on this module's XML writers
+    from .engines import _why
+    from .errors import UserError
+    if len(sc.networks) > 1:
+        raise UserError(f"--export-emane: {sc.path.name}: [networks]: cannot be exported ({_why('[networks]')})")
     cell_names = facts.cell_facts(sc, cell, seed)
     limit = float(sc.time_limit_s.resolve(cell_names))
     expansion = topology.expand(sc, cell_names, horizon_s=limit)

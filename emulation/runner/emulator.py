@@ -18,6 +18,7 @@ from typing import Any
 
 from . import expander
 from .processes import POLL_S, run_bounded, signal_group
+from .networks import Network
 from .scenario import EmulatorSpec, Scenario
 from .topology import Expansion, resolve_gilbert
 
@@ -56,16 +57,27 @@ def _num(x: float) -> str:
 
 def build_argv(emu: str, scenario: Scenario, names: dict[str, Any], prefix: str,
                subnet: ipaddress.IPv4Network, eel_path: Path, seed: int, expansion: Expansion,
-               rundir: Path, time_limit_s: float) -> list[str]:
-    spec: EmulatorSpec = scenario.emulator
-    argv = [emu, "--prefix", prefix, "--nodes", str(len(scenario.nodes)), "--subnet", str(subnet),
+               rundir: Path, time_limit_s: float, network: Network | None = None, stem: str = "emulator",
+               joins: dict[int, str] | None = None) -> list[str]:
+    """dissem-emu's command line for one network of a run (default: the one
+    network of every node); `expansion` in that network's node ids, `joins`
+    its nodes that live in another network's namespace (local id -> name)."""
+    spec: EmulatorSpec = network.emulator if network is not None else scenario.emulator
+    ids = network.nodes if network is not None else [n.id for n in scenario.nodes.nodes]
+    local = {g: i + 1 for i, g in enumerate(ids)}
+    argv = [emu, "--prefix", prefix, "--nodes", str(len(ids)), "--subnet", str(subnet),
             "--eel", str(eel_path), "--seed", str(seed)]
+    if network is not None and network.interface != "emu0":
+        argv += ["--interface", network.interface]
+    for local_id, namespace in sorted((joins or {}).items()):
+        argv += ["--join", f"{local_id}={namespace}"]
     if spec.queue_packets is not None:
         argv += ["--queue-packets", str(spec.queue_packets.resolve(names))]
     if spec.radio_bps is not None:
         argv += ["--radio-bps", _num(spec.radio_bps.resolve(names))]
     for node_id, p in sorted(spec.radio_bps_node.items()):
-        argv += ["--radio-bps-node", f"{node_id}={_num(p.resolve(names))}"]
+        if node_id in local:
+            argv += ["--radio-bps-node", f"{local[node_id]}={_num(p.resolve(names))}"]
     if spec.shared_channel_bps is not None:
         argv += ["--shared-channel-bps", _num(spec.shared_channel_bps.resolve(names))]
     if spec.gilbert is not None:
@@ -81,8 +93,8 @@ def build_argv(emu: str, scenario: Scenario, names: dict[str, Any], prefix: str,
     if expansion.default_disconnected:
         argv.append("--default-disconnected")
     if spec.pcap:
-        argv += ["--pcap-dir", str(rundir / "pcap")]
-    argv += ["--stats-json", str(rundir / "emulator-stats.json")]
+        argv += ["--pcap-dir", str(rundir / stem.replace("emulator", "pcap", 1))]
+    argv += ["--stats-json", str(rundir / f"{stem}-stats.json")]
     if spec.duration_margin_s > 0:
         # A dead man's switch: should the runner itself be SIGKILLed, the
         # emulator still ends (and tears its namespaces down) on its own.
@@ -94,14 +106,15 @@ def build_argv(emu: str, scenario: Scenario, names: dict[str, Any], prefix: str,
 class Emulator:
     """One running emulator instance."""
 
-    def __init__(self, argv: list[str], rundir: Path, prefix: str):
+    def __init__(self, argv: list[str], rundir: Path, prefix: str, stem: str = "emulator"):
         self.argv = argv
         self.prefix = prefix
         self.rundir = rundir
+        self.stem = stem      # its files: <stem>.stdout, <stem>.stderr, <stem>-stats.json
         self.ready: dict | None = None
         self._ready_event = threading.Event()
-        self._stdout_log = open(rundir / "emulator.stdout", "wb")
-        self._stderr_log = open(rundir / "emulator.stderr", "wb")
+        self._stdout_log = open(rundir / f"{stem}.stdout", "wb")
+        self._stderr_log = open(rundir / f"{stem}.stderr", "wb")
         # An engine that expands the scenario itself (dissem-emane) takes the
         # dissem-sim this campaign found, --bin-dir included, whatever its own
         # working directory.
@@ -150,12 +163,12 @@ class Emulator:
                 raise RunFailure("interrupted", "interrupted while the emulator was starting")
             if time.monotonic() >= deadline:
                 raise RunFailure("emulator-failed", f"no ready line within {timeout_s:g} s "
-                                                    f"(see emulator.stderr)")
+                                                    f"(see {self.stem}.stderr)")
             self._ready_event.wait(POLL_S)
         if self.ready is None:
             code = self.popen.poll()
             raise RunFailure("emulator-failed", f"emulator exited (code {code}) before its ready line "
-                                                f"(see emulator.stderr)")
+                                                f"(see {self.stem}.stderr)")
         return self._check_ready(self.ready, n_nodes)
 
     def _check_ready(self, ready: dict, n_nodes: int) -> list[dict]:
@@ -191,14 +204,15 @@ class Emulator:
         return self.popen.poll()
 
 
-def cleanup(emu: str, prefix: str, rundir: Path, timeout_s: float = 30.0) -> int | None:
+def cleanup(emu: str, prefix: str, rundir: Path, timeout_s: float = 30.0,
+            log_name: str = "emulator-cleanup.log") -> int | None:
     """dissem-emu --cleanup PREFIX: removes namespaces and devices left by
     an instance that did not tear down (always called; harmless otherwise)."""
-    return run_bounded([emu, "--cleanup", prefix], timeout_s, rundir / "emulator-cleanup.log")
+    return run_bounded([emu, "--cleanup", prefix], timeout_s, rundir / log_name)
 
 
-def read_stats(rundir: Path) -> Any:
-    path = rundir / "emulator-stats.json"
+def read_stats(rundir: Path, stem: str = "emulator") -> Any:
+    path = rundir / f"{stem}-stats.json"
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError):

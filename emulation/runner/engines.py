@@ -93,6 +93,11 @@ KEYS: tuple[Key, ...] = (
         "they are dissem-emu's options; dissem-emane takes none of them", "",
         "they are dissem-emu's options; dissem-emane takes none of them"),
     Key("[nodes] start delays (late starts)", "runner-side", "runner-side, the same", rfpipe="runner-side, the same"),
+    Key("[networks] (several networks; a node on two is a gateway)",
+        "one dissem-emu per network, each with its own [networks.NAME.emulator]; a node on two networks has a "
+        "TAP on each (--join)", "", "dissem-emane runs one NEM per node: a node on two networks needs two NEMs "
+        "in one namespace", "", "dissem-emane runs one NEM per node: a node on two networks needs two NEMs in "
+        "one namespace"),
 )
 MODELS = ("commeffect", "rfpipe")
 
@@ -116,6 +121,8 @@ def refusals(sc: Scenario, cells: list[Cell], seeds: list[int], engine: str, mod
         if line not in out:
             out.append(line)
 
+    if len(sc.networks) > 1:
+        refuse("[networks]", _why("[networks]", model))
     spec = sc.emulator
     checks: list[tuple[str, Callable[[dict[str, Any]], bool]]] = [
         ("[emulator] half_duplex_bps", lambda n: spec.half_duplex_bps is not None),

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import eel, facts, topology
+from . import eel, facts, networks, topology
 from .emulator import Emulator, RunFailure, build_argv, cleanup, read_stats
 from .errors import ScenarioError, TemplateError
 from .late_start import LateNodes, plan_late_nodes
@@ -93,7 +93,7 @@ class Run:
         self.rundir = plan.rundir
         self.procs: list[NodeProcess] = []
         self.collects: list[NodeProcess] = []   # started only at the end, see _collect
-        self.emulator: Emulator | None = None
+        self.emulators: list[Emulator] = []   # one per network, in the scenario's order
         self.late = LateNodes([], self.rundir / "logs", self.sc.ready_timeout_s)
         self.result: dict[str, Any] = {}
         self.node_rows: list[dict[str, Any]] = []
@@ -155,6 +155,13 @@ class Run:
         (self.rundir / "result.json").write_text(json.dumps(self.result, indent=2) + "\n")
         return self.result
 
+    def _network_subnets(self) -> dict[str, ipaddress.IPv4Network]:
+        """Each network's share of the run's subnet, by name (several networks only)."""
+        if len(self.sc.networks) < 2:
+            return {}
+        return {net.name: sub for net, sub in zip(self.sc.networks, networks.subnets(self.plan.subnet,
+                                                                                     self.sc.networks))}
+
     def _note_runner_error(self) -> None:
         with open(self.rundir / "runner-error.txt", "a") as f:
             f.write(traceback.format_exc())
@@ -171,31 +178,56 @@ class Run:
             stop_all([np.proc for np in self.procs if np.proc], self.sc.stop_grace_s)
         except Exception:
             self._note_runner_error()
-        if self.emulator is not None:
+        # Later networks first: their TAPs sit in namespaces the first one made.
+        for emulator, net in reversed(list(zip(self.emulators, self.sc.networks))):
+            code = None
             try:
-                emu_code = self.emulator.stop(self.sc.emulator.stop_timeout_s)
+                code = emulator.stop(net.emulator.stop_timeout_s)
             except Exception:
                 self._note_runner_error()
-            cleanup_code = cleanup(self.plan.emu, self.plan.prefix, self.rundir)
+            cleaned = cleanup(self.plan.emu, emulator.prefix, self.rundir, log_name=f"{emulator.stem}-cleanup.log")
+            # The first network's codes are the run's; a later one's failure shows there too.
+            emu_code = code if emu_code in (None, 0) else emu_code
+            cleanup_code = cleaned if cleanup_code in (None, 0) else cleanup_code
         shutil.rmtree(facts.sockdir_for(self.plan.prefix, 1).parent, ignore_errors=True)
         return emu_code, cleanup_code
 
-    def _run(self, cell_names: dict[str, Any], limit: float) -> tuple[str, str | None]:
+    def _start_emulators(self, cell_names: dict[str, Any], limit: float) -> dict[int, dict[str, dict]]:
+        """One emulator per network, each ready before the next starts (a
+        later one joins the namespaces an earlier one made). Returns each
+        node's ready-line entries by network name, in network order."""
         plan, sc = self.plan, self.sc
         expansion = topology.expand(sc, cell_names, horizon_s=limit)
-        eel_path = self.rundir / "scenario.eel"
-        eel_path.write_text(eel.write(expansion.events, eel.EMULATOR_CONVENTION))
-        argv = build_argv(plan.emu, sc, cell_names, plan.prefix, plan.subnet, eel_path, plan.seed,
-                          expansion, self.rundir, limit) + plan.emu_args
-        self.emulator = Emulator(argv, self.rundir, plan.prefix)
-        emu_nodes = self.emulator.wait_ready(sc.emulator.ready_timeout_s, self.cancel, len(sc.nodes))
+        several = len(sc.networks) > 1
+        entries: dict[int, dict[str, dict]] = {}
+        for net, subnet, prefix in zip(sc.networks, networks.subnets(plan.subnet, sc.networks),
+                                       networks.prefixes(plan.prefix, sc.networks)):
+            stem = net.file_stem(several)
+            links = networks.restrict(expansion, net) if several else expansion
+            eel_path = self.rundir / (f"scenario-{net.name}.eel" if several else "scenario.eel")
+            eel_path.write_text(eel.write(links.events, eel.EMULATOR_CONVENTION))
+            joins = {net.local_id(g): next(iter(entries[g].values()))["namespace"] for g in net.nodes if g in entries}
+            argv = build_argv(plan.emu, sc, cell_names, prefix, subnet, eel_path, plan.seed, links, self.rundir,
+                              limit, network=net, stem=stem, joins=joins) + plan.emu_args
+            emulator = Emulator(argv, self.rundir, prefix, stem)
+            self.emulators.append(emulator)
+            ready = emulator.wait_ready(net.emulator.ready_timeout_s, self.cancel, len(net.nodes))
+            for node_id, entry in zip(net.nodes, ready):
+                entries.setdefault(node_id, {})[net.name] = entry
+        return entries
+
+    def _run(self, cell_names: dict[str, Any], limit: float) -> tuple[str, str | None]:
+        plan, sc = self.plan, self.sc
+        entries = self._start_emulators(cell_names, limit)
         # Scheduled link events count from here: reports relate results to them.
         self.ready_unix = time.time()
         deadline = time.monotonic() + limit
 
-        addresses = {e["id"]: str(e["address"]) for e in emu_nodes}
+        # A node's own address, namespace and interface are its first network's.
+        first = {node_id: next(iter(by_net.values())) for node_id, by_net in entries.items()}
+        addresses = {node_id: str(e["address"]) for node_id, e in first.items()}
         run_names = facts.run_facts(sc, cell_names, plan.system, plan.prefix, plan.subnet, self.rundir, limit,
-                                    addresses)
+                                    addresses, self._network_subnets())
         system = sc.systems[plan.system]
         node_names: dict[int, dict[str, Any]] = {}
         envs: dict[tuple[int, str], dict[str, str]] = {}
@@ -204,12 +236,17 @@ class Run:
             workdir.mkdir(parents=True)
             sockdir = facts.sockdir_for(plan.prefix, node.id)
             sockdir.mkdir(parents=True, exist_ok=True)
-            names = facts.node_facts(run_names, node, emu_nodes[node.id - 1], workdir, sockdir)
+            names = facts.node_facts(run_names, node, first[node.id], workdir, sockdir,
+                                     entries[node.id] if len(sc.networks) > 1 else None)
             node_names[node.id] = names
             self.node_rows.append({"id": node.id, "name": node.name, "roles": list(node.roles),
                                    "address": names["address"], "namespace": names["namespace"],
                                    "interface": names["interface"], "mac": names["mac"],
                                    "workdir": str(workdir.relative_to(self.rundir))})
+            if len(sc.networks) > 1:
+                self.node_rows[-1]["networks"] = {net: {"address": e["address"], "interface": e["interface"],
+                                                        "mac": e.get("mac", "")}
+                                                  for net, e in entries[node.id].items()}
 
         # Build every process up front so template errors surface before anything starts.
         probes: list[tuple[int, str, list[str]]] = []
@@ -296,8 +333,10 @@ class Run:
             time.sleep(POLL_S)
 
     def _check_alive(self, daemons: list[NodeProcess]) -> None:
-        if self.emulator is not None and not self.emulator.alive():
-            raise RunFailure("error", f"the emulator exited (code {self.emulator.popen.returncode}) during the run")
+        for emulator in self.emulators:
+            if not emulator.alive():
+                raise RunFailure("error", f"the emulator exited (code {emulator.popen.returncode}) during the run "
+                                          f"(see {emulator.stem}.stderr)")
         for np in daemons:
             if np.proc is None:
                 continue  # a late node's daemon, not started yet
@@ -359,8 +398,8 @@ class Run:
                     nodes[np.node_id][field] = merged
             nodes.setdefault(np.node_id, {"id": np.node_id, "processes": [], "result": None})
             nodes[np.node_id]["processes"].append(entry)
-        emu = self.emulator
-        return {
+        emu = self.emulators[0] if self.emulators else None
+        result = {
             "schema": "dissem-emulation-run/1",
             "scenario": sc.name,
             "scenario_file": str(sc.path),
@@ -385,10 +424,17 @@ class Run:
                 "cleanup_exit_code": cleanup_code,
                 "ready": emu.ready if emu else None,
                 "ready_unix": getattr(self, "ready_unix", None),
-                "stats": read_stats(self.rundir) if emu else None,
+                "stats": read_stats(self.rundir, emu.stem) if emu else None,
             },
             "nodes": [nodes[k] for k in sorted(nodes)],
         }
+        if len(sc.networks) > 1:
+            # Every network's emulator ("emulator" above is the first one's).
+            result["networks"] = [
+                {"name": net.name, "interface": net.interface, "nodes": [sc.nodes.node(i).name for i in net.nodes],
+                 "prefix": e.prefix, "argv": e.argv, "ready": e.ready, "stats": read_stats(self.rundir, e.stem)}
+                for net, e in zip(sc.networks, self.emulators)]
+        return result
 
 
 def execute(plan: RunPlan, cancel: threading.Event) -> dict[str, Any]:

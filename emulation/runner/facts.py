@@ -33,11 +33,19 @@ def cell_facts(scenario: Scenario, cell: Cell, seed: int) -> dict[str, Any]:
 
 def run_facts(scenario: Scenario, cell_names: dict[str, Any], system: str, prefix: str,
               subnet: ipaddress.IPv4Network, rundir: Path, time_limit_s: float,
-              addresses: dict[int, str]) -> dict[str, Any]:
+              addresses: dict[int, str],
+              network_subnets: dict[str, ipaddress.IPv4Network] | None = None) -> dict[str, Any]:
+    """With several networks, subnet, broadcast and netmask are the first
+    network's, and subnet_NAME and broadcast_NAME each network's."""
+    if network_subnets:
+        subnet = next(iter(network_subnets.values()))
     facts = dict(cell_names)
     facts.update(system=system, subnet=str(subnet), broadcast=str(subnet.broadcast_address),
                  netmask=str(subnet.netmask), prefix=prefix, rundir=str(rundir), repo=str(REPO_ROOT),
                  scenario_dir=str(scenario.path.parent.resolve()), time_limit_s=time_limit_s)
+    for name, sub in (network_subnets or {}).items():
+        facts[f"subnet_{name}"] = str(sub)
+        facts[f"broadcast_{name}"] = str(sub.broadcast_address)
     facts.update(scenario.nodes.role_address_facts(addresses))
     return facts
 
@@ -47,13 +55,19 @@ def sockdir_for(prefix: str, node_id: int) -> Path:
 
 
 def node_facts(run_names: dict[str, Any], node: Node, emu_node: dict[str, Any], workdir: Path,
-               sockdir: Path | None = None) -> dict[str, Any]:
+               sockdir: Path | None = None, by_network: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """emu_node: the node's entry in (its first network's) ready line;
+    by_network: with several networks, its entry in each network it is on,
+    which give interface_NAME and address_NAME."""
     facts = dict(run_names)
     facts.update(node=node.name, node_id=node.id, address=emu_node["address"],
                  namespace=emu_node.get("namespace", ""), interface=emu_node.get("interface", ""),
                  mac=emu_node.get("mac", ""), workdir=str(workdir),
                  sockdir=str(sockdir if sockdir is not None else sockdir_for(run_names["prefix"], node.id)),
                  roles=",".join(node.roles))
+    for name, entry in (by_network or {}).items():
+        facts[f"interface_{name}"] = entry.get("interface", "")
+        facts[f"address_{name}"] = entry["address"]
     return facts
 
 

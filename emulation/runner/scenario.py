@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import expander
+from . import networks as networks_mod
 from . import topology as topology_mod
 from .errors import ScenarioError
 from .matrix import Profile
@@ -108,6 +109,8 @@ class Scenario:
     # [nodes.start_delay_s]: node id -> seconds its daemons start after the
     # other nodes are ready (its role commands shift by as much).
     node_start_delay: dict[int, Param] = field(default_factory=dict)
+    # [networks], in name order; without it one network of every node (emu0).
+    networks: list[networks_mod.Network] = field(default_factory=list)
 
     @property
     def source(self) -> str:
@@ -152,7 +155,13 @@ def parse(data: dict, path: Path) -> Scenario:
     time_limit_s = top.param("time_limit_s", cell_names, minimum=0.1)
     profiles = _profiles(top.table("profiles"), matrix, cell_names)
     top.table("topology")  # read by dissem-sim, below
-    emulator = _emulator(top.table("emulator"), nodes, cell_names)
+    emulator_table = top.table("emulator")
+    emulator = _emulator(emulator_table, nodes, cell_names)
+    networks = networks_mod.parse(top, nodes, emulator_table.data, lambda t: _emulator(t, nodes, cell_names),
+                                  emulator)
+    network_run_names, network_node_names = networks_mod.fact_names(networks)
+    run_names |= network_run_names
+    node_names |= run_names | network_node_names
     systems = _systems(top.table("systems", required=True), nodes, run_names, node_names)
     delays = _start_delays(delays_table, nodes, cell_names)
     top.finish()
@@ -161,7 +170,7 @@ def parse(data: dict, path: Path) -> Scenario:
     # fails in any cell fails here, naming its key.
     expander.check(str(path))
     return Scenario(path, name, description, time_limit_s, seeds, cpu_heavy, stop_grace_s, ready_timeout_s,
-                    nodes, matrix, profiles, emulator, systems, cell_names, run_names, node_names, delays)
+                    nodes, matrix, profiles, emulator, systems, cell_names, run_names, node_names, delays, networks)
 
 
 def _start_delays(t: Table, nodes: NodeSet, names) -> dict[int, Param]:
@@ -343,8 +352,8 @@ def _systems(t: Table, nodes: NodeSet, run_names, node_names) -> dict[str, Syste
                             wait=rt.boolean("wait", True),
                             start_delay_s=rt.param("start_delay_s", run_names, default=0.0, minimum=0),
                             env=_env(rt, node_names))
-            if not (spec.daemon or spec.command):
-                raise rt.error("", "needs a daemon or a command")
+            if not (spec.daemon or spec.command or spec.collect):
+                raise rt.error("", "needs a daemon, a command or a collect")
             if spec.ready_probe and not spec.daemon:
                 raise rt.error("ready_probe", "only makes sense with a daemon in the same role")
             rt.finish()

@@ -21,17 +21,26 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
+def build_tree(kind):
+    """The build tree of `kind` ("debug" or "release"): $DISSEM_BUILD_DIR or
+    $DISSEM_RELEASE_BUILD_DIR as the root tests take them (root_tests.py),
+    relative to the repository root unless absolute."""
+    from root_tests import build_dir, release_build_dir
+    return REPO_ROOT / {"debug": build_dir, "release": release_build_dir}[kind]()
+
+
 def find_binary(env_var, name, kinds=("debug",)):
     """The program to test: $env_var (which must then be executable), else
-    build/KIND/emulation/baselines/<system>/NAME for the first KIND of `kinds`
-    where it was built; else the test is skipped, saying what to build."""
+    emulation/baselines/<system>/NAME in the build tree of the first KIND of
+    `kinds` (build_tree: build/debug, build/release by default) where it was
+    built; else the test is skipped, saying what to build."""
     env = os.environ.get(env_var)
     if env:
         if not os.access(env, os.X_OK):
             pytest.fail(f"{env_var}={env} is not an executable")
         return env
     system = name.removeprefix("dissem-")
-    candidates = [REPO_ROOT / f"build/{kind}/emulation/baselines/{system}/{name}" for kind in kinds]
+    candidates = [build_tree(kind) / f"emulation/baselines/{system}/{name}" for kind in kinds]
     for path in candidates:
         if os.access(path, os.X_OK):
             return str(path)

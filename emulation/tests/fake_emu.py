@@ -67,6 +67,8 @@ def main():
     p.add_argument("--pcap-dir")
     p.add_argument("--stats-json")
     p.add_argument("--duration", type=float)
+    p.add_argument("--interface", default="emu0")
+    p.add_argument("--join", action="append", default=[])
     args = p.parse_args()
 
     if args.cleanup:
@@ -86,8 +88,9 @@ def main():
     time.sleep(float(os.environ.get("FAKE_EMU_READY_DELAY", "0")))
     subnet = ipaddress.IPv4Network(args.subnet)
     hosts = list(subnet.hosts())
-    nodes = [{"id": i, "namespace": f"{args.prefix}-n{i}", "interface": "emu0", "address": str(hosts[i - 1]),
-              "mac": f"02:00:00:00:00:{i:02x}"} for i in range(1, args.nodes + 1)]
+    joined = {int(j.split("=", 1)[0]): j.split("=", 1)[1] for j in args.join}
+    nodes = [{"id": i, "namespace": joined.get(i, f"{args.prefix}-n{i}"), "interface": args.interface,
+              "address": str(hosts[i - 1]), "mac": f"02:00:00:00:00:{i:02x}"} for i in range(1, args.nodes + 1)]
     print(json.dumps({"ready": True, "prefix": args.prefix, "nodes": nodes}), flush=True)
     log("ready", prefix=args.prefix)
     started = time.monotonic()

@@ -22,6 +22,8 @@ sys.path.insert(0, str(REPO / "emulation"))
 from reporting import emcon_report  # noqa: E402
 
 
+# The campaign runs once, in the module-scoped fixture: under pytest-xdist every test
+# here goes to one worker (conftest.py, ONE_WORKER_MODULES).
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("emcon")

@@ -81,6 +81,9 @@ class Emulator:
     def address(self, node):
         return self.ready["nodes"][node - 1]["address"]
 
+    def interface(self, node):
+        return self.ready["nodes"][node - 1]["interface"]
+
     def stop(self, sig=signal.SIGTERM):
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
@@ -140,7 +143,7 @@ class Receivers:
             out = tmp_path / f"recv-{emu.prefix}-{n}-{port}.json"
             self.outs[n] = out
             p = subprocess.Popen(in_ns(emu.ns(n), "recv", "--port", str(port), "--seconds", str(seconds),
-                                       "--idle", str(idle), "--out", str(out)),
+                                       "--idle", str(idle), "--out", str(out), "--interface", emu.interface(n)),
                                  stdout=subprocess.PIPE, text=True)
             self.procs[n] = p
         for n, p in self.procs.items():
@@ -179,7 +182,7 @@ def receivers():
 
 def send(emu, node, dest, port, count, rate, size=64):
     subprocess.run(in_ns(emu.ns(node), "send", "--dest", dest, "--port", str(port), "--count", str(count),
-                         "--rate", str(rate), "--size", str(size)),
+                         "--rate", str(rate), "--size", str(size), "--interface", emu.interface(node)),
                    check=True, timeout=count / rate + 30)
 
 
@@ -338,6 +341,41 @@ def test_pcap_is_readable_by_tshark(emulator, receivers, tmp_path):
     assert len(sent) == 25 and len(received) == 25
     mac1 = emu.ready["nodes"][0]["mac"]
     assert all(src == mac1 and dst == broadcast(emu) for src, dst in sent + received)
+
+
+# ---------------------------------------------------------------- a host on two networks
+
+
+def test_a_second_network_joins_a_node_of_the_first(emulator, receivers, tmp_path):
+    """Network B's node 1 is network A's node 2 (--join): that host has emu0
+    on A and emu1 on B, each network's frames stay on it, and B's teardown
+    leaves A's namespace (without emu1) to A."""
+    a = emulator(2)
+    host = a.ns(2)
+    b = emulator(2, name=a.prefix + "b", extra=["--subnet", "10.78.0.0/24", "--interface", "emu1",
+                                                "--join", f"1={host}"])
+    assert b.ns(1) == host and b.ready["nodes"][0]["interface"] == "emu1"
+    assert namespaces(b.prefix) == [f"{b.prefix}-n2"], "a joined namespace is not B's own"
+    on_host = receivers(b, [1], 5011, tmp_path)
+    on_a = receivers(a, [1], 5011, tmp_path)
+    send(b, 2, broadcast(b), 5011, 50, rate=500)
+    assert len(on_host.results(sender=2)[1]) == 50, "B's broadcast reaches the host through emu1"
+    on_a.results(sender=1)
+    assert json.loads(on_a.outs[1].read_text()) == [], "nothing of B's reaches A's other node"
+    assert b.stop() == 0
+    assert namespaces(b.prefix) == []
+    left = subprocess.run(["ip", "-n", host, "-br", "link"], capture_output=True, text=True, check=True).stdout
+    assert "emu0" in left and "emu1" not in left, left
+    assert a.stop() == 0
+    assert namespaces(a.prefix) == []
+
+
+def test_join_of_a_missing_namespace_stops_start_up(prefix, tmp_path):
+    proc = subprocess.run([str(EMU), "--prefix", prefix, "--nodes", "2", "--join", f"2={prefix}-none"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert f"--join 2={prefix}-none: no such network namespace" in proc.stderr
+    assert namespaces(prefix) == [] and root_links(prefix) == []
 
 
 # ---------------------------------------------------------------- teardown

@@ -90,6 +90,11 @@ def test_tactical_quick_profile_runs_every_system(tmp_path):
 MEMORY_CAP_BYTES = 256 << 20
 
 
+# Alone (scripts/test.sh runs it after the parallel run, with nothing beside
+# it): it compares the attacked runs' finish times with the undisturbed one's
+# and holds the members to a memory cap, while a rogue floods them; other
+# tests taking the CPU meanwhile would slow some runs and not others.
+@pytest.mark.alone
 def test_hostile_air_quick_profile_every_attack_with_and_without_keys(tmp_path):
     # The members' peak RSS is held to the documented cap, so they run from
     # the Release build: under ASan (the debug build) shadow memory and the

@@ -6,8 +6,9 @@ group, port and cluster name so that concurrent runs do not hear each other.
 Repairs are exercised with JGroups' DISCARD protocol (--discard PERCENT drops
 that share of the packets each receiver takes in), since loopback loses none.
 
-Binary: $DISSEM_JGROUPS, else build/debug/emulation/baselines/jgroups/dissem-jgroups,
-else build/release/... under the repository root.
+Binary: $DISSEM_JGROUPS, else emulation/baselines/jgroups/dissem-jgroups in
+$DISSEM_BUILD_DIR (default build/debug), else in $DISSEM_RELEASE_BUILD_DIR
+(default build/release), relative to the repository root.
 """
 
 import random

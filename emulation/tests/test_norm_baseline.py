@@ -6,8 +6,8 @@ lo's broadcast address 127.255.255.255, so no packet leaves the host and no
 root is needed. Each test picks its own group and port so that concurrent
 runs do not hear each other.
 
-Binary: $DISSEM_NORM, else build/debug/emulation/baselines/norm/dissem-norm
-under the repository root.
+Binary: $DISSEM_NORM, else emulation/baselines/norm/dissem-norm in
+$DISSEM_BUILD_DIR (default build/debug), relative to the repository root.
 """
 
 import subprocess

@@ -10,8 +10,8 @@ receivers' unicast NAKs must reach the sender's: dissem-pgm steers unicast to
 the first socket bound, so the sender starts first and waits with
 --start-delay until the receivers listen (see the README).
 
-Binary: $DISSEM_PGM, else build/debug/emulation/baselines/pgm/dissem-pgm
-under the repository root.
+Binary: $DISSEM_PGM, else emulation/baselines/pgm/dissem-pgm in
+$DISSEM_BUILD_DIR (default build/debug), relative to the repository root.
 """
 
 import subprocess

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from root_tests import build_dir, release_build_dir
+
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO / "emulation" / "scenarios"
 PLANS = SCENARIOS / "seed000"
-TCP_CANDIDATES = [REPO / f"build/{kind}/emulation/baselines/tcp/dissem-tcp" for kind in ("debug", "release")]
+TCP_CANDIDATES = [REPO / tree() / "emulation/baselines/tcp/dissem-tcp" for tree in (build_dir, release_build_dir)]
 
 
 def dry_run(name, *extra):

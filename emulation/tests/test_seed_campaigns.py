@@ -23,6 +23,8 @@ CAMPAIGNS = ["seed004-hf-2nodes", "seed004-hf-3nodes", "seed004-satcom", "seed00
              "seed002-sensors"]
 
 
+# The five campaigns run once, in the module-scoped fixture: under pytest-xdist every test
+# here goes to one worker (conftest.py, ONE_WORKER_MODULES).
 @pytest.fixture(scope="module")
 def campaigns(tmp_path_factory):
     out = tmp_path_factory.mktemp("seed-campaigns")

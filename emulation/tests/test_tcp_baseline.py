@@ -1,7 +1,8 @@
 """Tests of dissem-tcp, the TCP baseline, on loopback (no root needed).
 
-Binary: $DISSEM_TCP, else build/debug/... or build/release/emulation/baselines/tcp/dissem-tcp
-under the repository root.
+Binary: $DISSEM_TCP, else emulation/baselines/tcp/dissem-tcp in $DISSEM_BUILD_DIR
+(default build/debug), else in $DISSEM_RELEASE_BUILD_DIR (default build/release),
+relative to the repository root.
 """
 
 import socket

@@ -24,13 +24,12 @@ import sys
 import time
 
 HEADER = struct.Struct("!IQ")  # sequence number, sender's monotonic ns
-INTERFACE = b"emu0"
 
 
 def send(args: argparse.Namespace) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, INTERFACE)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, args.interface.encode())
     padding = b"\0" * max(0, args.size - HEADER.size)
     interval = 1.0 / args.rate
     start = time.monotonic()
@@ -67,7 +66,7 @@ def receive(args: argparse.Namespace) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     # SO_RCVBUFFORCE (33 on Linux; Python does not name it): root may exceed rmem_max.
     sock.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 32 * 1024 * 1024)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, INTERFACE)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, args.interface.encode())
     # SO_TIMESTAMPNS (35 on Linux where Python does not name it): the kernel's
     # CLOCK_REALTIME receive time of each datagram, as ancillary data.
     sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
@@ -103,11 +102,13 @@ def main() -> int:
     s.add_argument("--count", type=int, required=True)
     s.add_argument("--rate", type=float, required=True)
     s.add_argument("--size", type=int, default=64)
+    s.add_argument("--interface", default="emu0")
     r = sub.add_parser("recv")
     r.add_argument("--port", type=int, required=True)
     r.add_argument("--seconds", type=float, required=True)
     r.add_argument("--idle", type=float, default=1.0, help="stop after this long without a datagram (once one came)")
     r.add_argument("--out", required=True)
+    r.add_argument("--interface", default="emu0")
     args = parser.parse_args()
     if args.mode == "send":
         send(args)

@@ -74,7 +74,9 @@ const std::map<std::string, std::string_view>& help_table() {
       {"messages.expired", "Messages that expired."},
       {"messages.superseded", "Messages replaced by a newer one of their tag."},
       {"messages.carried", "Messages of other publishers carried into this network from another one (gateway)."},
-      {"messages.carry_too_late", "Messages not carried into this network: they would expire before it sent them."},
+      {"messages.carry_too_late",
+       "Messages for this network from another that never went out: too late for the link, or shed while they "
+       "waited behind fresher ones."},
       {"messages.supersession_refused", "Replacements refused."},
       {"messages.queue_full", "Publications refused because the send queue had no room."},
       {"hearsay.expired", "Hearsay about unseen messages forgotten."},

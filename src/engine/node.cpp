@@ -191,6 +191,12 @@ void NodeImpl::expire_due(Micros now) {
     const MessageId& id = *due;
     const MessageState* st = tracker.find(id);
     if (st == nullptr || !st->meta || !st->meta->expired_at(wall(now))) continue;  // gone, or learnt anew
+    // A message carried in from another network that expired before its
+    // first pass began: shed behind fresher ones (publisher/carried_messages.cpp).
+    if (id.publisher != config.node_id && queues.publications.find(st->meta->priority, [&](const PublicationCursor& c) {
+          return c.id == id && c.next_offset == 0 && c.parity_left == 0;
+        }))
+      ++stats.carry_too_late;
     if (store->contains(id)) store->erase(id);
     tracker.settle(id);
     if (id.publisher == config.node_id) ended_claims.streams().own_ended(id.group, id.seq);

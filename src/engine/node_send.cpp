@@ -168,7 +168,14 @@ std::optional<OutgoingDatagram> next_first_pass(NodeImpl& n, std::uint32_t level
   const MessageState* st = n.tracker.find(cur.id);
   auto bytes = st != nullptr && st->meta && cur.payload ? encode_from_memory(n, cur, *st->meta, &length, now)
                                                         : encode_fragment(n, cur.id, cur.next_offset, false, 0, &length, now);
-  if (!bytes || st == nullptr || st->meta->expired_at(n.wall(now))) {
+  // A message carried in from another network leaves only while it can
+  // still arrive before it expires (publisher/carried_messages.cpp).
+  const bool carried = cur.id.publisher != n.config.node_id && cur.next_offset == 0;
+  const bool too_late = carried && st != nullptr && st->meta && st->meta->expiry_ms != 0 &&
+                        st->meta->expired_at(n.wall(now) + carried_delivery_margin(n.config));
+  if (!bytes || st == nullptr || too_late || st->meta->expired_at(n.wall(now))) {
+    // It never went out (one that expired while waiting is counted where it expires, NodeImpl::expire_due).
+    if (too_late) ++n.stats.carry_too_late;
     n.own.release(cur);
     n.queues.publications.pop_front(level);  // evicted (or expired) before it was fully sent
     return std::nullopt;

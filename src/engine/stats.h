@@ -119,8 +119,10 @@ struct Stats {
   // because a stream had too many.
   std::uint64_t messages_superseded = 0;
   // Messages of other publishers carried into this node's network from
-  // another (Node::carry), and those not carried because they would expire
-  // before this link could send them.
+  // another (Node::carry), and those that never went out: refused because
+  // they would expire before this link could send them, dropped at their
+  // turn when they could no longer arrive in time, or expired while they
+  // waited behind fresher ones.
   std::uint64_t messages_carried = 0;
   std::uint64_t carry_too_late = 0;
   std::uint64_t publish_queue_full = 0;  // publications refused: a send budget was full

@@ -5,9 +5,13 @@
 namespace dissem::scenario {
 
 EmulatorSpec read_emulator(const TableReader& top, const NodeSet& nodes, const std::set<std::string>& names) {
+  return read_emulator_table(top.table("emulator"), "emulator", top.source(), nodes, names);
+}
+
+EmulatorSpec read_emulator_table(const toml::table* table, const std::string& where, const std::string& source,
+                                 const NodeSet& nodes, const std::set<std::string>& names) {
   static const toml::table empty;
-  const toml::table* table = top.table("emulator");
-  const TableReader t(table != nullptr ? *table : empty, "emulator", top.source(),
+  const TableReader t(table != nullptr ? *table : empty, where, source,
                       {"queue_packets", "radio_bps", "radio_bps_node", "shared_channel_bps", "gilbert", "half_duplex_bps",
                        "turnaround_ms", "max_hold_ms", "pcap", "ready_timeout_s", "stop_timeout_s", "duration_margin_s",
                        "extra_args"},

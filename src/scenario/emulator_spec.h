@@ -32,4 +32,8 @@ struct EmulatorSpec {
 
 EmulatorSpec read_emulator(const TableReader& top, const NodeSet& nodes, const std::set<std::string>& names);
 
+// The same keys from any table (nullptr: none set); `where` names it in errors.
+EmulatorSpec read_emulator_table(const toml::table* table, const std::string& where, const std::string& source,
+                                 const NodeSet& nodes, const std::set<std::string>& names);
+
 }  // namespace dissem::scenario

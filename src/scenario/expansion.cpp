@@ -29,6 +29,14 @@ GilbertLink resolve_gilbert(const Gilbert& g, const Names& names) {
   return {g[0].number(names), g[1].number(names), g[2].number(names) / 100.0};
 }
 
+// With [networks], whether `p` joins two nodes of one network.
+bool on_one_network(const TopologySpec& spec, const Pair& p) {
+  if (spec.networks.empty()) return true;
+  for (const auto& members : spec.networks)
+    if (members.contains(p.first) && members.contains(p.second)) return true;
+  return false;
+}
+
 std::vector<Pair> matched(const Change& c, const std::set<Pair>& links, const TopologySpec& spec) {
   std::vector<Pair> out;
   for (const Pair& p : links)
@@ -44,10 +52,14 @@ Expansion expand_literal(const TopologySpec& spec, const Names& names, std::size
   } catch (const std::exception& e) {  // TemplateError or a malformed line
     fail(spec.source, spec.eel_key, e.what());
   }
-  for (const auto& e : x.events)
+  for (const auto& e : x.events) {
     if (static_cast<std::size_t>(std::max(e.sender, e.receiver)) > nodes)
       fail(spec.source, spec.eel_key,
            fmt::format("mentions nem:{} but the scenario has {} nodes", std::max(e.sender, e.receiver), nodes));
+    if (!e.params.disabled() && !on_one_network(spec, {e.sender, e.receiver}))
+      fail(spec.source, spec.eel_key,
+           fmt::format("links nem:{} to nem:{}, which share no network of [networks]", e.sender, e.receiver));
+  }
   sort_events(x.events);
   for (const auto& e : x.events)
     if (e.time_s == 0) x.links[{e.sender, e.receiver}] = e.params;
@@ -135,7 +147,8 @@ Expansion expand(const TopologySpec& spec, const Names& names, std::size_t nodes
                  std::optional<double> horizon_s) {
   if (spec.kind == "eel") return expand_literal(spec, names, nodes);
   Expansion x;
-  const std::set<Pair> links = shorthand_links(spec, nodes, &x.graph);
+  std::set<Pair> links = shorthand_links(spec, nodes, &x.graph);
+  std::erase_if(links, [&](const Pair& p) { return !on_one_network(spec, p); });
   const Values defaults = resolved(spec.defaults, names);
   std::map<Pair, Values> values;
   for (const Pair& p : links) values[p] = defaults;

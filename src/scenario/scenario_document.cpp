@@ -15,7 +15,7 @@ ScenarioDocument parse_document(std::string_view text, const std::string& source
   if (auto problem = config::parse_toml(text, source, doc.root)) throw ScenarioError(*problem);
   const TableReader top(doc.root, "", doc.source,
                         {"name", "description", "time_limit_s", "seeds", "cpu_heavy", "stop_grace_s", "ready_timeout_s",
-                         "nodes", "matrix", "profiles", "topology", "emulator", "systems"},
+                         "nodes", "matrix", "profiles", "topology", "emulator", "networks", "systems"},
                         TableReader::Style::Dotted);
   doc.name = top.required_string("name");
   static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]*$)");
@@ -27,9 +27,13 @@ ScenarioDocument parse_document(std::string_view text, const std::string& source
   doc.matrix = read_matrix(top, reserved);
   doc.names = cell_name_set(doc.matrix, doc.nodes);
   doc.time_limit_s = required_param(top, "time_limit_s", doc.names, Param::Kind::Number, {0.1, std::nullopt});
+  doc.networks = read_networks(top, doc.nodes, doc.names);
   doc.topology = read_topology(top, doc.nodes, doc.names, dir);
+  doc.topology.networks = network_members(doc.networks);
   doc.emulator = read_emulator(top, doc.nodes, doc.names);
-  doc.systems = read_systems(top, doc.nodes, doc.names);
+  std::vector<std::string> network_names;
+  for (const auto& n : doc.networks) network_names.push_back(n.name);
+  doc.systems = read_systems(top, doc.nodes, doc.names, network_names);
   return doc;
 }
 

@@ -1,5 +1,5 @@
 // A scenario file of the scenario language (emulation/README.md): name,
-// time limit, [nodes], [matrix], [topology], [emulator] and [systems], every
+// time limit, [nodes], [matrix], [topology], [emulator], [networks] and [systems], every
 // key checked (types, bounds, node and role references, placeholder names).
 // [profiles], seeds and the run's timeouts belong to the runner; they are
 // known keys, read by it.
@@ -14,6 +14,7 @@
 
 #include "scenario/cell.h"
 #include "scenario/emulator_spec.h"
+#include "scenario/network_spec.h"
 #include "scenario/node_set.h"
 #include "scenario/param.h"
 #include "scenario/system_spec.h"
@@ -30,6 +31,7 @@ struct ScenarioDocument {
   std::optional<Param> time_limit_s;
   TopologySpec topology;
   EmulatorSpec emulator;
+  std::vector<NetworkSpec> networks;  // empty: one network of every node
   std::map<std::string, SystemSpec> systems;
   toml::table root;  // the whole file, for the engines' own sections
 };

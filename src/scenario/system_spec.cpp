@@ -69,7 +69,7 @@ RoleSpec read_role(const toml::table& table, const std::string& role, const std:
   RoleSpec r{role, where, read_command(t, "daemon", node), read_command(t, "ready_probe", node),
              read_command(t, "command", node), read_command(t, "collect", node), t.boolean("wait").value_or(true),
              read_param(t, "start_delay_s", run, Param::Kind::Number, {0.0, std::nullopt}), read_env(t, node)};
-  if (!r.daemon && !r.command) t.fail("", "needs a daemon or a command");
+  if (!r.daemon && !r.command && !r.collect) t.fail("", "needs a daemon, a command or a collect");
   if (r.ready_probe && !r.daemon) t.fail("ready_probe", "only makes sense with a daemon in the same role");
   return r;
 }
@@ -93,11 +93,18 @@ std::set<std::string> node_name_set(const std::set<std::string>& run) {
 }
 
 std::map<std::string, SystemSpec> read_systems(const TableReader& top, const NodeSet& nodes,
-                                               const std::set<std::string>& cell) {
+                                               const std::set<std::string>& cell,
+                                               const std::vector<std::string>& networks) {
   const toml::table* systems = top.table("systems");
   if (systems == nullptr || systems->empty()) top.fail("systems", "define at least one [systems.<name>]");
-  const auto run = run_name_set(cell, nodes);
-  const auto node = node_name_set(run);
+  auto run = run_name_set(cell, nodes);
+  auto node = node_name_set(run);
+  if (networks.size() > 1) {
+    for (const auto& n : networks) {
+      for (const char* k : {"subnet_", "broadcast_"}) run.insert(k + n);
+      for (const char* k : {"subnet_", "broadcast_", "interface_", "address_"}) node.insert(k + n);
+    }
+  }
   static const std::regex kName(R"(^[A-Za-z_][A-Za-z0-9_-]*$)");
   std::map<std::string, SystemSpec> out;
   for (auto&& [k, v] : *systems) {

@@ -48,8 +48,11 @@ struct SystemSpec {
 std::set<std::string> run_name_set(const std::set<std::string>& cell, const NodeSet& nodes);
 std::set<std::string> node_name_set(const std::set<std::string>& run);
 
-// Reads [systems] from the top level; `cell`: the placeholders known per cell.
+// Reads [systems] from the top level; `cell`: the placeholders known per cell;
+// `networks`: the names of [networks] (with several, each adds subnet_NAME and
+// broadcast_NAME per run, interface_NAME and address_NAME per node).
 std::map<std::string, SystemSpec> read_systems(const TableReader& top, const NodeSet& nodes,
-                                               const std::set<std::string>& cell);
+                                               const std::set<std::string>& cell,
+                                               const std::vector<std::string>& networks = {});
 
 }  // namespace dissem::scenario

@@ -75,6 +75,9 @@ struct TopologySpec {
   std::vector<Change> overrides;
   std::vector<Change> events;
   std::vector<OutageSpec> outages;
+  // [networks]' node sets (empty: one network of every node). A link joins
+  // two nodes that share one of them.
+  std::vector<std::set<int>> networks;
 };
 
 // `gilbert` of the table: [p_good_to_bad, p_bad_to_good, loss_pct_in_bad], or "a,b,c".

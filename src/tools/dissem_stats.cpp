@@ -93,14 +93,15 @@ std::string stats_table(const ipc::StatsSnapshot& snap) {
                    "silent relays avoided {}\n",
                    s.duplicate_fragments, s.queue_drops, s.own_datagrams_ignored, s.rate_decreases, s.relays_avoided);
   if (s.messages_carried + s.carry_too_late > 0 || !snap.links.empty())
-    t += fmt::format("carried:  {} messages into this network from the others, {} not (too late for the link)\n",
+    t += fmt::format("carried:  {} messages into this network from the others, {} never went out (too late for the "
+                     "link)\n",
                      s.messages_carried, s.carry_too_late);
   // A daemon's links of their own: each its own node on its own network.
   for (const auto& l : snap.links) {
     std::uint64_t sent = 0, received = 0;
     for (const auto& c : l.engine.sent) sent += c.bytes;
     for (const auto& c : l.engine.received) received += c.bytes;
-    t += fmt::format("link {}: sent {}, received {}; carried in {} messages, {} not (too late); cache {} in {} "
+    t += fmt::format("link {}: sent {}, received {}; carried in {} messages, {} never went out (too late); cache {} in {} "
                      "messages\n",
                      l.name, human_bytes(static_cast<double>(sent)), human_bytes(static_cast<double>(received)),
                      l.engine.messages_carried, l.engine.carry_too_late,

@@ -119,6 +119,8 @@ TEST(LanguageScenario, WhatTheSimulatorCannotHonourIsNamed) {
             std::string::npos);
   EXPECT_NE(refusal(shipped("seed004-hf-2nodes.toml"), "dissem", {"rate_bps=300"}).find("emulator.half_duplex_bps"),
             std::string::npos);
+  EXPECT_NE(refusal(shipped("two-nets.toml"), "dissem").find("networks: the simulator gives each node one radio"),
+            std::string::npos);
   EXPECT_NE(refusal(shipped("tactical.toml"), "dissem",
                     {"asymmetric=false", "sender_reliability_pct=90", "message_size=1024", "window_s=60"})
                 .find("topology.capacity_bps: node g1 sends on a link at 235520 bit/s"),

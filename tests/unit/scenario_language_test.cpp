@@ -15,10 +15,12 @@
 #include "scenario/expression.h"
 #include "scenario/scenario_document.h"
 #include "scenario/scenario_error.h"
+#include "support/scenario_docs.h"
 #include "scenario/shell_words.h"
 #include "scenario/template_text.h"
 
 using namespace dissem::scenario;
+using namespace dissem::test;
 
 namespace scenario_language_test {
 namespace {
@@ -27,21 +29,6 @@ ScenarioDocument doc_of(const std::string& nodes, const std::string& topology, c
   const std::string text = "name = \"t\"\ntime_limit_s = 30\n[nodes]\n" + nodes + "\n[matrix]\n" + matrix +
                            "\n[topology]\n" + topology + "\n[systems.x.roles.all]\ncommand = \"true\"\n";
   return parse_document(text, "s.toml", ".");
-}
-
-Expansion expand_doc(const ScenarioDocument& d, const std::vector<std::string>& cell = {}, std::uint64_t seed = 1,
-                     std::optional<double> horizon = std::nullopt) {
-  const auto picked = pick_cell(d.matrix, cell, d.source);
-  return expand(d.topology, cell_names(d.name, d.nodes, picked, seed), d.nodes.size(), seed, horizon);
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
 }
 
 Value eval(const std::string& text, const Names& names = {}) { return Expression::parse(text).evaluate(names); }
@@ -66,10 +53,10 @@ TEST(ScenarioExpression, PythonArithmetic) {
   EXPECT_EQ(eval("max(1, round(x / 1024))", {{"x", std::int64_t{4096}}}), Value{std::int64_t{4}});
   EXPECT_EQ(eval("capacity_kbps * 1024", {{"capacity_kbps", std::int64_t{256}}}), Value{std::int64_t{262144}});
   EXPECT_EQ(eval("int(true)", {{"true", true}}), Value{std::int64_t{1}});
-  EXPECT_NE(error_of([] { eval("1 / 0"); }).find("division by zero"), std::string::npos);
-  EXPECT_NE(error_of([] { eval("nope(1)"); }).find("unknown function nope()"), std::string::npos);
-  EXPECT_NE(error_of([] { eval("y + 1"); }).find("unknown name 'y'"), std::string::npos);
-  EXPECT_NE(error_of([] { eval("b * 3", {{"b", true}}); }).find("true is not a number"), std::string::npos);
+  EXPECT_NE(thrown_by([] { eval("1 / 0"); }).find("division by zero"), std::string::npos);
+  EXPECT_NE(thrown_by([] { eval("nope(1)"); }).find("unknown function nope()"), std::string::npos);
+  EXPECT_NE(thrown_by([] { eval("y + 1"); }).find("unknown name 'y'"), std::string::npos);
+  EXPECT_NE(thrown_by([] { eval("b * 3", {{"b", true}}); }).find("true is not a number"), std::string::npos);
 }
 
 TEST(ScenarioShellWords, SplitsAsTheShellDoes) {
@@ -89,19 +76,19 @@ TEST(ScenarioTemplate, RendersAndKeepsASinglePlaceholdersValue) {
   EXPECT_EQ(t.render({{"rate", 2.25}}), "2.2 bit/s, {literal}");
   EXPECT_EQ(TemplateText("{reliability}").value({{"reliability", 0.9}}), Value{0.9});
   EXPECT_EQ(TemplateText("{n * 2}").render({{"n", 1.5}}), "3");
-  EXPECT_NE(error_of([] { TemplateText("{a}").check_names({"b"}); }).find("unknown placeholder name a"), std::string::npos);
-  EXPECT_NE(error_of([] { TemplateText("oops}"); }).find("single '}'"), std::string::npos);
+  EXPECT_NE(thrown_by([] { TemplateText("{a}").check_names({"b"}); }).find("unknown placeholder name a"), std::string::npos);
+  EXPECT_NE(thrown_by([] { TemplateText("oops}"); }).find("single '}'"), std::string::npos);
 }
 
 TEST(ScenarioCell, PicksValuesAndNamesTheCellAsTheRunnerDoes) {
   const auto d = doc_of("count = 2", "kind = \"full\"", "capacity_kbps = [56, 128]\nreliability = [0.9]\nlabel = [\"a b\"]");
   const auto cell = pick_cell(d.matrix, {"capacity_kbps=128"}, d.source);
   EXPECT_EQ(cell_id(cell), "capacity_kbps-128_reliability-0.9_label-a-b");
-  EXPECT_EQ(error_of([&] { pick_cell(d.matrix, {}, d.source); }),
+  EXPECT_EQ(thrown_by([&] { pick_cell(d.matrix, {}, d.source); }),
             "s.toml: matrix.capacity_kbps: has 2 values: pick one with --cell capacity_kbps=VALUE (values: 56, 128)");
-  EXPECT_NE(error_of([&] { pick_cell(d.matrix, {"capacity_kbps=64"}, d.source); }).find("is not among its values"),
+  EXPECT_NE(thrown_by([&] { pick_cell(d.matrix, {"capacity_kbps=64"}, d.source); }).find("is not among its values"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { pick_cell(d.matrix, {"bogus=1"}, d.source); }).find("no such matrix key"), std::string::npos);
+  EXPECT_NE(thrown_by([&] { pick_cell(d.matrix, {"bogus=1"}, d.source); }).find("no such matrix key"), std::string::npos);
 }
 
 TEST(ScenarioCell, EveryCellOfTheMatrixAsTheRunnerListsThem) {
@@ -173,7 +160,7 @@ TEST(ScenarioExpansion, LiteralEelWithPlaceholdersAndConventions) {
   const auto r = expand_doc(doc_of("count = 2", eel + "\neel_convention = \"receiver-first\"", "loss = [10]\nrate = [1000]"));
   EXPECT_EQ(r.events[0].sender, 1);
   const auto bad = doc_of("count = 2", "eel = \"0 nem:1 pathloss nem:2,90\"");
-  EXPECT_EQ(error_of([&] { expand_doc(bad); }), "s.toml: topology.eel: line 1: only commeffect events are supported, found 'pathloss'");
+  EXPECT_EQ(thrown_by([&] { expand_doc(bad); }), "s.toml: topology.eel: line 1: only commeffect events are supported, found 'pathloss'");
   // The one EEL reader (dissem-emu's too): no infinite delay, no sign on a rate, each refusal naming the field.
   const std::pair<const char*, const char*> odd_entries[] = {
       {"nem:2,inf,0,0,0,0,0", "line 1: field 'latency': 'inf' is not a number of seconds"},
@@ -182,12 +169,12 @@ TEST(ScenarioExpansion, LiteralEelWithPlaceholdersAndConventions) {
       {"nem:1,0,0,0,0,0,0", "line 1: entry 'nem:1,0,0,0,0,0,0' sets an effect of nem 1 on itself"}};
   for (const auto& [entry, message] : odd_entries) {
     const auto odd = doc_of("count = 2", std::string("eel = \"0 nem:1 commeffect ") + entry + "\"");
-    EXPECT_EQ(error_of([&] { expand_doc(odd); }), std::string("s.toml: topology.eel: ") + message) << entry;
+    EXPECT_EQ(thrown_by([&] { expand_doc(odd); }), std::string("s.toml: topology.eel: ") + message) << entry;
   }
   // Receiver-first: the line's nem receives, and a refusal says so.
   const auto receiving = doc_of("count = 2", "eel = \"0 nem:70000 commeffect nem:1,0,0,0,0,0,0\"\n"
                                              "eel_convention = \"receiver-first\"");
-  EXPECT_EQ(error_of([&] { expand_doc(receiving); }),
+  EXPECT_EQ(thrown_by([&] { expand_doc(receiving); }),
             "s.toml: topology.eel: line 1: field 'receiving nem': nem id 70000 is not in 1..65535");
 }
 
@@ -205,7 +192,7 @@ TEST(ScenarioExpansion, GeometricNumberedFromTheCornerAndTheSameForEveryRunSeed)
   EXPECT_EQ(expand_doc(d, {}, 7).links, x.links);
   const auto by_degree = expand_doc(doc_of("count = 50", "kind = \"geometric\"\ndegree = 8"));
   EXPECT_NEAR(by_degree.graph->mean_degree(), 8, 2);
-  EXPECT_NE(error_of([] { expand_doc(doc_of("count = 50", "kind = \"geometric\"\nradius = 0.02")); })
+  EXPECT_NE(thrown_by([] { expand_doc(doc_of("count = 50", "kind = \"geometric\"\nradius = 0.02")); })
                 .find("s.toml: topology.radius: geometric graph far from connected"),
             std::string::npos);
 }
@@ -228,12 +215,12 @@ TEST(ScenarioExpansion, EachLinkDrawsItsOwnReliabilityPerSeed) {
   }
   EXPECT_EQ(losses.size(), 5u) << "each link its own draw";
   EXPECT_NE(one.links.at({1, 2}).loss_pct, other.links.at({1, 2}).loss_pct) << "another seed, another draw";
-  EXPECT_EQ(error_of([&] { doc_of("count = 2", topo + "reliability = 0.5\n"); }),
+  EXPECT_EQ(thrown_by([&] { doc_of("count = 2", topo + "reliability = 0.5\n"); }),
             "s.toml: topology.override[1].reliability_range: conflicts with reliability: give one of them");
-  EXPECT_EQ(error_of([&] { expand_doc(doc_of("count = 2", "kind = \"full\"\n[[topology.override]]\n"
+  EXPECT_EQ(thrown_by([&] { expand_doc(doc_of("count = 2", "kind = \"full\"\n[[topology.override]]\n"
                                                           "reliability_range = [0.9, 0.5]\n")); }),
             "s.toml: topology.override[1].reliability_range: [0.9, 0.5]: lowest above highest");
-  EXPECT_NE(error_of([&] { doc_of("count = 2", "kind = \"full\"\n[[topology.event]]\nat_s = 1\n"
+  EXPECT_NE(thrown_by([&] { doc_of("count = 2", "kind = \"full\"\n[[topology.event]]\nat_s = 1\n"
                                                "reliability_range = [0.5, 0.9]\n"); }).find("reliability_range"),
             std::string::npos);
 }
@@ -276,22 +263,22 @@ TEST(ScenarioExpansion, OutageDurationsFollowTheirMeans) {
 }
 
 TEST(ScenarioDocument, ErrorsNameTheFileAndTheKey) {
-  EXPECT_EQ(error_of([] { doc_of("count = 3", "kind = \"full\"\nreliability = 1.5"); }),
+  EXPECT_EQ(thrown_by([] { doc_of("count = 3", "kind = \"full\"\nreliability = 1.5"); }),
             "s.toml: topology.reliability: 1.5 is above 1");
-  EXPECT_EQ(error_of([] { doc_of("count = 3", "kind = \"full\"\nrows = 2"); }).rfind("s.toml: topology.rows: unknown key", 0), 0u);
-  EXPECT_EQ(error_of([] { doc_of("count = 3", "kind = \"star\""); }),
+  EXPECT_EQ(thrown_by([] { doc_of("count = 3", "kind = \"full\"\nrows = 2"); }).rfind("s.toml: topology.rows: unknown key", 0), 0u);
+  EXPECT_EQ(thrown_by([] { doc_of("count = 3", "kind = \"star\""); }),
             "s.toml: topology.kind: 'star' is not one of full, line, grid, partition-heal, geometric, eel");
-  EXPECT_EQ(error_of([] { doc_of("count = 4", "kind = \"grid\"\nrows = 3\ncols = 3"); }),
+  EXPECT_EQ(thrown_by([] { doc_of("count = 4", "kind = \"grid\"\nrows = 3\ncols = 3"); }),
             "s.toml: topology.rows: 3 x 3 grid needs 9 nodes, the scenario has 4");
-  EXPECT_NE(error_of([] { doc_of("count = 3", "reliability = \"{nope}\""); }).find("s.toml: topology.reliability: unknown placeholder name nope"),
+  EXPECT_NE(thrown_by([] { doc_of("count = 3", "reliability = \"{nope}\""); }).find("s.toml: topology.reliability: unknown placeholder name nope"),
             std::string::npos);
-  EXPECT_NE(error_of([] { doc_of("count = 3", "[[topology.override]]\nfrom = \"n9\"\nreliability = 0.5"); })
+  EXPECT_NE(thrown_by([] { doc_of("count = 3", "[[topology.override]]\nfrom = \"n9\"\nreliability = 0.5"); })
                 .find("s.toml: topology.override[1].from: 'n9' is no node name"),
             std::string::npos);
   const auto d = doc_of("count = 3", "kind = \"line\"\n[[topology.override]]\nfrom = \"n1\"\nto = \"n3\"\nreliability = 0.5");
-  EXPECT_EQ(error_of([&] { expand_doc(d); }), "s.toml: topology.override[1]: matches no link of the line topology");
+  EXPECT_EQ(thrown_by([&] { expand_doc(d); }), "s.toml: topology.override[1]: matches no link of the line topology");
   const auto t = doc_of("count = 2", "reliability = \"{r}\"", "r = [2]");
-  EXPECT_EQ(error_of([&] { expand_doc(t); }), "s.toml: topology.reliability: 2 is above 1");
+  EXPECT_EQ(thrown_by([&] { expand_doc(t); }), "s.toml: topology.reliability: 2 is above 1");
 }
 
 }  // namespace scenario_language_test

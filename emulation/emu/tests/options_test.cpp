@@ -1,5 +1,7 @@
 #include "emu_options.h"
 
+#include <map>
+
 #include <gtest/gtest.h>
 
 namespace dissem::emu {
@@ -124,6 +126,31 @@ TEST(EmuOptions, BadPerLinkGilbertAndHalfDuplexNameTheOption) {
   EXPECT_NE(err({"--half-duplex-bps", "75", "--shared-channel-bps", "75"}).find("--half-duplex-bps"),
             std::string::npos);
   EXPECT_NE(err({"--half-duplex-bps", "75", "--radio-bps", "75"}).find("--half-duplex-bps"), std::string::npos);
+}
+
+TEST(EmuOptions, ASecondNetworkJoinsAnotherEmulationsNamespaces) {
+  const auto o = parse_emu_options({"--prefix", "b", "--nodes", "3", "--interface", "emu1", "--join", "1=a-n4",
+                                    "--join", "3=host.x_1"});
+  EXPECT_EQ(o.interface_name, "emu1");
+  EXPECT_EQ(o.joins, (std::map<std::size_t, std::string>{{1, "a-n4"}, {3, "host.x_1"}}));
+  EXPECT_EQ(parse_emu_options({"--prefix", "a", "--nodes", "2"}).interface_name, "emu0");
+  EXPECT_TRUE(parse_emu_options({"--prefix", "a", "--nodes", "2"}).joins.empty());
+}
+
+TEST(EmuOptions, BadJoinsAndInterfacesNameTheOption) {
+  const auto error = [](std::vector<std::string> extra) {
+    std::vector<std::string> args{"--prefix", "b", "--nodes", "3"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return options_error_of(args);
+  };
+  EXPECT_NE(error({"--join", "a-n4"}).find("--join: 'a-n4' is not I=NAMESPACE"), std::string::npos);
+  EXPECT_NE(error({"--join", "4=a-n4"}).find("--join: node '4'"), std::string::npos);
+  EXPECT_NE(error({"--join", "1=a/b"}).find("--join: 'a/b' is not a namespace name"), std::string::npos);
+  EXPECT_NE(error({"--join", "1=.."}).find("is not a namespace name"), std::string::npos);
+  EXPECT_NE(error({"--join", "1=x", "--join", "1=y"}).find("--join: node 1 is given twice"), std::string::npos);
+  EXPECT_NE(error({"--interface", "a-much-too-long-name"}).find("--interface: 'a-much-too-long-name'"),
+            std::string::npos);
+  EXPECT_NE(error({"--interface", "e:1"}).find("--interface"), std::string::npos);
 }
 
 TEST(EmuOptions, HelpIsNotAnError) {

@@ -19,6 +19,7 @@ from .seed003 import seed003
 from .seed004 import seed004
 from .table_3 import table_3
 from .tables_1_2 import tables_1_2
+from .two_nets import two_nets
 from .wrap import wrap
 
 
@@ -52,5 +53,5 @@ def render(summary: dict[str, Any], results_link: str) -> str:
     ]
     parts = head + tables_1_2(summary, link) + many_receivers(summary, link) + many_receivers_engines(summary, link) + emcon(summary, link) + table_3(summary, link) + multihop(summary, link) + sim_forwarding(summary, link) \
         + hostile_air(summary, link) + gateway(summary, link) + seed000(summary, link) + seed004(summary, link) \
-        + seed003(summary, link) + seed002(summary, link)
+        + two_nets(summary, link) + seed003(summary, link) + seed002(summary, link)
     return wrap("\n".join(parts).rstrip("\n")) + "\n\n"

@@ -47,7 +47,7 @@ void Publisher::admit(const std::string& group, const MessageMeta& meta, std::ui
   }
 }
 
-void Publisher::enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now) {
+void Publisher::enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now, bool ahead) {
   const std::string& group = meta.id.group;
   OwnPublications& own = from_.own;
   PublicationCursor cursor{meta.id, 0, nullptr};
@@ -62,7 +62,11 @@ void Publisher::enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>
   // replaces that has not begun to go out (Mockets' replace): a stream whose
   // every message is replaced before it reaches the front still moves on.
   std::optional<std::size_t> place;
-  if (meta.replace)
+  if (ahead)
+    place = from_.queues.publications.find(meta.priority, [](const PublicationCursor& c) {
+      return c.next_offset == 0 && c.parity_left == 0;
+    });
+  else if (meta.replace)
     place = from_.queues.publications.find(meta.priority, [&](const PublicationCursor& c) {
       const MessageState* st = c.id.group == group ? node_.tracker.find(c.id) : nullptr;
       return st != nullptr && st->meta && st->meta->tag == meta.tag && c.next_offset == 0 && c.parity_left == 0;

@@ -22,6 +22,16 @@
 
 namespace dissem::engine {
 
+// What a carried message's frame adds to its bytes on the air (data frame
+// header, expiry, bundle item length): the admission of carried messages
+// counts it for each message waiting ahead.
+inline constexpr std::uint64_t kCarriedFrameHeader = 16;
+
+// How long before its expiry a carried message still leaves for its first
+// pass: one full datagram's air time at the link's rate (the bundle it goes
+// in) and the bundling delay. Later it would arrive expired.
+Micros carried_delivery_margin(const EngineConfig& config);
+
 struct PublisherSources {
   Security& security;
   SendQueues& queues;
@@ -57,11 +67,15 @@ class Publisher {
   void check_send_budget(const std::string& group, std::uint64_t bytes, Micros now);
   // Our message, numbered, stored and tracked, joins the publication queue at
   // its priority (in the place of the oldest one it replaces, if any).
-  void enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now);
+  // `ahead`: before the messages of its priority that have not begun to go
+  // out (a carried message under overload, carried_messages.cpp).
+  void enqueue(const MessageMeta& meta, const std::vector<std::uint8_t>& body, Micros now, bool ahead = false);
 
   // Bytes queued for a first pass at `priority` or above, and taken by the
-  // pacer but not yet on the air: what leaves before a message of `priority`.
-  std::uint64_t bytes_ahead_of(std::uint32_t priority, Micros now) const;
+  // pacer but not yet on the air: what leaves before a message of `priority`
+  // that joins the back of its level (`front`: its front, behind only what
+  // has begun to go out there).
+  std::uint64_t bytes_ahead_of(std::uint32_t priority, Micros now, bool front) const;
 
   NodeContext& node_;
   PublisherSources from_;

@@ -141,6 +141,8 @@ sim::Scenario language_scenario(const std::filesystem::path& path, const Languag
   const auto doc = scenario::load_document(path);
   if (const auto* n = doc.root["nodes"]["start_delay_s"].as_table(); n != nullptr && !n->empty())
     fail(doc.source, "nodes.start_delay_s", "the simulator starts every node at t = 0");
+  if (!doc.networks.empty())
+    fail(doc.source, "networks", "the simulator gives each node one radio on one network (dissem-emu runs several)");
   const auto& system = pick_system(doc, choice.system);
   const auto cell = scenario::pick_cell(doc.matrix, choice.cells, doc.source);
   const auto names = scenario::cell_names(doc.name, doc.nodes, cell, choice.seed);
