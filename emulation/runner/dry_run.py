@@ -46,9 +46,9 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
         for net, sub, prefix in zip(sc.networks, subnets, prefixes):
             stem = net.file_stem(several)
             eel_path = plan.rundir / (f"scenario-{net.name}.eel" if several else "scenario.eel")
-            joins = {net.local_id(g): next(iter(entries[g].values()))["namespace"] for g in net.nodes if g in entries}
             argv = build_argv(plan.emu, sc, cell_names, prefix, sub, eel_path, plan.seed, links[net.name],
-                              plan.rundir, limit, network=net, stem=stem, joins=joins) + plan.emu_args
+                              plan.rundir, limit, network=net, stem=stem,
+                              joins=networks.joins(net, entries)) + plan.emu_args
             out.write(f"emulator{' ' + net.name if several else ''}: {shlex.join(argv)}\n")
             layout = facts.predicted_layout(prefix, sub, len(net.nodes), net.interface if several else interface)
             for g, entry in zip(net.nodes, layout):
@@ -58,7 +58,7 @@ def describe(plans: list[RunPlan], subnet_base: str, out: TextIO) -> None:
         first = {g: next(iter(by_net.values())) for g, by_net in entries.items()}
         addresses = {g: e["address"] for g, e in first.items()}
         run_names = facts.run_facts(sc, cell_names, plan.system, plan.prefix, subnet, plan.rundir, limit,
-                                    addresses, dict(zip((n.name for n in sc.networks), subnets)) if several else None)
+                                    addresses, networks.subnets_by_name(subnet, sc.networks))
         system = sc.systems[plan.system]
         for node in sc.nodes.nodes:
             names = facts.node_facts(run_names, node, first[node.id], plan.rundir / "nodes" / node.name,

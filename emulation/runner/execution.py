@@ -155,13 +155,6 @@ class Run:
         (self.rundir / "result.json").write_text(json.dumps(self.result, indent=2) + "\n")
         return self.result
 
-    def _network_subnets(self) -> dict[str, ipaddress.IPv4Network]:
-        """Each network's share of the run's subnet, by name (several networks only)."""
-        if len(self.sc.networks) < 2:
-            return {}
-        return {net.name: sub for net, sub in zip(self.sc.networks, networks.subnets(self.plan.subnet,
-                                                                                     self.sc.networks))}
-
     def _note_runner_error(self) -> None:
         with open(self.rundir / "runner-error.txt", "a") as f:
             f.write(traceback.format_exc())
@@ -206,9 +199,8 @@ class Run:
             links = networks.restrict(expansion, net) if several else expansion
             eel_path = self.rundir / (f"scenario-{net.name}.eel" if several else "scenario.eel")
             eel_path.write_text(eel.write(links.events, eel.EMULATOR_CONVENTION))
-            joins = {net.local_id(g): next(iter(entries[g].values()))["namespace"] for g in net.nodes if g in entries}
             argv = build_argv(plan.emu, sc, cell_names, prefix, subnet, eel_path, plan.seed, links, self.rundir,
-                              limit, network=net, stem=stem, joins=joins) + plan.emu_args
+                              limit, network=net, stem=stem, joins=networks.joins(net, entries)) + plan.emu_args
             emulator = Emulator(argv, self.rundir, prefix, stem)
             self.emulators.append(emulator)
             ready = emulator.wait_ready(net.emulator.ready_timeout_s, self.cancel, len(net.nodes))
@@ -227,7 +219,7 @@ class Run:
         first = {node_id: next(iter(by_net.values())) for node_id, by_net in entries.items()}
         addresses = {node_id: str(e["address"]) for node_id, e in first.items()}
         run_names = facts.run_facts(sc, cell_names, plan.system, plan.prefix, plan.subnet, self.rundir, limit,
-                                    addresses, self._network_subnets())
+                                    addresses, networks.subnets_by_name(plan.subnet, sc.networks))
         system = sc.systems[plan.system]
         node_names: dict[int, dict[str, Any]] = {}
         envs: dict[tuple[int, str], dict[str, str]] = {}

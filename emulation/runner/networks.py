@@ -88,6 +88,20 @@ def parse(top: Table, nodes: NodeSet, emulator_raw: dict, parse_emulator: Callab
     return out
 
 
+def joins(network: Network, placed: dict[int, dict[str, dict]]) -> dict[int, str]:
+    """The network's nodes an earlier network already placed (`placed`: node
+    id -> its ready-line entries by network, in network order), as
+    dissem-emu --join takes them: local id -> the namespace they live in."""
+    return {network.local_id(g): next(iter(placed[g].values()))["namespace"] for g in network.nodes if g in placed}
+
+
+def subnets_by_name(run_subnet: ipaddress.IPv4Network, networks: list[Network]) -> dict[str, ipaddress.IPv4Network]:
+    """Each network's share of the run's subnet, by name; empty for one network."""
+    if len(networks) < 2:
+        return {}
+    return {n.name: sub for n, sub in zip(networks, subnets(run_subnet, networks))}
+
+
 def fact_names(networks: list[Network]) -> tuple[set[str], set[str]]:
     """(run placeholders, node placeholders) of several networks:
     subnet_NAME and broadcast_NAME; interface_NAME and address_NAME."""

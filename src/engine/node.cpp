@@ -193,7 +193,8 @@ void NodeImpl::expire_due(Micros now) {
     if (st == nullptr || !st->meta || !st->meta->expired_at(wall(now))) continue;  // gone, or learnt anew
     // A message carried in from another network that expired before its
     // first pass began: shed behind fresher ones (publisher/carried_messages.cpp).
-    if (id.publisher != config.node_id && queues.publications.find(st->meta->priority, [&](const PublicationCursor& c) {
+    // Only a gateway's link carries: elsewhere no queue is searched per expiry.
+    if (stats.messages_carried > 0 && id.publisher != config.node_id && queues.publications.find(st->meta->priority, [&](const PublicationCursor& c) {
           return c.id == id && c.next_offset == 0 && c.parity_left == 0;
         }))
       ++stats.carry_too_late;
