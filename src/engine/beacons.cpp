@@ -20,6 +20,13 @@ void Beacons::hasten(Micros now) {
   next_ = std::min(next_, std::max(now, last_at_ + ctx_.config.beacon_interval / 4));
 }
 
+void Beacons::greet(Micros now) {
+  const EngineConfig& config = ctx_.config;
+  if (!slow_link(config) || last_at_ == 0) return;  // ours come within seconds, or the first is still due
+  const Micros soon = now + ctx_.rng.uniform_int(0, config.beacon_interval / 4);
+  next_ = std::min(next_, std::max(soon, last_at_ + config.beacon_interval));
+}
+
 bool Beacons::hold(Micros now, bool first_pass_waiting) {
   const EngineConfig& config = ctx_.config;
   const Micros longest = beacon_interval_max(config);

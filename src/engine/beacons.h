@@ -10,7 +10,7 @@
 // they may all be sharing (each node takes its part of it, by the number of
 // neighbours it hears); on slow links a beacon saying nothing new doubles
 // the wait for the next (up to 16x the period), while a node sending its own
-// first pass defers them. Echoes go to a few peers a beacon, in turn, so a
+// first pass defers them, and a newcomer is greeted within a quarter period. Echoes go to a few peers a beacon, in turn, so a
 // beacon's size does not grow with the neighbourhood.
 // "Nothing new": the same streams, peers, interests and (to 5 %) losses; a
 // stream's advancing newest number is not news (its data says so).
@@ -74,6 +74,13 @@ class Beacons {
   // Brings the next beacon forward (to now at the soonest, and not within a
   // quarter period of the last): it has news that should not wait.
   void hasten(Micros now);
+  // A neighbour we had not heard, whose beacon does not echo ours, may have
+  // come up after our last beacon: on a slow link, where quiet beacons back
+  // off to many minutes, the next comes within a quarter period (jittered,
+  // so the neighbours greeting it do not all speak at once), and never
+  // sooner than a full period after the last (invented ids cannot make a
+  // node beacon faster than an unquiet one).
+  void greet(Micros now);
 
   // The beacon due now waits while our own first pass is on the air, on a
   // slow link, for at most the longest period: true if it waits (the next

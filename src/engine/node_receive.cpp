@@ -135,6 +135,10 @@ void note_clock(NodeImpl& n, NodeId peer, Micros offset, Micros rtt, Micros now)
   }
 }
 
+bool echoes_us(const wire::Beacon& b, NodeId us) {
+  return std::any_of(b.echoes().begin(), b.echoes().end(), [us](const auto& e) { return e.peer() == us; });
+}
+
 void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros now) {
   n.stats.received[static_cast<std::size_t>(TrafficKind::Beacon)].add(size);
   if (b.node() == n.config.node_id) {
@@ -144,7 +148,8 @@ void handle_beacon(NodeImpl& n, const wire::Beacon& b, std::size_t size, Micros 
   if (!n.security.sealed_by(b.node())) return;
   // A neighbour appears (an event, timers rescaled, backoffs reset) once its
   // beacons establish it: a one-off beacon from an invented id does nothing.
-  n.peers.heard(b.node(), now);
+  const bool newcomer = n.peers.heard(b.node(), now);
+  if (newcomer && !echoes_us(b, n.config.node_id)) n.beacons.greet(now);
   const bool was_established = n.peers.established(b.node());
   n.peers.on_beacon(b.node(), b.sent_us(), b.seq(), now);
   n.links.on_beacon(b.node(), b.seq(), now, n.peers);
