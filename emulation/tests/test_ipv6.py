@@ -8,6 +8,9 @@
   byte, and fragments are 20 bytes smaller than over IPv4 (40-byte headers).
 - Through dissem-emu with --ipv6: three nodes on the emulated link, every
   datagram an IPv6 frame through the emulator's TAPs.
+- Started before its radio: dissemd waits (net.interface_wait_s) for an
+  interface that does not exist yet, or whose link-local address is still
+  tentative, and stops naming it when it never comes.
 
 Linux routes no IPv6 multicast on lo, so the one-host case uses a veth pair
 in namespaces the test makes and removes."""
@@ -155,6 +158,77 @@ def test_a_node_with_ipv6_on_one_interface_and_ipv4_on_the_other_carries_both_wa
     finally:
         stop_processes(procs)
         shutil.rmtree(sockets, ignore_errors=True)
+
+
+@pytest.fixture
+def bare_pair():
+    """Namespaces <p>-a and <p>-b with no link between them yet; duplicate address detection on, 5 probes (the
+    kernel's 1 s apart) in b, so a new link-local address there stays tentative for about 5 s."""
+    prefix = f"w6{os.getpid() % 100000}"
+    a, b = f"{prefix}-a", f"{prefix}-b"
+    try:
+        for ns in (a, b):
+            _ip("netns", "add", ns)
+            _ip("-n", ns, "link", "set", "lo", "up")
+        _sysctl_in(b, "net.ipv6.conf.default.dad_transmits", "5")
+        yield a, b
+    finally:
+        for ns in (a, b):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
+
+
+def test_dissemd_started_before_its_radio_waits_for_it(bare_pair, tmp_path):
+    """At boot a radio may come up after the daemon: a's interface does not exist when dissemd starts, and b's
+    link-local address is still tentative (duplicate address detection) when its dissemd starts. Both wait
+    (net.interface_wait_s), say what for, and then carry a message over IPv6."""
+    a, b = bare_pair
+    procs = []
+    sockets = Path(tempfile.mkdtemp(prefix="w6-"))
+    try:
+        early = subprocess.Popen(["ip", "netns", "exec", a, str(BUILD / "src" / "dissemd"), "--interface", "a0",
+                                  "--set", f"net.group={GROUP}", "--port", "47600", "--cache", str(sockets / "a.db"),
+                                  "--socket", str(sockets / "a.sock"), "--log-level", "info"],
+                                 stdout=subprocess.DEVNULL, stderr=open(sockets / "a.log", "wb"))
+        procs.append(early)
+        deadline = time.monotonic() + 20
+        while "waiting up to 30 s for interface 'a0'" not in (sockets / "a.log").read_text():
+            assert early.poll() is None and time.monotonic() < deadline, (sockets / "a.log").read_text()
+            time.sleep(0.05)
+        assert "not found" in (sockets / "a.log").read_text()
+        _ip("link", "add", "a0", "netns", a, "type", "veth", "peer", "name", "b0", "netns", b)
+        _ip("-n", a, "link", "set", "a0", "up")
+        _ip("-n", b, "link", "set", "b0", "up")
+        late, late_sock = _start(b, ["--interface", "b0", "--set", f"net.group={GROUP}"], sockets, "b")
+        procs.append(late)
+        b_log = (sockets / "b.log").read_text()
+        assert "waiting up to 30 s for interface 'b0'" in b_log and "interface 'b0' is ready" in b_log, b_log
+        assert "tentative" in b_log or "no IPv6 link-local address" in b_log, b_log
+        deadline = time.monotonic() + 30
+        while not (sockets / "a.sock").exists():
+            assert early.poll() is None and time.monotonic() < deadline, (sockets / "a.log").read_text()
+            time.sleep(0.05)
+        assert "interface 'a0' is ready" in (sockets / "a.log").read_text()
+
+        listener = _subscribe(b, late_sock, "g", tmp_path / "at-b", tmp_path / "b-sub.log")
+        procs.append(listener)
+        time.sleep(1.0)
+        payload = tmp_path / "payload.bin"
+        payload.write_bytes(os.urandom(100_000))
+        _publish(a, sockets / "a.sock", "g", payload)
+        assert _received(tmp_path / "at-b", listener, tmp_path / "b-sub.log") == payload.read_bytes()
+    finally:
+        stop_processes(procs)
+        shutil.rmtree(sockets, ignore_errors=True)
+
+
+def test_an_interface_that_never_comes_stops_start_up_naming_it_and_the_key(bare_pair, tmp_path):
+    a, _ = bare_pair
+    result = subprocess.run(["ip", "netns", "exec", a, str(BUILD / "src" / "dissemd"), "--interface", "radio9",
+                             "--set", "net.interface_wait_s=1", "--cache", str(tmp_path / "c.db"), "--socket",
+                             str(tmp_path / "d.sock")], capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "interface 'radio9' is still not ready after 1 s (net.interface_wait_s)" in result.stderr, result.stderr
+    assert "not found" in result.stderr, result.stderr
 
 
 def test_dissemd_over_ipv6_through_the_emulator(tmp_path):

@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "daemon/interface_wait.h"
 #include "daemon/listen_address.h"
 #include "daemon/log.h"
 #include "daemon/metrics_text.h"
@@ -26,6 +27,7 @@ constexpr std::size_t kSendBatch = 64;  // datagrams per send_batch (one sendmms
 
 Daemon::Daemon(boost::asio::io_context& io, const DaemonConfig& config, ConfigSource reread)
     : io_(io), config_(config), reread_(std::move(reread)), timer_(io) {
+  wait_for_interfaces(config.net, net::interface_not_ready);
   links_.push_back(open_link(io, config, std::string(kMainLink), clock_.now()));
   for (const auto& name : own_link_interfaces(config.net)) links_.push_back(open_link(io, config, name, clock_.now()));
   if (links_.size() > 1) {

@@ -83,6 +83,9 @@ struct NetSection {
   // UDP segmentation and receive offload (GSO/GRO): fewer system calls per
   // datagram, the same datagrams on the wire. Off for drivers that mishandle them.
   bool offload = true;
+  // How long start-up waits for an interface that is not ready yet (absent,
+  // without an address, or with a tentative IPv6 link-local one); 0 fails at once.
+  std::uint32_t interface_wait_s = 30;
   std::map<std::string, InterfaceLink> interface_links;  // by interface name; each must be in `interfaces`
   bool operator==(const NetSection&) const = default;
 

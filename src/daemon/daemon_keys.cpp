@@ -195,6 +195,9 @@ const Table& daemon_keys() {
        [](const C& c) { return std::to_string(c.net.socket_buffer_bytes); }),
       entry("net.offload", ValueType::Boolean, [](C& c, const S& k, const S& v) { c.net.offload = parse_flag(k, v); },
        [](const C& c) { return S(c.net.offload ? "true" : "false"); }),
+      entry("net.interface_wait_s", ValueType::Integer,
+       [](C& c, const S& k, const S& v) { c.net.interface_wait_s = static_cast<std::uint32_t>(whole(k, v, 0, 3600)); },
+       [](const C& c) { return std::to_string(c.net.interface_wait_s); }),
 
       entry("cache.path", ValueType::String, [](C& c, const S& k, const S& v) { c.cache.path = path_value(k, v); },
        [](const C& c) { return c.cache.path; }),

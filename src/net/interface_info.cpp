@@ -127,4 +127,38 @@ std::uint32_t interface_mtu(const std::string& name) {
   return static_cast<std::uint32_t>(req.ifr_mtu);
 }
 
+namespace {
+
+// Binding a socket to the address fails with EADDRNOTAVAIL while it is tentative.
+std::string bind_probe(const boost::asio::ip::address_v6& link_local) {
+  const int fd = ::socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return std::string("socket: ") + std::strerror(errno);
+  sockaddr_in6 at{};
+  at.sin6_family = AF_INET6;
+  const auto bytes = link_local.to_bytes();
+  std::memcpy(&at.sin6_addr, bytes.data(), bytes.size());
+  at.sin6_scope_id = static_cast<std::uint32_t>(link_local.scope_id());
+  const int rc = ::bind(fd, reinterpret_cast<const sockaddr*>(&at), sizeof at);
+  const int err = errno;
+  ::close(fd);
+  if (rc == 0) return {};
+  if (err == EADDRNOTAVAIL)
+    return "its link-local address " + link_local.to_string() + " is still tentative (duplicate address detection)";
+  return "bind to " + link_local.to_string() + ": " + std::strerror(err);
+}
+
+}  // namespace
+
+std::string interface_not_ready(const std::string& name, bool ipv6) {
+  try {
+    if (!ipv6) {
+      find_interface(name);
+      return {};
+    }
+    return bind_probe(*find_interface_v6(name).link_local);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+}
+
 }  // namespace dissem::net

@@ -48,4 +48,10 @@ InterfaceInfo find_interface(const std::string& name);
 // address (IPv6 disabled on it, or the link is down).
 InterfaceInfo find_interface_v6(const std::string& name);
 
+// Empty when interface `name` can take the sockets now: it exists with an
+// IPv4 address, or (ipv6) with a link-local address that is no longer
+// tentative (duplicate address detection holds a new one unusable for a
+// second or so after the link comes up). Else why not, for the operator.
+std::string interface_not_ready(const std::string& name, bool ipv6);
+
 }  // namespace dissem::net

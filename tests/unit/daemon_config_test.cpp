@@ -41,6 +41,7 @@ TEST(DaemonConfigDefaults, WorkWithoutAFile) {
   EXPECT_EQ(c.net.port, 42424);
   EXPECT_EQ(c.net.ttl, 1u);
   EXPECT_TRUE(c.net.offload);
+  EXPECT_EQ(c.net.interface_wait_s, 30u);
   EXPECT_EQ(c.cache.path, "/run/user/1000/dissem/cache.db");
   EXPECT_EQ(c.cache.quota_bytes, cache::StoreOptions{}.quota_bytes);
   EXPECT_FALSE(c.cache.sync_full);
@@ -82,6 +83,7 @@ port = 5000
 ttl = 4
 socket_buffer_bytes = 0
 offload = false
+interface_wait_s = 5
 
 [cache]
 path = "/srv/dissem/c.db"
@@ -112,6 +114,7 @@ seed = 9
   EXPECT_EQ(c.net.ttl, 4u);
   EXPECT_EQ(c.net.socket_buffer_bytes, 0u);
   EXPECT_FALSE(c.net.offload);
+  EXPECT_EQ(c.net.interface_wait_s, 5u);
   EXPECT_EQ(c.cache.path, "/srv/dissem/c.db");
   EXPECT_EQ(c.cache.quota_bytes, 1048576u);
   EXPECT_TRUE(c.cache.sync_full);
