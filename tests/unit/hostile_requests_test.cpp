@@ -112,6 +112,20 @@ TEST(ServeBudget, MembersHaveTheirOwnBucketAndStrangersShareOne) {
   EXPECT_EQ(b.tracked(), 1u);
 }
 
+TEST(ServeBudget, ABucketHoldsAtLeastOneAnswerDatagramWhateverTheLinksSpeed) {
+  // At 75 bit/s: 4 s of half the link is 18 B for a member, of a tenth 3 B
+  // for strangers, less than any answer. The floor (one full fragment and
+  // its headers) lets one answer through; the refill rate still sets how often.
+  ServeBudget b({37.5, 7.5, 4 * kSeconds, 8, 1464});
+  EXPECT_EQ(b.available(1, true, 0), 1464u);
+  EXPECT_EQ(b.available(9, false, 0), 1464u);
+  b.charge(1, true, 1464, 0);
+  EXPECT_EQ(b.available(1, true, 10 * kSeconds), 46u) << "refilled at 37.5 bit/s: 46 B in 10 s";
+  EXPECT_EQ(b.available(1, true, 3600 * kSeconds), 1464u) << "never beyond the floor";
+  ServeBudget fast({8e6, 8e5, 4 * kSeconds, 8, 1464});
+  EXPECT_EQ(fast.available(1, true, 0), 4'000'000u) << "where the link's share is deeper, the floor does nothing";
+}
+
 TEST(HostileRequests, AFloodFromInventedIdsCostsNoMoreThanTheStrangersBudget) {
   EngineConfig c = paced_config(1);
   Holder h(c, 10);

@@ -13,7 +13,8 @@ bool bit_set(const std::vector<std::uint8_t>& bits, std::uint32_t i) {
 
 ServeBudget::Settings budget_settings(const EngineConfig& c) {
   const auto capacity = static_cast<double>(c.send_rate_bps());
-  return {c.serve_member_share * capacity, c.serve_stranger_share * capacity, c.serve_burst, c.max_peers};
+  return {c.serve_member_share * capacity, c.serve_stranger_share * capacity, c.serve_burst, c.max_peers,
+          c.payload_size + kAnswerHeaderCost};
 }
 
 }  // namespace

@@ -13,9 +13,7 @@ namespace dissem::engine {
 
 namespace {
 
-// What one datagram of an answer costs beyond its payload: the dissem
-// header (about 50 B with a short group name) and the IP/UDP bytes below it.
-constexpr std::uint64_t kHeaderCost = 64;
+constexpr std::uint64_t kHeaderCost = kAnswerHeaderCost;
 
 }  // namespace
 

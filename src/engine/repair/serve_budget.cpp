@@ -6,8 +6,9 @@ namespace dissem::engine {
 
 namespace {
 
-double capacity(double rate_bps, Micros depth) {
-  return rate_bps / 8.0 * static_cast<double>(depth) / static_cast<double>(kSeconds);
+double capacity(double rate_bps, const ServeBudget::Settings& s) {
+  return std::max(rate_bps / 8.0 * static_cast<double>(s.depth) / static_cast<double>(kSeconds),
+                  static_cast<double>(s.min_depth_bytes));
 }
 
 }  // namespace
@@ -15,14 +16,14 @@ double capacity(double rate_bps, Micros depth) {
 void ServeBudget::refill(Bucket& b, double rate_bps, Micros now) const {
   if (now > b.at) b.tokens += rate_bps / 8.0 * static_cast<double>(now - b.at) / static_cast<double>(kSeconds);
   b.at = std::max(b.at, now);
-  b.tokens = std::min(b.tokens, capacity(rate_bps, settings_.depth));
+  b.tokens = std::min(b.tokens, capacity(rate_bps, settings_));
 }
 
 ServeBudget::Bucket& ServeBudget::bucket(NodeId requester, bool member, Micros now) {
   if (member) {
     auto it = members_.find(requester);
     if (it == members_.end() && members_.size() < settings_.max_members) {
-      it = members_.emplace(requester, Bucket{capacity(settings_.member_rate_bps, settings_.depth), now}).first;
+      it = members_.emplace(requester, Bucket{capacity(settings_.member_rate_bps, settings_), now}).first;
     }
     if (it != members_.end()) {
       refill(it->second, settings_.member_rate_bps, now);
@@ -31,7 +32,7 @@ ServeBudget::Bucket& ServeBudget::bucket(NodeId requester, bool member, Micros n
     // More members than we track: they share the strangers' bucket.
   }
   if (!strangers_started_) {
-    strangers_ = Bucket{capacity(settings_.stranger_rate_bps, settings_.depth), now};
+    strangers_ = Bucket{capacity(settings_.stranger_rate_bps, settings_), now};
     strangers_started_ = true;
   }
   refill(strangers_, settings_.stranger_rate_bps, now);

@@ -11,7 +11,11 @@
 // answer could put on the air (what this node holds of what it names); what
 // the bucket cannot cover is trimmed from the request. The bucket's depth is
 // also the most any one request can ask for: a receiver cannot plausibly be
-// missing more than the link could carry in that time.
+// missing more than the link could carry in that time. But never less than
+// one answer datagram of a full fragment (`min_depth_bytes`): on a slow link
+// 4 s of a share is a few bytes (at 75 bit/s, 19 B for a member, 4 B for
+// strangers), and a bucket shallower than one datagram could never pay for
+// any answer; with the floor, the refill rate alone sets how often.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +26,10 @@
 
 namespace dissem::engine {
 
+// What one datagram of an answer costs beyond its payload: the dissem header
+// (about 50 B with a short group name) and the IP/UDP bytes below it.
+constexpr std::uint64_t kAnswerHeaderCost = 64;
+
 class ServeBudget {
  public:
   struct Settings {
@@ -29,6 +37,7 @@ class ServeBudget {
     double stranger_rate_bps = 0;  // all unknown requesters together
     Micros depth = 0;              // bucket size, in time at its rate
     std::size_t max_members = 1024;
+    std::uint64_t min_depth_bytes = 0;  // the bucket's size at least (one answer datagram)
   };
 
   explicit ServeBudget(const Settings& s) : settings_(s) {}
