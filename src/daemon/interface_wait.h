@@ -19,8 +19,8 @@ namespace dissem::daemon {
 using ReadinessProbe = std::function<std::string(const std::string& name, bool ipv6)>;
 
 // Returns once every interface of `net` is ready; checks every `poll`, for
-// at most net.interface_wait_s (0: once), logging once per interface it
-// waits for. Throws std::runtime_error naming the interface, what it lacks
+// at most net.interface_wait_s (0: once), logging what an interface it
+// waits for lacks, and again when that changes. Throws std::runtime_error naming the interface, what it lacks
 // and, when it waited, the key.
 void wait_for_interfaces(const NetSection& net, const ReadinessProbe& probe,
                          std::chrono::milliseconds poll = std::chrono::milliseconds(250));
