@@ -20,8 +20,8 @@ using ReadinessProbe = std::function<std::string(const std::string& name, bool i
 
 // Returns once every interface of `net` is ready; checks every `poll`, for
 // at most net.interface_wait_s (0: once), logging what an interface it
-// waits for lacks, and again when that changes. Throws std::runtime_error naming the interface, what it lacks
-// and, when it waited, the key.
+// waits for lacks, and again when that changes. Throws std::runtime_error
+// naming the interface, what it lacks and, when it waited, the key.
 void wait_for_interfaces(const NetSection& net, const ReadinessProbe& probe,
                          std::chrono::milliseconds poll = std::chrono::milliseconds(250));
 

@@ -10,8 +10,9 @@
 // they may all be sharing (each node takes its part of it, by the number of
 // neighbours it hears); on slow links a beacon saying nothing new doubles
 // the wait for the next (up to 16x the period), while a node sending its own
-// first pass defers them, and a newcomer is greeted within a quarter period. Echoes go to a few peers a beacon, in turn, so a
-// beacon's size does not grow with the neighbourhood.
+// first pass defers them, and a newcomer is greeted within a quarter period.
+// Echoes go to a few peers a beacon, in turn, so a beacon's size does not
+// grow with the neighbourhood.
 // "Nothing new": the same streams, peers, interests and (to 5 %) losses; a
 // stream's advancing newest number is not news (its data says so).
 //

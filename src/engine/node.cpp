@@ -194,9 +194,11 @@ void NodeImpl::expire_due(Micros now) {
     // A message carried in from another network that expired before its
     // first pass began: shed behind fresher ones (publisher/carried_messages.cpp).
     // Only a gateway's link carries: elsewhere no queue is searched per expiry.
-    if (stats.messages_carried > 0 && id.publisher != config.node_id && queues.publications.find(st->meta->priority, [&](const PublicationCursor& c) {
-          return c.id == id && c.next_offset == 0 && c.parity_left == 0;
-        }))
+    const auto waiting_unsent = [&](const PublicationCursor& c) {
+      return c.id == id && c.next_offset == 0 && c.parity_left == 0;
+    };
+    if (stats.messages_carried > 0 && id.publisher != config.node_id &&
+        queues.publications.find(st->meta->priority, waiting_unsent))
       ++stats.carry_too_late;
     if (store->contains(id)) store->erase(id);
     tracker.settle(id);

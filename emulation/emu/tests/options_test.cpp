@@ -16,6 +16,13 @@ std::string options_error_of(const std::vector<std::string>& args) {
   return "no error";
 }
 
+// The error of three nodes with prefix `prefix` and `extra` options.
+std::string error_with(const std::string& prefix, const std::vector<std::string>& extra) {
+  std::vector<std::string> args{"--prefix", prefix, "--nodes", "3"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return options_error_of(args);
+}
+
 TEST(EmuOptions, ContractOptionsParse) {
   const auto o = parse_emu_options({"--prefix", "exp-1", "--nodes", "4", "--subnet", "10.9.0.0/16", "--eel",
                                     "s.eel", "--seed", "99", "--queue-packets", "20", "--radio-bps", "1000000",
@@ -111,11 +118,7 @@ TEST(EmuOptions, PerLinkGilbertAndHalfDuplexParse) {
 }
 
 TEST(EmuOptions, BadPerLinkGilbertAndHalfDuplexNameTheOption) {
-  const auto err = [](std::vector<std::string> extra) {
-    std::vector<std::string> args{"--prefix", "a", "--nodes", "3"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return options_error_of(args);
-  };
+  const auto err = [](const std::vector<std::string>& extra) { return error_with("a", extra); };
   EXPECT_NE(err({"--gilbert-link", "1:4=0,0,0"}).find("--gilbert-link: node '4'"), std::string::npos);
   EXPECT_NE(err({"--gilbert-link", "2:2=0,0,0"}).find("to itself"), std::string::npos);
   EXPECT_NE(err({"--gilbert-link", "1-2=0,0,0"}).find("S:R=PGB,PBG,LOSSBAD"), std::string::npos);
@@ -138,11 +141,7 @@ TEST(EmuOptions, ASecondNetworkJoinsAnotherEmulationsNamespaces) {
 }
 
 TEST(EmuOptions, BadJoinsAndInterfacesNameTheOption) {
-  const auto error = [](std::vector<std::string> extra) {
-    std::vector<std::string> args{"--prefix", "b", "--nodes", "3"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return options_error_of(args);
-  };
+  const auto error = [](const std::vector<std::string>& extra) { return error_with("b", extra); };
   EXPECT_NE(error({"--join", "a-n4"}).find("--join: 'a-n4' is not I=NAMESPACE"), std::string::npos);
   EXPECT_NE(error({"--join", "4=a-n4"}).find("--join: node '4'"), std::string::npos);
   EXPECT_NE(error({"--join", "1=a/b"}).find("--join: 'a/b' is not a namespace name"), std::string::npos);

@@ -11,12 +11,6 @@
 
 namespace dissem::engine {
 
-namespace {
-
-constexpr std::uint64_t kHeaderCost = kAnswerHeaderCost;
-
-}  // namespace
-
 std::uint64_t RepairServer::trim_plain(const MessageId& id, const MessageState& st, wire::MessageWants& m,
                                    std::uint64_t allowed) {
   // The fragments an answer would send: those held that overlap the ranges.
@@ -28,14 +22,14 @@ std::uint64_t RepairServer::trim_plain(const MessageId& id, const MessageState& 
     for (const auto& [off, len] : node_.store->fragment_offsets(id, b, std::min(e, st.meta->total_length)))
       fragments.emplace(off, len);
   std::uint64_t cost = 0;
-  for (const auto& [off, len] : fragments) cost += len + kHeaderCost;
+  for (const auto& [off, len] : fragments) cost += len + kAnswerHeaderCost;
   if (cost <= allowed) return cost;
   // Keep the fragments, in offset order, that the budget covers.
   m.clear_ranges();
   std::uint64_t kept = 0;
   for (const auto& [off, len] : fragments) {
-    if (kept + len + kHeaderCost > allowed) break;
-    kept += len + kHeaderCost;
+    if (kept + len + kAnswerHeaderCost > allowed) break;
+    kept += len + kAnswerHeaderCost;
     const auto n = m.ranges().size();
     if (n >= 2 && m.ranges(n - 1) == off) {
       m.set_ranges(n - 1, off + len);  // adjacent: extend the last range
@@ -50,7 +44,7 @@ std::uint64_t RepairServer::trim_plain(const MessageId& id, const MessageState& 
 }
 
 std::uint32_t RepairServer::trim_deficit(std::uint32_t deficit, std::uint32_t symbol_size, std::uint64_t& allowed) {
-  const std::uint64_t unit = std::uint64_t{symbol_size} + kHeaderCost;
+  const std::uint64_t unit = std::uint64_t{symbol_size} + kAnswerHeaderCost;
   const auto keep = static_cast<std::uint32_t>(std::min<std::uint64_t>(deficit, allowed / unit));
   allowed -= keep * unit;
   if (keep < deficit) {
